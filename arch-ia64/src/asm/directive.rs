@@ -1,0 +1,311 @@
+//! Directives: sections, alignment, symbols, data, predicate relations, template
+//! selection; unwind and bookkeeping directives are accepted and have no effect on code.
+
+use super::expr::Expr;
+use super::layout::{Assembler, Chunk, Fixup, SectionState, SymDef};
+use super::syntax::{DirArg, Located, Reg};
+use crate::bundle::Template;
+use emu_core::error::{Diagnostic, SourceLoc};
+use emu_core::image::SectionKind;
+
+/// Directives that describe unwind information, symbols' types or file metadata: they do
+/// not change the code, so they are accepted and ignored (GNU as records them elsewhere).
+const IGNORED: &[&str] = &[
+    ".prologue", ".body", ".save", ".save.g", ".save.f", ".save.b", ".save.gf", ".spillsp", ".spillpsp", ".spillreg",
+    ".spillsp.p", ".spillpsp.p", ".spillreg.p", ".fframe", ".vframe", ".vframesp", ".vframepsp", ".restore", ".restorereg",
+    ".restorereg.p", ".label_state", ".copy_state", ".altrp", ".unwabi", ".unwentry", ".personality", ".handlerdata", ".savesp",
+    ".savepsp", ".type", ".size", ".file", ".ident", ".hidden", ".protected", ".internal", ".regstk", ".explicit", ".lsb", ".msb",
+    ".psr", ".radix", ".loc", ".local",
+];
+
+const TEMPLATES: &[(&str, Template)] = &[
+    (".mii", Template::MII),
+    (".mlx", Template::MLX),
+    (".mmi", Template::MMI),
+    (".mfi", Template::MFI),
+    (".mmf", Template::MMF),
+    (".mib", Template::MIB),
+    (".mbb", Template::MBB),
+    (".bbb", Template::BBB),
+    (".mmb", Template::MMB),
+    (".mfb", Template::MFB),
+];
+
+fn data_size(name: &str) -> Option<usize> {
+    let base = name.strip_suffix(".ua").unwrap_or(name);
+    Some(match base {
+        "data1" | ".byte" => 1,
+        "data2" | ".short" | ".2byte" | ".hword" | ".half" => 2,
+        "data4" | ".long" | ".int" | ".4byte" | ".word" => 4,
+        "data8" | ".quad" | ".8byte" | ".xword" => 8,
+        _ => return None,
+    })
+}
+
+impl Assembler {
+    /// Handles one directive statement.
+    pub fn directive(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) {
+        if let Some((_, t)) = TEMPLATES.iter().find(|(n, _)| *n == name) {
+            self.user_template = Some(*t);
+            return;
+        }
+        if IGNORED.contains(&name) {
+            return;
+        }
+        if let Some(size) = data_size(name) {
+            self.data(size, args, loc);
+            return;
+        }
+        match name {
+            ".text" => self.switch_to(".text", None, loc),
+            ".data" => self.switch_to(".data", None, loc),
+            ".bss" => self.switch_to(".bss", None, loc),
+            ".rodata" => self.switch_to(".rodata", None, loc),
+            ".section" | ".pushsection" => {
+                let Some(sec_name) = args.first().and_then(|a| section_name(&a.value)) else {
+                    self.error(loc, format!("`{name}` needs a section name"));
+                    return;
+                };
+                let flags = args.get(1).and_then(|a| match &a.value {
+                    DirArg::Str(s) => Some(s.clone()),
+                    _ => None,
+                });
+                if name == ".pushsection" {
+                    self.section_stack.push(self.current);
+                }
+                self.switch_to(&sec_name, flags.as_deref(), loc);
+            }
+            ".popsection" => match self.section_stack.pop() {
+                Some(s) => self.switch_index(s),
+                None => self.error(loc, "`.popsection` without `.pushsection`"),
+            },
+            ".previous" => self.switch_index(self.previous),
+            ".align" | ".balign" | ".p2align" => {
+                let Some(n) = self.const_arg(args, 0, loc, name) else { return };
+                let bytes = if name == ".p2align" { 1u64.checked_shl(n as u32).unwrap_or(0) } else { n as u64 };
+                self.align(bytes, loc);
+            }
+            ".proc" => {
+                self.align(16, loc);
+            }
+            ".endp" => {
+                self.flush();
+                self.settle_labels();
+            }
+            ".global" | ".globl" | ".weak" => {
+                for a in args {
+                    if let DirArg::Expr(Expr::Sym(s)) = &a.value {
+                        self.globals.push(s.clone());
+                    }
+                }
+            }
+            ".set" | ".equ" | ".equiv" => match (args.first().map(|a| &a.value), args.get(1)) {
+                (Some(DirArg::Expr(Expr::Sym(sym))), Some(val)) => match &val.value {
+                    DirArg::Expr(e) => {
+                        let sym = sym.clone();
+                        let e = e.clone();
+                        self.assign(&sym, &e, loc);
+                    }
+                    _ => self.error(&val.loc, format!("`{name}` needs an expression")),
+                },
+                _ => self.error(loc, format!("`{name}` needs a symbol and an expression")),
+            },
+            ".skip" | ".space" => {
+                let Some(n) = self.const_arg(args, 0, loc, name) else { return };
+                let fill = if args.len() > 1 { self.const_arg(args, 1, loc, name).unwrap_or(0) } else { 0 };
+                if !(0..=(1 << 24)).contains(&n) {
+                    self.error(loc, format!("`{name}` size {n} out of range: expected 0..16777216"));
+                    return;
+                }
+                self.raw_data(vec![fill as u8; n as usize], loc);
+            }
+            ".ascii" | ".asciz" | ".string" | "string" | "stringz" => {
+                let zero = name != ".ascii" && name != "string";
+                let mut bytes = Vec::new();
+                for a in args {
+                    match &a.value {
+                        DirArg::Str(s) => {
+                            bytes.extend(s.chars().map(|c| c as u32 as u8));
+                            if zero {
+                                bytes.push(0);
+                            }
+                        }
+                        _ => self.error(&a.loc, format!("`{name}` needs strings")),
+                    }
+                }
+                self.raw_data(bytes, loc);
+            }
+            ".pred.rel" | ".pred.rel.mutex" | ".pred.rel.clear" | ".pred.rel.imply" | ".pred.safe_across_calls" => {
+                self.pred_rel(name, args, loc)
+            }
+            ".auto" | ".default" => self.error(loc, "only explicit-stop mode (`-x`) is supported; `.auto` is not"),
+            _ => self.error(loc, format!("unknown directive `{name}`")),
+        }
+    }
+
+    fn error(&mut self, loc: &SourceLoc, msg: impl Into<String>) {
+        self.errors.push(Diagnostic::error(loc.clone(), msg));
+    }
+
+    fn const_arg(&mut self, args: &[Located<DirArg>], i: usize, loc: &SourceLoc, name: &str) -> Option<i64> {
+        let Some(arg) = args.get(i) else {
+            self.error(loc, format!("`{name}` needs an argument"));
+            return None;
+        };
+        let DirArg::Expr(e) = &arg.value else {
+            self.error(&arg.loc, format!("`{name}` needs a constant expression"));
+            return None;
+        };
+        let env: std::collections::HashMap<String, u64> = self
+            .symbols
+            .iter()
+            .filter_map(|(k, (d, _))| match d {
+                SymDef::Abs(v) => Some((k.clone(), *v)),
+                _ => None,
+            })
+            .collect();
+        match e.eval(&env) {
+            Ok(v) => Some(v),
+            Err(err) => {
+                self.error(&arg.loc, format!("`{name}` needs a constant: {err}"));
+                None
+            }
+        }
+    }
+
+    fn switch_to(&mut self, name: &str, flags: Option<&str>, _loc: &SourceLoc) {
+        let idx = match self.sections.iter().position(|s| s.name == name) {
+            Some(i) => i,
+            None => {
+                let code = name.starts_with(".text") || flags.is_some_and(|f| f.contains('x'));
+                let kind = if code {
+                    SectionKind::Code
+                } else if name.starts_with(".bss") || name.starts_with(".sbss") {
+                    SectionKind::Bss
+                } else {
+                    SectionKind::Data
+                };
+                self.sections.push(SectionState::new_named(name, kind));
+                self.sections.len() - 1
+            }
+        };
+        self.switch_index(idx);
+    }
+
+    fn switch_index(&mut self, idx: usize) {
+        if idx == self.current {
+            return;
+        }
+        // R11: a section switch is a flush point; held .align padding stays undecided.
+        let sec = self.sec();
+        if sec.kind == SectionKind::Code {
+            let had = sec.bundler.pending() > 0;
+            sec.bundler.switch_section();
+            sec.sync();
+            if had {
+                self.dv.stop();
+            }
+        }
+        self.settle_labels();
+        self.previous = self.current;
+        self.current = idx;
+    }
+
+    fn align(&mut self, bytes: u64, loc: &SourceLoc) {
+        if bytes == 0 {
+            return;
+        }
+        if !bytes.is_power_of_two() {
+            self.error(loc, format!("alignment {bytes} is not a power of 2"));
+            return;
+        }
+        let cur = self.current;
+        self.sections[cur].align = self.sections[cur].align.max(bytes);
+        if self.sections[cur].kind == SectionKind::Code {
+            self.flush();
+            // R5: a label before `.align` keeps the address before the padding.
+            self.settle_labels();
+            let sec = &mut self.sections[cur];
+            let addr = sec.dot();
+            if let Err(e) = sec.bundler.align(addr, bytes) {
+                self.error(loc, format!("bad alignment: {e:?}"));
+            }
+        } else {
+            let sec = &mut self.sections[cur];
+            let pad = (bytes - sec.size % bytes) % bytes;
+            sec.chunks.push(Chunk::Data(vec![0; pad as usize]));
+            sec.size += pad;
+        }
+    }
+
+    /// Appends bytes; in a code section this is a flush point and must keep bundles aligned.
+    fn raw_data(&mut self, bytes: Vec<u8>, _loc: &SourceLoc) {
+        let cur = self.current;
+        if self.sections[cur].kind == SectionKind::Code {
+            self.flush();
+        }
+        self.settle_labels();
+        let sec = &mut self.sections[cur];
+        sec.size += bytes.len() as u64;
+        sec.chunks.push(Chunk::Data(bytes));
+    }
+
+    fn data(&mut self, size: usize, args: &[Located<DirArg>], loc: &SourceLoc) {
+        let start = {
+            let cur = self.current;
+            if self.sections[cur].kind == SectionKind::Code {
+                self.flush();
+            }
+            self.settle_labels();
+            self.sections[cur].size
+        };
+        let mut bytes = Vec::with_capacity(size * args.len());
+        for (i, a) in args.iter().enumerate() {
+            let DirArg::Expr(e) = &a.value else {
+                self.error(&a.loc, "data directives take expressions");
+                continue;
+            };
+            bytes.extend(std::iter::repeat(0).take(size));
+            let cur = self.current;
+            self.sections[cur].fixups.push(Fixup { offset: start + (i * size) as u64, size, expr: e.clone(), loc: a.loc.clone() });
+        }
+        let _ = loc;
+        let sec = self.sec();
+        sec.size += bytes.len() as u64;
+        sec.chunks.push(Chunk::Data(bytes));
+    }
+
+    fn pred_rel(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) {
+        let mut kind = name.strip_prefix(".pred.rel").unwrap_or("").trim_start_matches('.').to_string();
+        let mut preds = Vec::new();
+        for a in args {
+            match &a.value {
+                DirArg::Str(s) if kind.is_empty() => kind = s.clone(),
+                DirArg::At(s) if kind.is_empty() => kind = s.clone(),
+                DirArg::Reg(Reg::Pr(p)) => preds.push(*p),
+                _ => {
+                    self.error(&a.loc, format!("`{name}` takes predicate registers"));
+                    return;
+                }
+            }
+        }
+        if name == ".pred.safe_across_calls" {
+            self.dv.pred_safe_across_calls(&preds);
+            return;
+        }
+        match kind.as_str() {
+            "mutex" => self.dv.pred_rel_mutex(&preds),
+            "clear" => self.dv.pred_rel_clear(&preds),
+            "imply" => {}
+            other => self.error(loc, format!("unknown predicate relation `{other}`")),
+        }
+    }
+}
+
+fn section_name(arg: &DirArg) -> Option<String> {
+    match arg {
+        DirArg::Expr(Expr::Sym(s)) => Some(s.clone()),
+        DirArg::Str(s) => Some(s.clone()),
+        _ => None,
+    }
+}

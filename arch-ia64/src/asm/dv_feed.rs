@@ -1,0 +1,102 @@
+//! What the dependency checker needs to know of a matched instruction: the registers it
+//! reads and writes, and its kind (compare, branch, rfi, srlz).
+
+use super::dv::{all_predicates, predicates_in_mask, rotating_predicates, DvInsn, DvKind, Resource};
+use super::matcher::{Matched, Value};
+use crate::table::{table, Form, OpClass, OpKind, TimingClass};
+use emu_core::error::SourceLoc;
+
+/// The resources and kind of one instruction, owned so a [`DvInsn`] can borrow them.
+pub(super) struct DvFacts {
+    mnemonic: String,
+    reads: Vec<Resource>,
+    writes: Vec<Resource>,
+    kind: DvKind,
+}
+
+impl DvFacts {
+    /// The checker's view, borrowing these facts.
+    pub fn insn<'a>(&'a self, m: &'a Matched, loc: &SourceLoc) -> DvInsn<'a> {
+        DvInsn {
+            loc: loc.clone(),
+            name: &m.gas_name,
+            mnemonic: &self.mnemonic,
+            qp: m.qp,
+            reads: &self.reads,
+            writes: &self.writes,
+            kind: self.kind,
+        }
+    }
+}
+
+fn resource(kind: OpKind, value: i64) -> Option<Resource> {
+    let n = u8::try_from(value).ok()?;
+    Some(match kind.spec().class {
+        OpClass::Gr | OpClass::Mem => Resource::Gr(n),
+        OpClass::Fr => Resource::Fr(n),
+        OpClass::Pr => Resource::Pr(n),
+        OpClass::Br => Resource::Br(n),
+        OpClass::Ar => Resource::Ar(n),
+        OpClass::Cr => Resource::Cr(n),
+        _ => return None,
+    })
+}
+
+/// Works out the resources of `m`.
+pub(super) fn facts(m: &Matched) -> DvFacts {
+    let rows = m.rows;
+    let Some(idx) = rows.m.or(rows.i).or(rows.f).or(rows.b).or(rows.x) else {
+        return DvFacts { mnemonic: String::new(), reads: Vec::new(), writes: Vec::new(), kind: DvKind::Plain };
+    };
+    let form: &Form = table().form(idx);
+    let mnemonic = form.mnemonic(form.bits | m.comp_bits).unwrap_or_else(|| form.name.replace("{}", ""));
+    let known = |i: usize| match m.values.get(i) {
+        Some(Value::Known(v)) => Some(*v),
+        _ => None,
+    };
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
+    let n_out = form.outs.len();
+    let kinds: Vec<OpKind> = form.operands().collect();
+    let mut after_mem = false;
+    for (i, kind) in kinds.iter().enumerate() {
+        let Some(v) = known(i) else { continue };
+        let is_out = i < n_out;
+        match kind {
+            OpKind::PrAll if is_out => {
+                let mask = kinds.iter().position(|k| *k == OpKind::Mask17).and_then(known).unwrap_or(-1);
+                writes.extend(predicates_in_mask(mask as u64));
+            }
+            OpKind::PrAll => reads.extend(all_predicates()),
+            OpKind::PrRot => writes.extend(rotating_predicates()),
+            OpKind::Mem3 => {
+                reads.extend(resource(*kind, v));
+                after_mem = true;
+            }
+            OpKind::R2 | OpKind::Imm9Ld | OpKind::Imm9St if after_mem && !matches!(form.timing, TimingClass::Atomic) => {
+                // A post-increment writes the base register back.
+                if let Some(base) = kinds.iter().position(|k| *k == OpKind::Mem3).and_then(known) {
+                    writes.extend(resource(OpKind::Mem3, base));
+                }
+                if *kind == OpKind::R2 {
+                    reads.extend(resource(*kind, v));
+                }
+            }
+            _ if is_out => writes.extend(resource(*kind, v)),
+            _ => reads.extend(resource(*kind, v)),
+        }
+    }
+    let kind = match form.timing {
+        TimingClass::Compare | TimingClass::Tbit => DvKind::Compare {
+            p1: known(0).unwrap_or(0) as u8,
+            p2: known(1).unwrap_or(0) as u8,
+            unc: mnemonic.contains(".unc"),
+        },
+        TimingClass::Branch | TimingClass::BranchIndirect | TimingClass::Return => DvKind::Branch { unconditional: m.qp == 0, call: false },
+        TimingClass::Call => DvKind::Branch { unconditional: m.qp == 0, call: true },
+        TimingClass::Rfi => DvKind::Rfi,
+        TimingClass::Serialize if mnemonic.starts_with("srlz") => DvKind::Srlz { instr: mnemonic == "srlz.i" },
+        _ => DvKind::Plain,
+    };
+    DvFacts { mnemonic, reads, writes, kind }
+}

@@ -1,0 +1,560 @@
+//! The assembler's state: sections, the bundle packer per code section, labels and their
+//! addresses, data fixups; and the final encoding once every symbol has a value.
+
+use super::bundler::{Bundler, PendingInsn, PlacedBundle, SlotFill};
+use super::dv::DvChecker;
+use super::expr::{Expr, SymbolEnv};
+use super::matcher::{match_insn, Matched, Value};
+use super::syntax::{InsnSyntax, Statement, StmtKind};
+use super::{Assembly, ListingEntry};
+use crate::bundle::{Bundle, SlotUnit, Template};
+use crate::decode::decode_bundle;
+use crate::encode::encode;
+use crate::format::{format_slot, NoSymbols};
+use crate::table::{table, Raw};
+use emu_core::error::{Diagnostic, SourceLoc};
+use emu_core::image::{Binding, Image, Section, SectionKind, SourceMap, Symbol, SymbolKind};
+use emu_core::memory::Endian;
+use std::collections::HashMap;
+
+/// One instruction waiting for its encoding.
+pub(super) struct InsnRec {
+    pub matched: Matched,
+    pub loc: SourceLoc,
+}
+
+/// A piece of a section's contents, in order.
+pub(super) enum Chunk {
+    /// A bundle from the packer (numbered as the packer numbers them).
+    Bundle(PlacedBundle),
+    /// Raw bytes (data directives, `.skip`).
+    Data(Vec<u8>),
+}
+
+/// A data value to fill in once symbols are known.
+pub(super) struct Fixup {
+    pub offset: u64,
+    pub size: usize,
+    pub expr: Expr,
+    pub loc: SourceLoc,
+}
+
+/// One section being assembled.
+pub(super) struct SectionState {
+    pub name: String,
+    pub kind: SectionKind,
+    pub align: u64,
+    pub chunks: Vec<Chunk>,
+    /// Size of the chunks so far.
+    pub size: u64,
+    /// Code sections: the packer, the instructions by sequence index, bundles taken so far.
+    pub bundler: Bundler,
+    pub insns: Vec<InsnRec>,
+    pub bundles_taken: usize,
+    /// Address (offset) of each bundle by packer number.
+    pub bundle_offsets: Vec<u64>,
+    /// Labels waiting for the next instruction of this section.
+    pub pending_labels: Vec<String>,
+    pub fixups: Vec<Fixup>,
+}
+
+/// Where a symbol's value comes from.
+#[derive(Debug, Clone)]
+pub(super) enum SymDef {
+    /// An absolute value.
+    Abs(u64),
+    /// An offset in a section.
+    At(usize, u64),
+    /// The bundle (and slot, for tags) holding instruction `index` of a code section.
+    Insn { section: usize, index: usize, slot_offset: bool },
+}
+
+/// The assembler.
+pub(super) struct Assembler {
+    pub sections: Vec<SectionState>,
+    pub current: usize,
+    pub previous: usize,
+    pub section_stack: Vec<usize>,
+    pub symbols: HashMap<String, (SymDef, SourceLoc)>,
+    pub globals: Vec<String>,
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+    pub user_template: Option<Template>,
+    pub dv: DvChecker,
+}
+
+impl SectionState {
+    /// An empty section.
+    pub fn new_named(name: &str, kind: SectionKind) -> SectionState {
+        SectionState {
+            name: name.to_string(),
+            kind,
+            align: if kind == SectionKind::Code { 16 } else { 1 },
+            chunks: Vec::new(),
+            size: 0,
+            bundler: Bundler::new(),
+            insns: Vec::new(),
+            bundles_taken: 0,
+            bundle_offsets: Vec::new(),
+            pending_labels: Vec::new(),
+            fixups: Vec::new(),
+        }
+    }
+
+    /// Moves finished bundles from the packer into the contents.
+    pub fn sync(&mut self) {
+        for b in self.bundler.take() {
+            self.bundle_offsets.push(self.size);
+            self.chunks.push(Chunk::Bundle(b));
+            self.size += 16;
+            self.bundles_taken += 1;
+        }
+    }
+
+    /// The emission address `.` (R5: it lags behind queued instructions).
+    pub fn dot(&self) -> u64 {
+        if self.kind == SectionKind::Code {
+            self.size + 16 * (self.bundler.emitted() - self.bundles_taken) as u64
+        } else {
+            self.size
+        }
+    }
+}
+
+/// Symbol values during statement processing: only what is already fixed.
+struct EarlyEnv<'a> {
+    asm: &'a Assembler,
+}
+
+impl SymbolEnv for EarlyEnv<'_> {
+    fn symbol(&self, name: &str) -> Option<u64> {
+        match self.asm.symbols.get(name)?.0 {
+            SymDef::Abs(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn dot(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// Symbol values after layout.
+pub(super) struct FinalEnv<'a> {
+    pub values: &'a HashMap<String, u64>,
+    pub dot: u64,
+}
+
+impl SymbolEnv for FinalEnv<'_> {
+    fn symbol(&self, name: &str) -> Option<u64> {
+        self.values.get(name).copied()
+    }
+    fn dot(&self) -> Option<u64> {
+        Some(self.dot)
+    }
+}
+
+impl Assembler {
+    pub fn new() -> Assembler {
+        Assembler {
+            sections: vec![SectionState::new_named(".text", SectionKind::Code)],
+            current: 0,
+            previous: 0,
+            section_stack: Vec::new(),
+            symbols: HashMap::new(),
+            globals: Vec::new(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            user_template: None,
+            dv: DvChecker::new(),
+        }
+    }
+
+    pub fn sec(&mut self) -> &mut SectionState {
+        &mut self.sections[self.current]
+    }
+
+    /// Defines `name`; a second definition of a label is an error.
+    pub fn define(&mut self, name: &str, def: SymDef, loc: &SourceLoc, redefinable: bool) {
+        if let Some((old, old_loc)) = self.symbols.get(name) {
+            if !redefinable || !matches!(old, SymDef::Abs(_)) {
+                let d = Diagnostic::error(loc.clone(), format!("symbol `{}` is already defined", display_name(name)))
+                    .with_note(old_loc.clone(), "first defined here");
+                self.errors.push(d);
+                return;
+            }
+        }
+        self.symbols.insert(name.to_string(), (def, loc.clone()));
+    }
+
+    /// Resolves labels waiting in the current section to its current address (a flush point
+    /// or data came before any instruction).
+    pub fn settle_labels(&mut self) {
+        let cur = self.current;
+        let sec = &mut self.sections[cur];
+        let at = sec.dot();
+        let labels = std::mem::take(&mut sec.pending_labels);
+        for name in labels {
+            if let Some(entry) = self.symbols.get_mut(&name) {
+                entry.0 = SymDef::At(cur, at);
+            }
+        }
+    }
+
+    /// A flush point (R11) in the current section.
+    pub fn flush(&mut self) {
+        let sec = self.sec();
+        if sec.kind == SectionKind::Code {
+            let had_pending = sec.bundler.pending() > 0;
+            sec.bundler.flush();
+            sec.sync();
+            if had_pending {
+                self.dv.stop();
+            }
+        }
+    }
+
+    pub fn statement(&mut self, stmt: Statement) {
+        let loc = stmt.loc.clone();
+        match stmt.kind {
+            StmtKind::Label(name) => self.label(&name, &loc),
+            StmtKind::Tag(name) => {
+                let cur = self.current;
+                let index = self.sections[cur].insns.len();
+                self.define(&name, SymDef::Insn { section: cur, index, slot_offset: true }, &loc, false);
+            }
+            StmtKind::Assign(name, expr) => self.assign(&name, &expr, &loc),
+            StmtKind::Insn(syn) => self.insn(&syn, &loc),
+            StmtKind::Stop => {
+                let sec = self.sec();
+                if sec.kind == SectionKind::Code {
+                    sec.bundler.stop();
+                    self.dv.stop();
+                }
+            }
+            StmtKind::Directive(name, args) => self.directive(&name, &args, &loc),
+        }
+    }
+
+    fn label(&mut self, name: &str, loc: &SourceLoc) {
+        let cur = self.current;
+        if self.sections[cur].kind == SectionKind::Code {
+            let index = self.sections[cur].insns.len();
+            self.define(name, SymDef::Insn { section: cur, index, slot_offset: false }, loc, false);
+            self.sections[cur].pending_labels.push(name.to_string());
+            self.dv.label(display_name(name));
+        } else {
+            let at = self.sections[cur].size;
+            self.define(name, SymDef::At(cur, at), loc, false);
+        }
+    }
+
+    pub fn assign(&mut self, name: &str, expr: &Expr, loc: &SourceLoc) {
+        let cur = self.current;
+        let dot = self.sections[cur].dot();
+        // `.` is section-relative; other symbols must already be absolute.
+        if let Expr::Dot = expr {
+            self.define(name, SymDef::At(cur, dot), loc, true);
+            return;
+        }
+        match expr.eval(&EarlyEnv { asm: self }) {
+            Ok(v) => self.define(name, SymDef::Abs(v as u64), loc, true),
+            Err(e) => self.errors.push(Diagnostic::error(loc.clone(), format!("cannot evaluate `{}`: {e}", display_name(name)))),
+        }
+    }
+
+    fn insn(&mut self, syn: &InsnSyntax, loc: &SourceLoc) {
+        let cur = self.current;
+        if self.sections[cur].kind != SectionKind::Code {
+            self.errors.push(Diagnostic::error(loc.clone(), format!("instruction `{}` in non-code section `{}`", syn.mnemonic.value, self.sections[cur].name)));
+            return;
+        }
+        let matched = match match_insn(syn, &EarlyEnv { asm: self }) {
+            Ok(m) => m,
+            Err(d) => {
+                self.errors.push(d);
+                return;
+            }
+        };
+        let template = self.user_template.take();
+        let sec = &mut self.sections[cur];
+        let labelled = !sec.pending_labels.is_empty();
+        sec.pending_labels.clear();
+        let placement = matched.placement;
+        if placement == super::bundler::Placement::First && sec.bundler.pending() > 0 {
+            self.dv.stop();
+        }
+        let sec = &mut self.sections[cur];
+        sec.bundler.push(PendingInsn { class: matched.class, placement }, labelled, template);
+        let facts = super::dv_feed::facts(&matched);
+        let warnings = self.dv.insn(&facts.insn(&matched, loc));
+        self.warnings.extend(warnings);
+        if placement == super::bundler::Placement::Last {
+            self.dv.stop();
+        }
+        let sec = &mut self.sections[cur];
+        sec.insns.push(InsnRec { matched, loc: loc.clone() });
+        for d in sec.bundler.take_diagnostics() {
+            let at = sec.insns.get(d.index).map_or(loc.clone(), |r| r.loc.clone());
+            self.errors.push(Diagnostic::error(at, format!("instruction does not fit the template: {:?}", d.kind)));
+        }
+    }
+
+    /// Whether `e` needs a relocation in an object file: it uses a section address other than
+    /// as the difference of two addresses in one section.
+    fn relocatable(&self, e: &Expr) -> bool {
+        let section_of = |name: &str| match self.symbols.get(name).map(|(d, _)| d) {
+            Some(SymDef::At(s, _)) | Some(SymDef::Insn { section: s, .. }) => Some(*s),
+            _ => None,
+        };
+        if let Expr::Binary(super::expr::BinOp::Sub, a, b) = e {
+            if let (Expr::Sym(x), Expr::Sym(y)) = (a.as_ref(), b.as_ref()) {
+                if section_of(x).is_some() && section_of(x) == section_of(y) {
+                    return false;
+                }
+            }
+        }
+        e.symbols().iter().any(|s| section_of(s).is_some())
+    }
+
+    /// Whether `name` is declared global but defined nowhere: an external for the linker.
+    pub fn is_external(&self, name: &str) -> bool {
+        !self.symbols.contains_key(name) && self.globals.iter().any(|g| g == name)
+    }
+
+    /// Ends assembly: flush, lay sections out, assign symbol values, encode.
+    pub fn finish(mut self) -> (Assembly, Vec<Diagnostic>) {
+        for i in 0..self.sections.len() {
+            self.current = i;
+            self.flush();
+            self.settle_labels();
+        }
+        // .text at 0, the others after it in order of first use, each aligned.
+        let mut bases = vec![0u64; self.sections.len()];
+        let mut next = 0u64;
+        let order: Vec<usize> = std::iter::once(0).chain(1..self.sections.len()).collect();
+        for &i in &order {
+            let a = self.sections[i].align.max(1);
+            next = next.div_ceil(a) * a;
+            bases[i] = next;
+            next += self.sections[i].size;
+        }
+        let mut values = HashMap::new();
+        for (name, (def, _)) in &self.symbols {
+            let v = match *def {
+                SymDef::Abs(v) => Some(v),
+                SymDef::At(s, off) => Some(bases[s] + off),
+                SymDef::Insn { section, index, slot_offset } => {
+                    let sec = &self.sections[section];
+                    sec.bundler.location(index).and_then(|l| {
+                        let off = sec.bundle_offsets.get(l.bundle)?;
+                        Some(bases[section] + off + if slot_offset { l.slot as u64 } else { 0 })
+                    })
+                }
+            };
+            if let Some(v) = v {
+                values.insert(name.clone(), v);
+            }
+        }
+        let mut image = Image::new(Endian::Little);
+        let mut listing = Vec::new();
+        let mut source_map = SourceMap::new();
+        let sections = std::mem::take(&mut self.sections);
+        let mut object = Vec::new();
+        for (si, sec) in sections.iter().enumerate() {
+            let data = self.render(sec, bases[si], &values, &mut listing, &mut source_map, false);
+            let errors = self.errors.len();
+            let obj = self.render(sec, 0, &values, &mut Vec::new(), &mut SourceMap::new(), true);
+            self.errors.truncate(errors);
+            image.sections.push(Section { name: sec.name.clone(), addr: bases[si], data, kind: sec.kind, align: sec.align });
+            object.push(Section { name: sec.name.clone(), addr: 0, data: obj, kind: sec.kind, align: sec.align });
+        }
+        let mut names: Vec<&String> = values.keys().collect();
+        names.sort_by_key(|n| (values.get(*n).copied().unwrap_or(0), (*n).clone()));
+        for name in names {
+            if name.contains('\u{2}') {
+                continue;
+            }
+            let Some((def, _)) = self.symbols.get(name) else { continue };
+            let section = match def {
+                SymDef::Abs(_) => None,
+                SymDef::At(s, _) | SymDef::Insn { section: s, .. } => Some(*s),
+            };
+            let value = values.get(name).copied().unwrap_or(0);
+            let global = self.globals.iter().any(|g| g == name);
+            image.symbols.push(Symbol {
+                name: name.clone(),
+                value,
+                section,
+                binding: if global { Binding::Global } else { Binding::Local },
+                kind: if section.is_none() { SymbolKind::Absolute } else { SymbolKind::Label },
+                size: 0,
+            });
+        }
+        image.source_map = source_map;
+        let errors = std::mem::take(&mut self.errors);
+        (Assembly { image, object, warnings: std::mem::take(&mut self.warnings), listing }, errors)
+    }
+
+    fn render(&mut self, sec: &SectionState, base: u64, values: &HashMap<String, u64>, listing: &mut Vec<ListingEntry>, map: &mut SourceMap, object: bool) -> Vec<u8> {
+        let mut out = Vec::with_capacity(sec.size as usize);
+        for chunk in &sec.chunks {
+            match chunk {
+                Chunk::Data(bytes) => out.extend_from_slice(bytes),
+                Chunk::Bundle(b) => {
+                    let ip = base + out.len() as u64;
+                    let bytes = self.encode_bundle(sec, b, ip, values, object);
+                    if let Ok(decoded) = decode_bundle(bytes) {
+                        for slot in 0..3u8 {
+                            let rec = match b.slots[slot as usize] {
+                                SlotFill::Insn { index, unit } if unit != SlotUnit::X => sec.insns.get(index),
+                                _ => None,
+                            };
+                            if let Some(r) = rec {
+                                map.insert(ip + u64::from(slot), r.loc.clone());
+                            }
+                            listing.push(ListingEntry {
+                                addr: ip,
+                                slot,
+                                bytes,
+                                template: b.template,
+                                text: format_slot(&decoded, slot as usize, ip, &NoSymbols).unwrap_or_default(),
+                                loc: rec.map(|r| r.loc.clone()),
+                                source: None,
+                            });
+                        }
+                    }
+                    out.extend_from_slice(&bytes);
+                }
+            }
+        }
+        for fx in &sec.fixups {
+            let env = FinalEnv { values, dot: base + fx.offset };
+            if fx.expr.symbols().iter().any(|s| self.is_external(s)) || object && self.relocatable(&fx.expr) {
+                continue;
+            }
+            match fx.expr.eval(&env) {
+                Ok(v) => {
+                    let le = (v as u64).to_le_bytes();
+                    let start = fx.offset as usize;
+                    if let Some(dst) = out.get_mut(start..start + fx.size) {
+                        dst.copy_from_slice(&le[..fx.size]);
+                    }
+                }
+                Err(e) => self.errors.push(Diagnostic::error(fx.loc.clone(), e.to_string())),
+            }
+        }
+        out
+    }
+
+    fn encode_bundle(&mut self, sec: &SectionState, b: &PlacedBundle, ip: u64, values: &HashMap<String, u64>, object: bool) -> [u8; 16] {
+        let units = b.template.units();
+        let mut slots = [0u64; 3];
+        for s in 0..3 {
+            let unit = units[s];
+            let raw = match b.slots[s] {
+                SlotFill::Nop => match unit {
+                    SlotUnit::L => continue,
+                    _ => filler_nop(unit),
+                },
+                SlotFill::Insn { unit: SlotUnit::L, .. } => continue,
+                SlotFill::Insn { index, unit } => match sec.insns.get(index) {
+                    Some(rec) => match self.encode_insn(rec, unit, ip, values, object) {
+                        Some(raw) => raw,
+                        None => continue,
+                    },
+                    None => continue,
+                },
+            };
+            if unit == SlotUnit::X {
+                slots[1] = raw.long;
+            }
+            slots[s] = raw.slot;
+        }
+        Bundle { template: b.template, slots }.to_bytes()
+    }
+
+    fn encode_insn(&mut self, rec: &InsnRec, unit: SlotUnit, ip: u64, values: &HashMap<String, u64>, object: bool) -> Option<Raw> {
+        let Some(row) = rec.matched.rows.for_unit(unit) else {
+            self.errors.push(Diagnostic::error(rec.loc.clone(), format!("instruction does not fit a {} slot", unit.letter())));
+            return None;
+        };
+        let env = FinalEnv { values, dot: ip };
+        let kinds: Vec<crate::table::OpKind> = table().form(row).operands().collect();
+        let mut vals = Vec::with_capacity(rec.matched.values.len());
+        for (i, v) in rec.matched.values.iter().enumerate() {
+            match v {
+                Value::Known(k) => vals.push(*k),
+                // A reference to an external symbol leaves the field for the linker, as gas
+                // does: zero for an absolute value, no displacement for an IP-relative one.
+                Value::Later(e, _) if e.symbols().iter().any(|s| self.is_external(s)) => {
+                    let target = kinds.get(i).is_some_and(|k| k.spec().class == crate::table::OpClass::Target);
+                    vals.push(if target { ip as i64 } else { 0 });
+                }
+                // In the object file gas leaves a relocation for a section address used as an
+                // absolute value (movl r=label), so the field holds zero there.
+                Value::Later(e, _)
+                    if object
+                        && self.relocatable(e)
+                        && kinds.get(i).is_some_and(|k| k.spec().class != crate::table::OpClass::Target) =>
+                {
+                    vals.push(0)
+                }
+                Value::Later(e, loc) => match e.eval(&env) {
+                    Ok(k) => vals.push(k),
+                    Err(err) => {
+                        self.errors.push(Diagnostic::error(loc.clone(), undefined_message(&err)));
+                        return None;
+                    }
+                },
+            }
+        }
+        match encode(row, rec.matched.comp_bits, rec.matched.qp, &vals, ip) {
+            Ok(raw) => Some(raw),
+            Err(e) => {
+                let loc = match &e {
+                    crate::encode::EncodeError::Operand { index, .. } => rec
+                        .matched
+                        .values
+                        .get(*index)
+                        .and_then(|v| match v {
+                            Value::Later(_, l) => Some(l.clone()),
+                            Value::Known(_) => None,
+                        })
+                        .unwrap_or_else(|| rec.loc.clone()),
+                    _ => rec.loc.clone(),
+                };
+                self.errors.push(Diagnostic::error(loc, e.to_string()));
+                None
+            }
+        }
+    }
+}
+
+fn undefined_message(err: &super::expr::ExprError) -> String {
+    match err {
+        super::expr::ExprError::UndefinedSymbol(name) => format!("undefined symbol `{}`", display_name(name)),
+        other => other.to_string(),
+    }
+}
+
+/// A symbol's name as the user wrote it (numeric local labels have internal names).
+pub(super) fn display_name(name: &str) -> &str {
+    match name.split_once('\u{2}') {
+        Some((head, _)) => head.strip_prefix(".L").unwrap_or(head),
+        None => name,
+    }
+}
+
+/// The encoding of the filler nop of `unit` (`nop.m 0` ...).
+fn filler_nop(unit: SlotUnit) -> Raw {
+    let name = match unit {
+        SlotUnit::M => "nop.m",
+        SlotUnit::I => "nop.i",
+        SlotUnit::F => "nop.f",
+        SlotUnit::B => "nop.b",
+        SlotUnit::L | SlotUnit::X => "nop.x",
+    };
+    let t = table();
+    let idx = t.forms.iter().position(|f| f.name == name).unwrap_or(0);
+    encode(idx as u16, 0, 0, &[0], 0).unwrap_or_default()
+}

@@ -1,0 +1,452 @@
+//! From an [`InsnSyntax`] to table rows: mnemonic spelling, operand kinds and the gas
+//! pseudo-ops that have no row of their own (reference section 5 and 6: compare relations
+//! that swap operands, `tbit.nz`, `alloc`'s i,l,o,r, unit-less `mov` to an AR, `nop`,
+//! `break`, `hint`, `chk.s`).
+
+use super::bundler::{InsnClass, Placement};
+use super::expr::{Expr, SymbolEnv};
+use super::syntax::{InsnSyntax, Located, Operand, Reg};
+use crate::bundle::SlotUnit;
+use crate::regs::ar_m_unit_only;
+use crate::table::{table, Flags, Form, OpClass, OpKind, Unit};
+use emu_core::error::{Diagnostic, SourceLoc};
+
+/// An operand value: known now (registers, constants) or an expression to evaluate once
+/// labels have addresses.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Known.
+    Known(i64),
+    /// Evaluated at encoding time; the location is for errors.
+    Later(Expr, SourceLoc),
+}
+
+/// The rows an instruction may be encoded with, by the unit of the slot it lands in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct UnitRows {
+    /// Row for an M slot.
+    pub m: Option<u16>,
+    /// Row for an I slot.
+    pub i: Option<u16>,
+    /// Row for an F slot.
+    pub f: Option<u16>,
+    /// Row for a B slot.
+    pub b: Option<u16>,
+    /// Row for the X slot of MLX.
+    pub x: Option<u16>,
+}
+
+impl UnitRows {
+    /// The row for a slot of `unit`.
+    pub fn for_unit(&self, unit: SlotUnit) -> Option<u16> {
+        match unit {
+            SlotUnit::M => self.m,
+            SlotUnit::I => self.i,
+            SlotUnit::F => self.f,
+            SlotUnit::B => self.b,
+            SlotUnit::L | SlotUnit::X => self.x,
+        }
+    }
+}
+
+/// A matched instruction, ready for bundling and (after layout) encoding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Matched {
+    /// Rows by slot unit (one row for fixed-unit instructions).
+    pub rows: UnitRows,
+    /// Completer bits from the mnemonic.
+    pub comp_bits: u64,
+    /// Qualifying predicate.
+    pub qp: u8,
+    /// Operand values in the row's display order (literal operands included).
+    pub values: Vec<Value>,
+    /// How the bundler may place it.
+    pub class: InsnClass,
+    /// FIRST/LAST/SLOT2.
+    pub placement: Placement,
+    /// The name gas gives the instruction in dependency warnings.
+    pub gas_name: String,
+}
+
+/// How gas maps a compare relation onto a canonical row (reference section 5):
+/// (relation, canonical, register form: swap p1/p2, swap r2/r3; immediate form: swap p1/p2,
+/// immediate adjustment).
+const CMP_REWRITES: [(&str, &str, bool, bool, bool, i64); 6] = [
+    ("ne", "eq", true, false, true, 0),
+    ("ge", "lt", true, false, true, 0),
+    ("gt", "lt", false, true, true, -1),
+    ("le", "lt", true, true, false, -1),
+    ("geu", "ltu", true, false, true, 0),
+    ("gtu", "ltu", false, true, true, -1),
+];
+
+/// `leu` is `ltu` like `le` is `lt`.
+const CMP_REWRITE_LEU: (&str, &str, bool, bool, bool, i64) = ("leu", "ltu", true, true, false, -1);
+
+/// The relation that holds with the operands exchanged (`a < b` is `b > a`).
+fn mirror(rel: &str) -> &str {
+    match rel {
+        "lt" => "gt",
+        "gt" => "lt",
+        "le" => "ge",
+        "ge" => "le",
+        other => other,
+    }
+}
+
+fn negate(rel: &str) -> Option<&'static str> {
+    Some(match rel {
+        "eq" => "ne",
+        "ne" => "eq",
+        "lt" => "ge",
+        "ge" => "lt",
+        "gt" => "le",
+        "le" => "gt",
+        "ltu" => "geu",
+        "geu" => "ltu",
+        "gtu" => "leu",
+        "leu" => "gtu",
+        _ => return None,
+    })
+}
+
+/// A rewritten instruction: new mnemonic and operand order.
+struct Rewrite {
+    mnemonic: String,
+    outs: Vec<Located<Operand>>,
+    ins: Vec<Located<Operand>>,
+    imm_adjust: i64,
+}
+
+fn is_r0(op: Option<&Located<Operand>>) -> bool {
+    matches!(op.map(|o| &o.value), Some(Operand::Reg(Reg::Gr(0))))
+}
+
+fn rewrite_compare(m: &str, outs: &[Located<Operand>], ins: &[Located<Operand>]) -> Option<Rewrite> {
+    let (head, rest) = m.split_once('.')?;
+    if head != "cmp" && head != "cmp4" {
+        return None;
+    }
+    let (rel, ctype) = rest.split_once('.').unwrap_or((rest, ""));
+    let mut outs = outs.to_vec();
+    let mut ins = ins.to_vec();
+    let (mut rel, mut ctype) = (rel, ctype);
+    // x.andcm is the opposite relation's .and, x.orcm the opposite's .or, and x.and.orcm
+    // the opposite's .or.andcm with the targets swapped.
+    let negated = match ctype {
+        "andcm" => Some(("and", false)),
+        "orcm" => Some(("or", false)),
+        "and.orcm" => Some(("or.andcm", true)),
+        _ => None,
+    };
+    if let Some((new_ctype, swap_p)) = negated {
+        rel = negate(rel)?;
+        ctype = new_ctype;
+        if swap_p && outs.len() == 2 {
+            outs.swap(0, 1);
+        }
+    }
+    if matches!(ctype, "and" | "or" | "or.andcm") {
+        // Parallel compares: eq/ne have register and immediate rows; the other relations
+        // exist only against r0 in the first position, so r0 second mirrors the relation.
+        if !matches!(rel, "eq" | "ne") && !is_r0(ins.first()) && is_r0(ins.get(1)) && ins.len() == 2 {
+            ins.swap(0, 1);
+            rel = mirror(rel);
+        }
+        return Some(Rewrite { mnemonic: format!("{head}.{rel}.{ctype}"), outs, ins, imm_adjust: 0 });
+    }
+    let sep = if ctype.is_empty() { "" } else { "." };
+    let Some(&(_, canon, reg_swap_p, reg_swap_r, imm_swap_p, adj)) =
+        CMP_REWRITES.iter().chain(std::iter::once(&CMP_REWRITE_LEU)).find(|(r, ..)| *r == rel)
+    else {
+        return Some(Rewrite { mnemonic: format!("{head}.{rel}{sep}{ctype}"), outs, ins, imm_adjust: 0 });
+    };
+    let imm_first = matches!(ins.first().map(|o| &o.value), Some(Operand::Expr(_)));
+    let mut imm_adjust = 0;
+    let swap_p = if imm_first {
+        imm_adjust = adj;
+        imm_swap_p
+    } else {
+        if reg_swap_r && ins.len() == 2 {
+            ins.swap(0, 1);
+        }
+        reg_swap_p
+    };
+    if swap_p && outs.len() == 2 {
+        outs.swap(0, 1);
+    }
+    Some(Rewrite { mnemonic: format!("{head}.{canon}{sep}{ctype}"), outs, ins, imm_adjust })
+}
+
+fn rewrite(syn: &InsnSyntax) -> Rewrite {
+    let m = syn.mnemonic.value.as_str();
+    if let Some(r) = rewrite_compare(m, &syn.outputs, &syn.inputs) {
+        return r;
+    }
+    let mut outs = syn.outputs.clone();
+    let ins = syn.inputs.clone();
+    let mut mnemonic = m.to_string();
+    for head in ["tbit", "tnat"] {
+        if m == format!("{head}.nz") || m == format!("{head}.nz.unc") {
+            outs.swap(0, 1);
+            mnemonic = m.replacen(".nz", ".z", 1);
+        }
+        // .andcm/.orcm/.and.orcm test the opposite bit with .and/.or/.or.andcm (gas pseudo-ops).
+        for (rel, opposite) in [("z", "nz"), ("nz", "z")] {
+            for (ctype, canon, swap) in [("andcm", "and", true), ("orcm", "or", true), ("and.orcm", "or.andcm", true)] {
+                if m == format!("{head}.{rel}.{ctype}") {
+                    mnemonic = format!("{head}.{opposite}.{canon}");
+                    if swap && outs.len() == 2 {
+                        outs.swap(0, 1);
+                    }
+                }
+            }
+        }
+    }
+    // `br` with whether hints is br.cond; the bare `br{.few|.many}{.clr}` stays for the row.
+    if let Some(rest) = m.strip_prefix("br.") {
+        if [".sptk", ".spnt", ".dptk", ".dpnt"].iter().any(|h| format!(".{rest}").starts_with(h)) {
+            mnemonic = format!("br.cond.{rest}");
+        } else if rest == "few" || rest == "many" || rest.starts_with("few.") || rest.starts_with("many.") || rest == "clr" {
+            mnemonic = format!("br.cond.sptk.{rest}");
+        }
+    } else if m == "br" {
+        mnemonic = "br.cond".to_string();
+    } else if let Some(rest) = m.strip_prefix("brl.") {
+        if [".sptk", ".spnt", ".dptk", ".dpnt"].iter().any(|h| format!(".{rest}").starts_with(h)) {
+            mnemonic = format!("brl.cond.{rest}");
+        } else if rest.starts_with("few") || rest.starts_with("many") || rest == "clr" {
+            mnemonic = format!("brl.cond.sptk.{rest}");
+        }
+    } else if m == "brl" {
+        mnemonic = "brl.cond".to_string();
+    }
+    Rewrite { mnemonic, outs, ins, imm_adjust: 0 }
+}
+
+/// Whether a syntax operand can stand for an operand of `kind`.
+fn fits(op: &Operand, kind: OpKind) -> bool {
+    let spec = kind.spec();
+    match (op, spec.class) {
+        (Operand::Reg(Reg::Gr(_)), OpClass::Gr) => true,
+        (Operand::Reg(Reg::Fr(_)), OpClass::Fr) => true,
+        (Operand::Reg(Reg::Pr(_)), OpClass::Pr) => true,
+        (Operand::Reg(Reg::Br(_)), OpClass::Br) => true,
+        (Operand::Reg(Reg::Ar(_)), OpClass::Ar) => true,
+        (Operand::Reg(Reg::Cr(_)), OpClass::Cr) => true,
+        (Operand::Mem(Reg::Gr(_)), OpClass::Mem) => true,
+        (Operand::Reg(r), OpClass::Fixed(text)) => match (r, text) {
+            (Reg::Ar(64), "ar.pfs") | (Reg::Ar(32), "ar.ccv") => true,
+            (Reg::PrAll, "pr") | (Reg::PrRot, "pr.rot") | (Reg::Psr, "psr") => true,
+            (Reg::PsrL, "psr.l") | (Reg::PsrUm, "psr.um") | (Reg::Ip, "ip") => true,
+            _ => false,
+        },
+        (Operand::Expr(_), OpClass::Dec | OpClass::Hex | OpClass::Target) => true,
+        _ => false,
+    }
+}
+
+fn reg_number(op: &Operand) -> Option<i64> {
+    let n = match op {
+        Operand::Reg(r) | Operand::Mem(r) => match r {
+            Reg::Gr(n) | Reg::Fr(n) | Reg::Pr(n) | Reg::Br(n) | Reg::Ar(n) | Reg::Cr(n) => *n,
+            _ => 0,
+        },
+        _ => return None,
+    };
+    Some(i64::from(n))
+}
+
+/// The syntax operands in display order, for a row with `n_outs` outputs.
+fn flat(outs: &[Located<Operand>], ins: &[Located<Operand>]) -> Vec<Located<Operand>> {
+    outs.iter().chain(ins.iter()).cloned().collect()
+}
+
+/// Tries `form` against the operands; returns the values or why not.
+fn try_form(form: &Form, outs: &[Located<Operand>], ins: &[Located<Operand>], adjust: i64, env: &dyn SymbolEnv) -> Result<Vec<Value>, Option<Diagnostic>> {
+    if form.outs.len() != outs.len() || form.ins.len() != ins.len() {
+        return Err(None);
+    }
+    let all = flat(outs, ins);
+    let kinds: Vec<OpKind> = form.operands().collect();
+    let mut values = Vec::with_capacity(kinds.len());
+    for (op, kind) in all.iter().zip(&kinds) {
+        if !fits(&op.value, *kind) {
+            return Err(None);
+        }
+        let spec = kind.spec();
+        let value = match &op.value {
+            Operand::Expr(e) => match e.eval(env) {
+                Ok(v) => {
+                    let v = if matches!(spec.class, OpClass::Dec | OpClass::Hex) { v.wrapping_add(adjust) } else { v };
+                    if matches!(spec.class, OpClass::Dec | OpClass::Hex) && (i128::from(v) < spec.min || i128::from(v) > spec.max) && *kind != OpKind::Imm64 {
+                        return Err(Some(Diagnostic::error(
+                            op.loc.clone(),
+                            format!("immediate {v} out of range for `{}`: expected {}", form.name.replace("{}", ""), spec.range_text),
+                        )));
+                    }
+                    if kind.is_literal() && i128::from(v) != spec.min {
+                        return Err(None);
+                    }
+                    Value::Known(v)
+                }
+                Err(_) if adjust != 0 => return Err(None),
+                Err(_) => Value::Later(e.clone(), op.loc.clone()),
+            },
+            other => {
+                let n = reg_number(other).unwrap_or(0);
+                if i128::from(n) > spec.max {
+                    return Err(Some(Diagnostic::error(op.loc.clone(), format!("register out of range: expected {}", spec.range_text))));
+                }
+                Value::Known(n)
+            }
+        };
+        values.push(value);
+    }
+    Ok(values)
+}
+
+fn class_of(form: &Form) -> InsnClass {
+    match form.unit {
+        Unit::A => InsnClass::A,
+        Unit::M => InsnClass::M,
+        Unit::I => InsnClass::I,
+        Unit::F => InsnClass::F,
+        Unit::B => InsnClass::B,
+        Unit::X => InsnClass::X,
+    }
+}
+
+fn placement_of(form: &Form) -> Placement {
+    if form.flags.has(Flags::FIRST) {
+        Placement::First
+    } else if form.flags.has(Flags::LAST) {
+        Placement::Last
+    } else if form.flags.has(Flags::SLOT2) {
+        Placement::Slot2
+    } else {
+        Placement::Any
+    }
+}
+
+/// Finds the first row named `mnemonic` whose operands fit; `Ok(None)` when the mnemonic
+/// names no row at all.
+fn find(mnemonic: &str, outs: &[Located<Operand>], ins: &[Located<Operand>], adjust: i64, env: &dyn SymbolEnv) -> Result<Option<(u16, u64, Vec<Value>)>, Diagnostic> {
+    let t = table();
+    let mut named = false;
+    let mut range_error = None;
+    for (idx, form) in t.forms.iter().enumerate() {
+        let Some(bits) = form.match_mnemonic(mnemonic) else { continue };
+        named = true;
+        match try_form(form, outs, ins, adjust, env) {
+            Ok(values) => return Ok(Some((idx as u16, bits, values))),
+            Err(Some(d)) => range_error = range_error.or(Some(d)),
+            Err(None) => {}
+        }
+    }
+    match (named, range_error) {
+        (_, Some(d)) => Err(d),
+        (true, None) => Err(Diagnostic::error(ins.first().or(outs.first()).map_or_else(|| SourceLoc::new("".into(), 0, 0), |o| o.loc.clone()), "operands do not match any form of this instruction")),
+        (false, None) => Ok(None),
+    }
+}
+
+/// Looks `syn` up in the table.
+///
+/// # Errors
+/// Unknown mnemonic, operands of the wrong kind or out of range, a predicate on an
+/// instruction that cannot be predicated.
+pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diagnostic> {
+    let rw = rewrite(syn);
+    let qp = syn.qp.as_ref().map_or(0, |q| q.value);
+    let mloc = syn.mnemonic.loc.clone();
+    let operands_loc = |d: Diagnostic| if d.loc.line == 0 { Diagnostic { loc: mloc.clone(), ..d } } else { d };
+    let base = rw.mnemonic.as_str();
+
+    // Unit-less forms whose unit the slot decides.
+    let dyn_heads = ["nop", "break", "hint"];
+    if dyn_heads.contains(&base) {
+        let mut rows = UnitRows::default();
+        let mut values = Vec::new();
+        for (suffix, slot) in [("m", 0), ("i", 1), ("f", 2), ("b", 3), ("x", 4)] {
+            let name = format!("{base}.{suffix}");
+            if let Some((idx, _, v)) = find(&name, &rw.outs, &rw.ins, 0, env).map_err(operands_loc)? {
+                match slot {
+                    0 => rows.m = Some(idx),
+                    1 => rows.i = Some(idx),
+                    2 => rows.f = Some(idx),
+                    3 => rows.b = Some(idx),
+                    _ => rows.x = Some(idx),
+                }
+                values = v;
+            }
+        }
+        let class = if base == "hint" { InsnClass::Hint } else { InsnClass::Dyn };
+        return Ok(Matched { rows, comp_bits: 0, qp, values, class, placement: Placement::Any, gas_name: base.to_string() });
+    }
+    let is_mov_ar = (base == "mov") && rw.outs.iter().chain(rw.ins.iter()).any(|o| matches!(o.value, Operand::Reg(Reg::Ar(_))));
+    let is_chk_gr = base == "chk.s" && matches!(rw.ins.first().map(|o| &o.value), Some(Operand::Reg(Reg::Gr(_))));
+    if is_mov_ar || is_chk_gr {
+        let ar = rw.outs.iter().chain(rw.ins.iter()).find_map(|o| match o.value {
+            Operand::Reg(Reg::Ar(n)) => Some(n),
+            _ => None,
+        });
+        let (m_name, i_name) = if is_chk_gr { ("chk.s.m", "chk.s.i") } else { ("mov.m", "mov.i") };
+        let m = find(m_name, &rw.outs, &rw.ins, 0, env).map_err(operands_loc)?;
+        let i = find(i_name, &rw.outs, &rw.ins, 0, env).map_err(operands_loc)?;
+        let only = if is_chk_gr { None } else { ar.and_then(ar_m_unit_only) };
+        let (rows, values, class, gas_name) = match (only, m, i) {
+            (Some(true), Some((idx, _, v)), _) => (UnitRows { m: Some(idx), ..Default::default() }, v, InsnClass::M, "mov.m"),
+            (Some(false), _, Some((idx, _, v))) => (UnitRows { i: Some(idx), ..Default::default() }, v, InsnClass::I, "mov.i"),
+            (None, Some((mi, _, v)), Some((ii, _, _))) => (UnitRows { m: Some(mi), i: Some(ii), ..Default::default() }, v, InsnClass::DynMI, if is_chk_gr { "chk.s" } else { "mov" }),
+            _ => return Err(Diagnostic::error(mloc, "operands do not match any form of this instruction")),
+        };
+        return Ok(Matched { rows, comp_bits: 0, qp, values, class, placement: Placement::Any, gas_name: gas_name.to_string() });
+    }
+    // alloc r1=ar.pfs,i,l,o,r: the row holds sof, sol, sor.
+    let (outs, ins) = if base == "alloc" && rw.ins.len() == 5 {
+        let sizes: Vec<Option<i64>> = rw.ins[1..].iter().map(|o| match &o.value {
+            Operand::Expr(e) => e.eval(env).ok(),
+            _ => None,
+        }).collect();
+        let [Some(i), Some(l), Some(o), Some(r)] = sizes[..] else {
+            return Err(Diagnostic::error(rw.ins[1].loc.clone(), "alloc frame sizes must be constants"));
+        };
+        if r > i + l + o {
+            return Err(Diagnostic::error(rw.ins[4].loc.clone(), format!("rotating size {r} larger than the frame ({})", i + l + o)));
+        }
+        let num = |v: i64, at: usize| Located { value: Operand::Expr(Expr::Num(v as u64)), loc: rw.ins[at].loc.clone() };
+        (rw.outs.clone(), vec![rw.ins[0].clone(), num(i + l + o, 1), num(i + l, 2), num(r, 4)])
+    } else {
+        (rw.outs.clone(), rw.ins.clone())
+    };
+    let Some((idx, comp_bits, values)) = find(base, &outs, &ins, rw.imm_adjust, env).map_err(operands_loc)? else {
+        return Err(Diagnostic::error(mloc, format!("unknown instruction `{}`", syn.mnemonic.value)));
+    };
+    let form = table().form(idx);
+    if qp != 0 && form.flags.has(Flags::NO_QP) {
+        let loc = syn.qp.as_ref().map_or(mloc, |q| q.loc.clone());
+        return Err(Diagnostic::error(loc, format!("`{}` cannot be predicated", syn.mnemonic.value)));
+    }
+    let mut rows = UnitRows::default();
+    match form.unit {
+        Unit::A => {
+            rows.m = Some(idx);
+            rows.i = Some(idx);
+        }
+        Unit::M => rows.m = Some(idx),
+        Unit::I => rows.i = Some(idx),
+        Unit::F => rows.f = Some(idx),
+        Unit::B => rows.b = Some(idx),
+        Unit::X => rows.x = Some(idx),
+    }
+    Ok(Matched {
+        rows,
+        comp_bits,
+        qp,
+        values,
+        class: class_of(form),
+        placement: placement_of(form),
+        gas_name: form.name.split("{}").next().unwrap_or(form.name).to_string(),
+    })
+}

@@ -1,0 +1,86 @@
+//! The IA-64 assembler: GNU as syntax (as the kernel writes it) to bundles identical to
+//! `ia64-linux-gnu-as -x` (GNU as 2.40, explicit-stop mode).
+//!
+//! Pipeline: `emu_core::preprocess` -> [`parse`] -> [`matcher`] (table lookup) ->
+//! [`bundler`] (gas's template choice) -> layout of sections and labels -> [`crate::encode`].
+//! Dependency violations are reported as warnings by [`dv`], never changing the code.
+
+pub mod bundler;
+mod directive;
+pub mod dv;
+mod dv_feed;
+pub mod expr;
+mod layout;
+pub mod matcher;
+pub mod parse;
+pub mod syntax;
+
+use crate::bundle::Template;
+use emu_core::error::{Diagnostic, Diagnostics, SourceLoc};
+use emu_core::image::Image;
+use emu_core::preprocess::{preprocess, PreprocessOptions, SourceLoader};
+
+/// The result of assembling one file.
+#[derive(Debug, Clone)]
+pub struct Assembly {
+    /// Sections (laid out one after another from 0), symbols and the address -> source map.
+    pub image: Image,
+    /// The sections as GNU as writes them into a relocatable object: each at address 0, and
+    /// fields that need a relocation (a section address used as a value, an external symbol)
+    /// left zero. This is what is compared byte for byte with `ia64-linux-gnu-as -x`.
+    pub object: Vec<emu_core::image::Section>,
+    /// Warnings (dependency violations), in source order.
+    pub warnings: Vec<Diagnostic>,
+    /// One entry per instruction slot of every code section, in address order.
+    pub listing: Vec<ListingEntry>,
+}
+
+/// One slot of the listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListingEntry {
+    /// Address of the bundle.
+    pub addr: u64,
+    /// Slot number 0-2.
+    pub slot: u8,
+    /// The bundle's 16 bytes.
+    pub bytes: [u8; 16],
+    /// The bundle's template.
+    pub template: Template,
+    /// The slot as the disassembler shows it (empty for the L slot of MLX).
+    pub text: String,
+    /// Where the instruction came from (`None` for filler nops).
+    pub loc: Option<SourceLoc>,
+    /// The source line's text.
+    pub source: Option<String>,
+}
+
+/// Assembles `text` (named `file` in messages) after preprocessing it with `opts`.
+///
+/// # Errors
+/// Every error found (preprocessing, syntax, unknown instructions, operand ranges,
+/// undefined symbols, bad directives), each with file:line:col and the source line.
+pub fn assemble(file: &str, text: &str, opts: &PreprocessOptions, loader: &dyn SourceLoader) -> Result<Assembly, Diagnostics> {
+    let pp = preprocess(file, text, opts, loader).map_err(Diagnostics::from)?;
+    let locate = |line: u32, col: u32| pp.lines.origin_col(line, col);
+    let (statements, mut errors) = parse::parse(&pp.text, &locate);
+    let source_line = |loc: &SourceLoc| -> Option<String> { pp.lines.source_line_at(loc).map(str::to_string) };
+    let mut asm = layout::Assembler::new();
+    for stmt in statements {
+        asm.statement(stmt);
+    }
+    let (result, more) = asm.finish();
+    errors.extend(more);
+    let with_lines = |d: Diagnostic| match (&d.source_line, source_line(&d.loc)) {
+        (None, Some(line)) => d.with_source_line(line),
+        _ => d,
+    };
+    if !errors.is_empty() {
+        return Err(Diagnostics(errors.into_iter().map(with_lines).collect()));
+    }
+    let mut assembly = result;
+    assembly.warnings = assembly.warnings.into_iter().map(with_lines).collect();
+    for entry in &mut assembly.listing {
+        entry.source = entry.loc.as_ref().and_then(source_line);
+    }
+    Ok(assembly)
+}

@@ -1,0 +1,15 @@
+//! IA-64 (Itanium) support for acctemu: the instruction table, an assembler bit-exact with
+//! GNU as 2.40 in explicit-stop mode, and a decoder/formatter matching
+//! `ia64-linux-gnu-objdump -d`.
+//!
+//! Sources: Intel Itanium Architecture Software Developer's Manual rev. 2.3 (vol. 3 ch. 4
+//! for formats), and the checked facts in `shared/reference/ia64-encoding.md` and
+//! `gas-ia64-bundling.md`.
+
+pub mod asm;
+pub mod bundle;
+pub mod decode;
+pub mod encode;
+pub mod format;
+pub mod regs;
+pub mod table;

@@ -1,0 +1,1 @@
+//! The trace corpus. Empty until the accounting traces land (issue 4).
