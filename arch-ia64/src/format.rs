@@ -99,7 +99,12 @@ fn format_operand(out: &mut String, kind: OpKind, insn: &Insn, ip: u64, syms: &d
 /// The text of one slot as objdump shows it after the bytes: template marker (slot 0),
 /// predicate, instruction, and `;;` when a stop follows. `None` for the L slot of MLX
 /// (objdump prints only its bytes).
-pub fn format_slot(bundle: &DecodedBundle, slot: usize, ip: u64, syms: &dyn Symbolizer) -> Option<String> {
+pub fn format_slot(
+    bundle: &DecodedBundle,
+    slot: usize,
+    ip: u64,
+    syms: &dyn Symbolizer,
+) -> Option<String> {
     let mut out = String::with_capacity(48);
     let tpl = bundle.template;
     if slot == 0 {
@@ -148,13 +153,25 @@ fn push_data8(out: &mut String, bits: u64) {
 /// The text of slot `slot` (0, 1 or 2) of the raw bundle `bytes` at `ip`, like
 /// [`format_slot`] but also for reserved templates, which objdump shows as `[-3-]`
 /// (the template code halved, in hex) with every slot as `data8`.
-pub fn format_raw_slot(bytes: [u8; 16], slot: usize, ip: u64, syms: &dyn Symbolizer) -> Option<String> {
+pub fn format_raw_slot(
+    bytes: [u8; 16],
+    slot: usize,
+    ip: u64,
+    syms: &dyn Symbolizer,
+) -> Option<String> {
     match crate::decode::decode_bundle(bytes) {
         Ok(bundle) => format_slot(&bundle, slot, ip, syms),
         Err(_) => {
             let code = bytes[0] & 31;
-            let mut out = if slot == 0 { format!("[-{:x}-] ", code >> 1) } else { "      ".to_string() };
-            let bits = crate::bundle::slots_of(u128::from_le_bytes(bytes)).get(slot).copied().unwrap_or(0);
+            let mut out = if slot == 0 {
+                format!("[-{:x}-] ", code >> 1)
+            } else {
+                "      ".to_string()
+            };
+            let bits = crate::bundle::slots_of(u128::from_le_bytes(bytes))
+                .get(slot)
+                .copied()
+                .unwrap_or(0);
             push_data8(&mut out, bits);
             Some(out)
         }
@@ -164,7 +181,13 @@ pub fn format_raw_slot(bytes: [u8; 16], slot: usize, ip: u64, syms: &dyn Symboli
 /// objdump's disassembly lines for the bundles of `bytes` loaded at `base`: for each
 /// bundle, three lines of address, bytes (6, 6, 4) and slot text. Symbol headers
 /// (`0000000000000040 <name>:`) are the caller's business.
-pub fn format_bundle_lines(out: &mut String, bundle: &DecodedBundle, bytes: &[u8; 16], addr: u64, syms: &dyn Symbolizer) {
+pub fn format_bundle_lines(
+    out: &mut String,
+    bundle: &DecodedBundle,
+    bytes: &[u8; 16],
+    addr: u64,
+    syms: &dyn Symbolizer,
+) {
     const SPANS: [(usize, usize); 3] = [(0, 6), (6, 12), (12, 16)];
     for (slot, (lo, hi)) in SPANS.iter().enumerate() {
         let _ = write!(out, "{:>4x}:\t", addr + *lo as u64);

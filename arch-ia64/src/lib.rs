@@ -9,6 +9,8 @@
 pub mod asm;
 pub mod bundle;
 pub mod decode;
+pub mod disasm;
+pub mod elf;
 pub mod encode;
 pub mod format;
 pub mod regs;

@@ -22,7 +22,11 @@ impl SourceLoc {
 
     /// The same place at another column.
     pub fn with_col(&self, col: u32) -> SourceLoc {
-        SourceLoc { file: self.file.clone(), line: self.line, col }
+        SourceLoc {
+            file: self.file.clone(),
+            line: self.line,
+            col,
+        }
     }
 }
 
@@ -66,12 +70,24 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error at `loc`.
     pub fn error(loc: SourceLoc, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, loc, message: message.into(), source_line: None, notes: Vec::new() }
+        Diagnostic {
+            severity: Severity::Error,
+            loc,
+            message: message.into(),
+            source_line: None,
+            notes: Vec::new(),
+        }
     }
 
     /// A warning at `loc`.
     pub fn warning(loc: SourceLoc, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, loc, message: message.into(), source_line: None, notes: Vec::new() }
+        Diagnostic {
+            severity: Severity::Warning,
+            loc,
+            message: message.into(),
+            source_line: None,
+            notes: Vec::new(),
+        }
     }
 
     /// The same diagnostic showing `line` as its source line.

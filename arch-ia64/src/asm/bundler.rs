@@ -321,6 +321,9 @@ struct Queued {
 /// Results: [`Bundler::take`] drains the finished bundles (in order; bundle numbers keep
 /// counting across calls), and [`Bundler::location`] tells for every pushed instruction its
 /// bundle number and slot once it has been emitted.
+///
+/// Use one packer per code section: bundle numbers, `emitted` and the `.align` state are
+/// per section, as gas keeps them per frag chain.
 #[derive(Debug, Clone)]
 pub struct Bundler {
     table: TemplateTable,

@@ -11,11 +11,50 @@ use emu_core::image::SectionKind;
 /// Directives that describe unwind information, symbols' types or file metadata: they do
 /// not change the code, so they are accepted and ignored (GNU as records them elsewhere).
 const IGNORED: &[&str] = &[
-    ".prologue", ".body", ".save", ".save.g", ".save.f", ".save.b", ".save.gf", ".spillsp", ".spillpsp", ".spillreg",
-    ".spillsp.p", ".spillpsp.p", ".spillreg.p", ".fframe", ".vframe", ".vframesp", ".vframepsp", ".restore", ".restorereg",
-    ".restorereg.p", ".label_state", ".copy_state", ".altrp", ".unwabi", ".unwentry", ".personality", ".handlerdata", ".savesp",
-    ".savepsp", ".type", ".size", ".file", ".ident", ".hidden", ".protected", ".internal", ".regstk", ".explicit", ".lsb", ".msb",
-    ".psr", ".radix", ".loc", ".local",
+    ".prologue",
+    ".body",
+    ".save",
+    ".save.g",
+    ".save.f",
+    ".save.b",
+    ".save.gf",
+    ".spillsp",
+    ".spillpsp",
+    ".spillreg",
+    ".spillsp.p",
+    ".spillpsp.p",
+    ".spillreg.p",
+    ".fframe",
+    ".vframe",
+    ".vframesp",
+    ".vframepsp",
+    ".restore",
+    ".restorereg",
+    ".restorereg.p",
+    ".label_state",
+    ".copy_state",
+    ".altrp",
+    ".unwabi",
+    ".unwentry",
+    ".personality",
+    ".handlerdata",
+    ".savesp",
+    ".savepsp",
+    ".type",
+    ".size",
+    ".file",
+    ".ident",
+    ".hidden",
+    ".protected",
+    ".internal",
+    ".regstk",
+    ".explicit",
+    ".lsb",
+    ".msb",
+    ".psr",
+    ".radix",
+    ".loc",
+    ".local",
 ];
 
 const TEMPLATES: &[(&str, Template)] = &[
@@ -81,8 +120,14 @@ impl Assembler {
             },
             ".previous" => self.switch_index(self.previous),
             ".align" | ".balign" | ".p2align" => {
-                let Some(n) = self.const_arg(args, 0, loc, name) else { return };
-                let bytes = if name == ".p2align" { 1u64.checked_shl(n as u32).unwrap_or(0) } else { n as u64 };
+                let Some(n) = self.const_arg(args, 0, loc, name) else {
+                    return;
+                };
+                let bytes = if name == ".p2align" {
+                    1u64.checked_shl(n as u32).unwrap_or(0)
+                } else {
+                    n as u64
+                };
                 self.align(bytes, loc);
             }
             ".proc" => {
@@ -111,10 +156,19 @@ impl Assembler {
                 _ => self.error(loc, format!("`{name}` needs a symbol and an expression")),
             },
             ".skip" | ".space" => {
-                let Some(n) = self.const_arg(args, 0, loc, name) else { return };
-                let fill = if args.len() > 1 { self.const_arg(args, 1, loc, name).unwrap_or(0) } else { 0 };
+                let Some(n) = self.const_arg(args, 0, loc, name) else {
+                    return;
+                };
+                let fill = if args.len() > 1 {
+                    self.const_arg(args, 1, loc, name).unwrap_or(0)
+                } else {
+                    0
+                };
                 if !(0..=(1 << 24)).contains(&n) {
-                    self.error(loc, format!("`{name}` size {n} out of range: expected 0..16777216"));
+                    self.error(
+                        loc,
+                        format!("`{name}` size {n} out of range: expected 0..16777216"),
+                    );
                     return;
                 }
                 self.raw_data(vec![fill as u8; n as usize], loc);
@@ -135,10 +189,15 @@ impl Assembler {
                 }
                 self.raw_data(bytes, loc);
             }
-            ".pred.rel" | ".pred.rel.mutex" | ".pred.rel.clear" | ".pred.rel.imply" | ".pred.safe_across_calls" => {
-                self.pred_rel(name, args, loc)
-            }
-            ".auto" | ".default" => self.error(loc, "only explicit-stop mode (`-x`) is supported; `.auto` is not"),
+            ".pred.rel"
+            | ".pred.rel.mutex"
+            | ".pred.rel.clear"
+            | ".pred.rel.imply"
+            | ".pred.safe_across_calls" => self.pred_rel(name, args, loc),
+            ".auto" | ".default" => self.error(
+                loc,
+                "only explicit-stop mode (`-x`) is supported; `.auto` is not",
+            ),
             _ => self.error(loc, format!("unknown directive `{name}`")),
         }
     }
@@ -147,7 +206,13 @@ impl Assembler {
         self.errors.push(Diagnostic::error(loc.clone(), msg));
     }
 
-    fn const_arg(&mut self, args: &[Located<DirArg>], i: usize, loc: &SourceLoc, name: &str) -> Option<i64> {
+    fn const_arg(
+        &mut self,
+        args: &[Located<DirArg>],
+        i: usize,
+        loc: &SourceLoc,
+        name: &str,
+    ) -> Option<i64> {
         let Some(arg) = args.get(i) else {
             self.error(loc, format!("`{name}` needs an argument"));
             return None;
@@ -267,7 +332,12 @@ impl Assembler {
             };
             bytes.extend(std::iter::repeat(0).take(size));
             let cur = self.current;
-            self.sections[cur].fixups.push(Fixup { offset: start + (i * size) as u64, size, expr: e.clone(), loc: a.loc.clone() });
+            self.sections[cur].fixups.push(Fixup {
+                offset: start + (i * size) as u64,
+                size,
+                expr: e.clone(),
+                loc: a.loc.clone(),
+            });
         }
         let _ = loc;
         let sec = self.sec();
@@ -276,7 +346,11 @@ impl Assembler {
     }
 
     fn pred_rel(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) {
-        let mut kind = name.strip_prefix(".pred.rel").unwrap_or("").trim_start_matches('.').to_string();
+        let mut kind = name
+            .strip_prefix(".pred.rel")
+            .unwrap_or("")
+            .trim_start_matches('.')
+            .to_string();
         let mut preds = Vec::new();
         for a in args {
             match &a.value {
