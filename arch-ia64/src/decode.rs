@@ -4,7 +4,7 @@
 
 use crate::bundle::{Bundle, SlotUnit, Template};
 use crate::table::field::f;
-use crate::table::{table, Constraint, DecodeUnit, Form, OpKind, Raw};
+use crate::table::{table, Constraint, DecodeUnit, Flags, Form, OpKind, Raw};
 
 /// One decoded instruction: its table row, qualifying predicate and raw bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -82,6 +82,7 @@ pub fn decode_slot(unit: DecodeUnit, raw: Raw) -> Option<Insn> {
 
 fn matches(form: &Form, raw: Raw) -> bool {
     raw.slot & form.mask == form.bits
+        && !(form.flags.has(Flags::QP0_ALIAS) && f::QP.get(raw.slot) != 0)
         && form
             .comps
             .iter()

@@ -48,7 +48,7 @@ pub fn objdump(file_name: &str, image: &Image) -> String {
             .filter(|s| s.section == Some(idx) && s.kind != SymbolKind::Absolute)
             .collect();
         syms.sort_by(|a, b| objdump_order(a, b));
-        disassemble_section(&mut out, sec, &SectionSyms { section: sec, syms });
+        disassemble_section(&mut out, sec, &SectionSyms { section: sec, syms, any: !image.symbols.is_empty() });
     }
     out
 }
@@ -95,6 +95,9 @@ pub fn objdump_order(a: &Symbol, b: &Symbol) -> Ordering {
 struct SectionSyms<'a> {
     section: &'a Section,
     syms: Vec<&'a Symbol>,
+    /// Whether the object has any symbol at all (absolute ones count): without any,
+    /// objdump prints bare `0x..` targets instead of `<.text+0x..>`.
+    any: bool,
 }
 
 impl SectionSyms<'_> {
@@ -113,6 +116,7 @@ impl Symbolizer for SectionSyms<'_> {
     fn symbolize(&self, addr: u64) -> Option<(&str, u64)> {
         match self.find(addr).and_then(|i| self.syms.get(i)) {
             Some(s) => Some((s.name.as_str(), addr.wrapping_sub(s.value))),
+            None if !self.any => None,
             None => Some((
                 self.section.name.as_str(),
                 addr.wrapping_sub(self.section.addr),

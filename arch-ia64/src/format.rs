@@ -90,7 +90,8 @@ fn format_operand(out: &mut String, kind: OpKind, insn: &Insn, ip: u64, syms: &d
                     write!(out, "{addr:x} <{name}-0x{:x}>", off.wrapping_neg())
                 }
                 Some((name, off)) => write!(out, "{addr:x} <{name}+0x{off:x}>"),
-                None => write!(out, "{addr:x}"),
+                // objdump's form when the object has no symbols at all.
+                None => write!(out, "0x{addr:x}"),
             }
         }
     };

@@ -330,7 +330,7 @@ impl Assembler {
                 self.error(&a.loc, "data directives take expressions");
                 continue;
             };
-            bytes.extend(std::iter::repeat(0).take(size));
+            bytes.extend(std::iter::repeat_n(0, size));
             let cur = self.current;
             self.sections[cur].fixups.push(Fixup {
                 offset: start + (i * size) as u64,

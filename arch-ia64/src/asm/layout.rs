@@ -314,7 +314,7 @@ impl Assembler {
                 o.value,
                 super::syntax::Operand::Reg(super::syntax::Reg::Gr(0))
             )
-        }) && !matches!(matched.kind_is_compare(), true)
+        }) && !matched.kind_is_compare()
         {
             self.warnings.push(Diagnostic::warning(
                 loc.clone(),

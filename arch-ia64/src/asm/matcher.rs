@@ -277,12 +277,17 @@ fn fits(op: &Operand, kind: OpKind) -> bool {
         (Operand::Reg(Reg::Ar(_)), OpClass::Ar) => true,
         (Operand::Reg(Reg::Cr(_)), OpClass::Cr) => true,
         (Operand::Mem(Reg::Gr(_)), OpClass::Mem) => true,
-        (Operand::Reg(r), OpClass::Fixed(text)) => match (r, text) {
-            (Reg::Ar(64), "ar.pfs") | (Reg::Ar(32), "ar.ccv") => true,
-            (Reg::PrAll, "pr") | (Reg::PrRot, "pr.rot") | (Reg::Psr, "psr") => true,
-            (Reg::PsrL, "psr.l") | (Reg::PsrUm, "psr.um") | (Reg::Ip, "ip") => true,
-            _ => false,
-        },
+        (Operand::Reg(r), OpClass::Fixed(text)) => matches!(
+            (r, text),
+            (Reg::Ar(64), "ar.pfs")
+                | (Reg::Ar(32), "ar.ccv")
+                | (Reg::PrAll, "pr")
+                | (Reg::PrRot, "pr.rot")
+                | (Reg::Psr, "psr")
+                | (Reg::PsrL, "psr.l")
+                | (Reg::PsrUm, "psr.um")
+                | (Reg::Ip, "ip")
+        ),
         (Operand::Expr(_), OpClass::Dec | OpClass::Hex | OpClass::Target) => true,
         _ => false,
     }

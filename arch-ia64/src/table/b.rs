@@ -59,7 +59,7 @@ pub(super) fn list(out: &mut Vec<Form>) {
         // `br.cond.sptk` is displayed and accepted as plain `br`.
         ip_rel("br{}{}", &[PH, DH], 0)
             .pin(f::WH, 0)
-            .flags(Flags::PSEUDO),
+            .flags(Flags::PSEUDO | Flags::QP0_ALIAS),
         ip_rel("br.cond{}{}{}", &[WH, PH, DH], 0),
         ip_rel("br.wexit{}{}{}", &[WH, PH, DH], 2).flags(Flags::SLOT2),
         ip_rel("br.wtop{}{}{}", &[WH, PH, DH], 3).flags(Flags::SLOT2),
@@ -71,7 +71,7 @@ pub(super) fn list(out: &mut Vec<Form>) {
             .timing(T::Call),
         indirect("br{}{}", &[PH, DH], 0x20, 0)
             .pin(f::WH, 0)
-            .flags(Flags::PSEUDO),
+            .flags(Flags::PSEUDO | Flags::QP0_ALIAS),
         indirect("br.cond{}{}{}", &[WH, PH, DH], 0x20, 0),
         indirect("br.ia{}{}{}", &[WH, PH, DH], 0x20, 1),
         indirect("br.ret{}{}{}", &[WH, PH, DH], 0x21, 4).timing(T::Return),

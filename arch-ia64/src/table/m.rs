@@ -296,7 +296,7 @@ pub(super) fn list(out: &mut Vec<Form>) {
             .timing(T::Nop),
         sys0("hint.m", 0x01)
             .pin(f::Y26, 1)
-            .ops(&[], &[Imm21])
+            .ops(&[], &[Imm21Dec])
             .timing(T::Nop),
         sys0("invala", 0x10).timing(T::Invala),
         sys0("fwb", 0x20).timing(T::Fence),

@@ -62,6 +62,9 @@ impl Flags {
     pub const ASM_ONLY: Flags = Flags(32);
     /// An alias used both ways (e.g. `mov r1=r3`); never seen by execution or timing.
     pub const PSEUDO: Flags = Flags(64);
+    /// A display alias the decoder uses only for unpredicated slots: objdump shows
+    /// `br.few` for `br.cond.sptk.few` but keeps the full name under a predicate.
+    pub const QP0_ALIAS: Flags = Flags(128);
 
     /// Whether every flag of `other` is set.
     pub const fn has(self, other: Flags) -> bool {

@@ -75,6 +75,7 @@ pub enum OpKind {
     Imm14,
     Imm22,
     Imm21,
+    Imm21Dec,
     Imm24,
     Imm1,
     Imm2,
@@ -242,6 +243,8 @@ impl OpKind {
                 "-2097152..2097151",
             ),
             Imm21 => spec(Hex, F_IMM21, false, Plain, 0, 0x1f_ffff, "0..0x1fffff"),
+            // hint.m's immediate, which objdump alone shows in decimal.
+            Imm21Dec => spec(Dec, F_IMM21, false, Plain, 0, 0x1f_ffff, "0..0x1fffff"),
             Imm24 => spec(Hex, F_IMM24, false, Plain, 0, 0xff_ffff, "0..0xffffff"),
             Imm1 => spec(Dec, F_BIT36, true, Plain, -1, 0, "0 or -1"),
             Imm2 => spec(Dec, F_13_2, false, Plain, 0, 3, "0..3"),
