@@ -288,3 +288,55 @@ fn live_against_gnu_as() {
 }
 
 mod common;
+
+/// Every input GNU as rejects is rejected here too, with an error on each line gas
+/// complained about (we may find more: e.g. an undefined symbol, which gas leaves to the
+/// linker, is an error unless declared `.global`).
+#[test]
+fn gnu_as_error_inputs_are_errors_on_the_same_lines() {
+    let dir = corpus().join("errors");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("errors dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "S"))
+        .collect();
+    sources.sort();
+    let mut failures = Vec::new();
+    for path in sources {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("?")
+            .to_string();
+        let gas = std::fs::read_to_string(path.with_extension("gas-stderr")).unwrap_or_default();
+        let gas_lines: std::collections::BTreeSet<u32> = gas
+            .lines()
+            .filter(|l| l.contains(": Error:"))
+            .filter_map(|l| l.split(':').nth(1)?.parse().ok())
+            .collect();
+        match assemble_file(&path) {
+            Ok(_) => failures.push(format!(
+                "{name}: assembled, but GNU as rejects lines {gas_lines:?}"
+            )),
+            Err(Diagnostics(ds)) => {
+                let ours: std::collections::BTreeSet<u32> = ds.iter().map(|d| d.loc.line).collect();
+                let missed: Vec<u32> = gas_lines.difference(&ours).copied().collect();
+                if !missed.is_empty() {
+                    failures.push(format!(
+                        "{name}: no error on lines {missed:?} (ours: {ours:?})"
+                    ));
+                }
+                for d in &ds {
+                    if !d
+                        .to_string()
+                        .starts_with(&format!("{name}:{}:", d.loc.line))
+                    {
+                        failures.push(format!("{name}: unlocated message {d}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

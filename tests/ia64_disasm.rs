@@ -30,7 +30,10 @@ fn first_diff(want: &str, got: &str) -> String {
 /// The golden objects the disassembler must reproduce: all but `unsupported_forms`, which
 /// records forms outside the issue-2 instruction list.
 fn checked_objects() -> Vec<(String, std::path::PathBuf)> {
-    common::golden_objects().into_iter().filter(|(stem, _)| stem != "unsupported_forms").collect()
+    common::golden_objects()
+        .into_iter()
+        .filter(|(stem, _)| stem != "unsupported_forms")
+        .collect()
 }
 
 #[test]
@@ -54,7 +57,11 @@ fn objdump_text_matches_every_golden() {
 /// Every code bundle of a golden object with its address.
 fn code_bundles(image: &Image) -> Vec<(u64, [u8; 16])> {
     let mut out = Vec::new();
-    for sec in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
+    for sec in image
+        .sections
+        .iter()
+        .filter(|s| s.kind == SectionKind::Code)
+    {
         for (i, chunk) in sec.data.chunks_exact(16).enumerate() {
             let mut b = [0u8; 16];
             b.copy_from_slice(chunk);
@@ -70,7 +77,9 @@ fn every_decoded_bundle_reencodes_to_the_same_bytes() {
     for (stem, path) in checked_objects() {
         for (addr, bytes) in code_bundles(&load(&path)) {
             // Data in .text (directives.S) has reserved templates: nothing to re-encode.
-            let Ok(bundle) = decode::decode_bundle(bytes) else { continue };
+            let Ok(bundle) = decode::decode_bundle(bytes) else {
+                continue;
+            };
             let mut slots = [0u64; 3];
             for (i, slot) in bundle.slots.iter().enumerate() {
                 match slot {
@@ -86,8 +95,15 @@ fn every_decoded_bundle_reencodes_to_the_same_bytes() {
                     Slot::Unknown { bits, .. } => slots[i] = *bits,
                 }
             }
-            let again = Bundle { template: bundle.template, slots }.to_bytes();
-            assert_eq!(again, bytes, "{stem} bundle at {addr:#x} re-encodes differently");
+            let again = Bundle {
+                template: bundle.template,
+                slots,
+            }
+            .to_bytes();
+            assert_eq!(
+                again, bytes,
+                "{stem} bundle at {addr:#x} re-encodes differently"
+            );
             checked += 1;
         }
     }
@@ -129,7 +145,9 @@ fn bit_flips_never_panic_the_decoder_or_formatter() {
 
 #[test]
 fn live_objdump_agrees_on_every_golden_object() {
-    let Some(tool) = common::oracle("ia64-linux-gnu-objdump") else { return };
+    let Some(tool) = common::oracle("ia64-linux-gnu-objdump") else {
+        return;
+    };
     let dir = common::root().join("tests/corpus/ia64/golden");
     for (stem, path) in checked_objects() {
         let out = std::process::Command::new(&tool)
@@ -139,9 +157,119 @@ fn live_objdump_agrees_on_every_golden_object() {
             .env("LC_ALL", "C")
             .output()
             .unwrap_or_else(|e| panic!("running {}: {e}", tool.display()));
-        assert!(out.status.success(), "{} -d {stem}.o failed", tool.display());
+        assert!(
+            out.status.success(),
+            "{} -d {stem}.o failed",
+            tool.display()
+        );
         let want = String::from_utf8_lossy(&out.stdout);
         let got = disasm::objdump(&format!("{stem}.o"), &load(&path));
         assert!(want == got, "{stem}: {}", first_diff(&want, &got));
     }
+}
+
+/// What both decoders must agree on for one slot: the predicate, the mnemonic's base
+/// name (before the first `.`) and the sorted register operands.
+#[derive(Debug, PartialEq, Eq)]
+struct Essence {
+    qp: u8,
+    base: String,
+    regs: Vec<String>,
+}
+
+fn ours(insn: &decode::Insn) -> Essence {
+    use arch_ia64::table::OpClass;
+    let form = insn.form();
+    let name = form.mnemonic(insn.raw.slot).unwrap_or_default();
+    let mut regs: Vec<String> = form
+        .operands()
+        .filter_map(|k| {
+            let v = insn.operand(k, 0);
+            match k.spec().class {
+                OpClass::Gr | OpClass::Mem => Some(format!("r{v}")),
+                OpClass::Fr => Some(format!("f{v}")),
+                OpClass::Pr => Some(format!("p{v}")),
+                OpClass::Br => Some(format!("b{v}")),
+                _ => None,
+            }
+        })
+        .collect();
+    regs.sort();
+    Essence {
+        qp: insn.qp,
+        base: name.split('.').next().unwrap_or("").to_string(),
+        regs,
+    }
+}
+
+fn theirs(insn: &yaxpeax_ia64::Instruction) -> Essence {
+    use yaxpeax_ia64::Operand;
+    let mut regs: Vec<String> = insn
+        .operands()
+        .iter()
+        .filter_map(|op| match op {
+            Operand::GPRegister(r) | Operand::Memory(r) => Some(format!("r{}", r.0)),
+            Operand::FloatRegister(r) => Some(format!("f{}", r.0)),
+            Operand::PredicateRegister(r) => Some(format!("p{}", r.0)),
+            Operand::BranchRegister(r) => Some(format!("b{}", r.0)),
+            _ => None,
+        })
+        .collect();
+    regs.sort();
+    let name = insn.opcode().to_string();
+    Essence {
+        qp: insn.predicate(),
+        base: name.split('.').next().unwrap_or("").to_string(),
+        regs,
+    }
+}
+
+#[test]
+fn yaxpeax_agrees_on_mnemonics_and_registers() {
+    use yaxpeax_arch::{Decoder, U8Reader};
+    let decoder = yaxpeax_ia64::InstDecoder::default();
+    let mut diffs = std::collections::BTreeMap::<String, (usize, String)>::new();
+    let mut compared = 0;
+    for (stem, path) in checked_objects() {
+        for (addr, bytes) in code_bundles(&load(&path)) {
+            let Ok(ours_b) = decode::decode_bundle(bytes) else {
+                continue;
+            };
+            let Ok(theirs_b) = decoder.decode(&mut U8Reader::new(&bytes)) else {
+                *diffs.entry("<yaxpeax rejects bundle>".into()).or_default() =
+                    (1, format!("{stem} {addr:#x}"));
+                continue;
+            };
+            let mine: Vec<&decode::Insn> = ours_b
+                .slots
+                .iter()
+                .filter_map(|s| if let Slot::Insn(i) = s { Some(i) } else { None })
+                .collect();
+            for (m, t) in mine.iter().zip(theirs_b.instructions()) {
+                let (a, b) = (ours(m), theirs(t));
+                compared += 1;
+                if a != b && !explained(&a, &b) {
+                    let e = diffs.entry(a.base.clone()).or_default();
+                    e.0 += 1;
+                    e.1 = format!("{stem} {addr:#x}: ours {a:?} yaxpeax {b:?} ({t})");
+                }
+            }
+        }
+    }
+    assert!(compared > 3000, "only {compared} slots compared");
+    let report: Vec<String> = diffs
+        .iter()
+        .map(|(k, (n, ex))| format!("{k} x{n}: {ex}"))
+        .collect();
+    assert!(
+        report.is_empty(),
+        "{} unexplained differences:\n{}",
+        report.len(),
+        report.join("\n")
+    );
+}
+
+/// Differences between the two decoders that are spelling, not meaning.
+fn explained(_ours: &Essence, _theirs: &Essence) -> bool {
+    false
 }

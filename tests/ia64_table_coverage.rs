@@ -13,7 +13,10 @@ fn corpus() -> std::path::PathBuf {
 
 fn hex_bytes(text: &str) -> Vec<u8> {
     text.lines()
-        .flat_map(|l| (0..l.len() / 2).filter_map(move |i| u8::from_str_radix(l.get(2 * i..2 * i + 2)?, 16).ok()))
+        .flat_map(|l| {
+            (0..l.len() / 2)
+                .filter_map(move |i| u8::from_str_radix(l.get(2 * i..2 * i + 2)?, 16).ok())
+        })
         .collect()
 }
 
@@ -26,7 +29,10 @@ fn row_key(idx: usize) -> String {
 #[test]
 fn every_row_has_a_corpus_vector_or_a_reason() {
     let mut seen = BTreeSet::new();
-    for entry in std::fs::read_dir(corpus().join("golden")).expect("golden dir").flatten() {
+    for entry in std::fs::read_dir(corpus().join("golden"))
+        .expect("golden dir")
+        .flatten()
+    {
         let path = entry.path();
         if !path.to_string_lossy().ends_with(".text.hex") {
             continue;
@@ -34,7 +40,9 @@ fn every_row_has_a_corpus_vector_or_a_reason() {
         let bytes = hex_bytes(&std::fs::read_to_string(&path).expect("hex"));
         // Data in .text (directives.S) is not code; decode bundle by bundle and skip it.
         for chunk in bytes.chunks(16) {
-            let Ok(bundles) = decode_all(chunk) else { continue };
+            let Ok(bundles) = decode_all(chunk) else {
+                continue;
+            };
             for b in bundles {
                 for s in b.slots {
                     if let Slot::Insn(i) = s {
@@ -44,8 +52,14 @@ fn every_row_has_a_corpus_vector_or_a_reason() {
             }
         }
     }
-    let listed = std::fs::read_to_string(corpus().join("not-covered.txt")).expect("not-covered.txt");
-    let exempt: BTreeSet<&str> = listed.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).filter_map(|l| l.split(" -- ").next()).map(str::trim).collect();
+    let listed =
+        std::fs::read_to_string(corpus().join("not-covered.txt")).expect("not-covered.txt");
+    let exempt: BTreeSet<&str> = listed
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split(" -- ").next())
+        .map(str::trim)
+        .collect();
     let mut missing = Vec::new();
     let mut stale = Vec::new();
     for (idx, form) in table().forms.iter().enumerate() {
@@ -59,6 +73,14 @@ fn every_row_has_a_corpus_vector_or_a_reason() {
             _ => {}
         }
     }
-    assert!(missing.is_empty(), "rows with no corpus vector and no reason in not-covered.txt:\n{}", missing.join("\n"));
-    assert!(stale.is_empty(), "rows listed in not-covered.txt that the corpus now covers:\n{}", stale.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "rows with no corpus vector and no reason in not-covered.txt:\n{}",
+        missing.join("\n")
+    );
+    assert!(
+        stale.is_empty(),
+        "rows listed in not-covered.txt that the corpus now covers:\n{}",
+        stale.join("\n")
+    );
 }

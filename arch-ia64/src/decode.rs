@@ -4,7 +4,7 @@
 
 use crate::bundle::{Bundle, SlotUnit, Template};
 use crate::table::field::f;
-use crate::table::{table, Constraint, DecodeUnit, Flags, Form, OpKind, Raw};
+use crate::table::{table, Constraint, DecodeUnit, Flags, Form, OpKind, Raw, Unit};
 
 /// One decoded instruction: its table row, qualifying predicate and raw bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -78,6 +78,29 @@ pub fn decode_slot(unit: DecodeUnit, raw: Raw) -> Option<Insn> {
             qp: f::QP.get(raw.slot) as u8,
             raw,
         })
+}
+
+/// The real row (not a display alias) that also describes `insn`'s bits: `mov b6=r2`
+/// hides the tag that `mov b6=r2,tag` keeps, so re-encoding and execution use this one.
+pub fn real_form(insn: &Insn) -> Option<Insn> {
+    let t = table();
+    let form = insn.form();
+    if form.is_real() {
+        return Some(*insn);
+    }
+    let unit = match form.unit {
+        Unit::A | Unit::M => DecodeUnit::M,
+        Unit::I => DecodeUnit::I,
+        Unit::F => DecodeUnit::F,
+        Unit::B => DecodeUnit::B,
+        Unit::X => DecodeUnit::X,
+    };
+    let op = f::OP.get(insn.raw.slot) as u8;
+    t.candidates(unit, op)
+        .iter()
+        .copied()
+        .find(|&idx| t.form(idx).is_real() && matches(t.form(idx), insn.raw))
+        .map(|form| Insn { form, ..*insn })
 }
 
 fn matches(form: &Form, raw: Raw) -> bool {

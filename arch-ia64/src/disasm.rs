@@ -48,7 +48,15 @@ pub fn objdump(file_name: &str, image: &Image) -> String {
             .filter(|s| s.section == Some(idx) && s.kind != SymbolKind::Absolute)
             .collect();
         syms.sort_by(|a, b| objdump_order(a, b));
-        disassemble_section(&mut out, sec, &SectionSyms { section: sec, syms, any: !image.symbols.is_empty() });
+        disassemble_section(
+            &mut out,
+            sec,
+            &SectionSyms {
+                section: sec,
+                syms,
+                any: !image.symbols.is_empty(),
+            },
+        );
     }
     out
 }

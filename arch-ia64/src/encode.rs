@@ -77,14 +77,20 @@ pub fn encode(
 }
 
 /// Encodes a decoded instruction again from its row, completer values, predicate and
-/// operand values: the round trip that proves decoder and encoder describe the same bits.
+/// operand values (through the real row when `insn` was decoded as a display alias): the
+/// round trip that proves decoder and encoder describe the same bits.
 /// `ip` is the address of the bundle holding it.
 ///
 /// # Errors
 /// As [`encode`]; a decoded instruction only fails if the table disagrees with itself.
 pub fn reencode(insn: &crate::decode::Insn, ip: u64) -> Result<Raw, EncodeError> {
+    // A display alias may hide bits (mov-to-br's tag); its real row keeps them all.
+    let insn = &crate::decode::real_form(insn).unwrap_or(*insn);
     let form = insn.form();
-    let comp_bits = form.comps.iter().fold(0, |bits, c| bits | c.field.put(c.field.get(insn.raw.slot)));
+    let comp_bits = form
+        .comps
+        .iter()
+        .fold(0, |bits, c| bits | c.field.put(c.field.get(insn.raw.slot)));
     let values: Vec<i64> = form.operands().map(|k| insn.operand(k, ip)).collect();
     encode(insn.form, comp_bits, insn.qp, &values, ip)
 }

@@ -85,7 +85,17 @@ impl Assembler {
     /// Handles one directive statement.
     pub fn directive(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) {
         if let Some((_, t)) = TEMPLATES.iter().find(|(n, _)| *n == name) {
-            self.user_template = Some(*t);
+            match args.first() {
+                Some(a) => self.error(&a.loc, format!("`{name}` takes no operands")),
+                None => self.user_template = Some(*t),
+            }
+            return;
+        }
+        if name == ".save" && args.len() != 2 {
+            self.error(
+                loc,
+                "`.save` needs the saved register and where it is saved (`.save ar.pfs, r34`)",
+            );
             return;
         }
         if IGNORED.contains(&name) {
@@ -131,6 +141,9 @@ impl Assembler {
                 self.align(bytes, loc);
             }
             ".proc" => {
+                if args.is_empty() {
+                    self.error(loc, "`.proc` needs the function's name");
+                }
                 self.align(16, loc);
             }
             ".endp" => {
@@ -356,6 +369,13 @@ impl Assembler {
             match &a.value {
                 DirArg::Str(s) if kind.is_empty() => kind = s.clone(),
                 DirArg::At(s) if kind.is_empty() => kind = s.clone(),
+                DirArg::Reg(Reg::Pr(0)) => {
+                    self.error(
+                        &a.loc,
+                        "p0 is always 1 and cannot be in a predicate relation",
+                    );
+                    return;
+                }
                 DirArg::Reg(Reg::Pr(p)) => preds.push(*p),
                 _ => {
                     self.error(&a.loc, format!("`{name}` takes predicate registers"));

@@ -714,5 +714,6 @@ fn filler_nop(unit: SlotUnit) -> Raw {
     };
     let t = table();
     let idx = t.forms.iter().position(|f| f.name == name).unwrap_or(0);
+    // `nop.<unit> 0` has only fixed bits and a zero immediate, so it cannot fail to encode.
     encode(idx as u16, 0, 0, &[0], 0).unwrap_or_default()
 }
