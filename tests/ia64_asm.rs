@@ -33,15 +33,8 @@ fn assemble_file(path: &Path) -> Result<Assembly, Diagnostics> {
 }
 
 fn text_hex(a: &Assembly) -> String {
-    let text = a
-        .object
-        .iter()
-        .find(|s| s.name == ".text")
-        .map(|s| s.data.clone())
-        .unwrap_or_default();
-    text.chunks(16)
-        .map(|c| c.iter().map(|b| format!("{b:02x}")).collect::<String>() + "\n")
-        .collect()
+    let text = a.object.iter().find(|s| s.name == ".text").map(|s| s.data.clone()).unwrap_or_default();
+    text.chunks(16).map(|c| c.iter().map(|b| format!("{b:02x}")).collect::<String>() + "\n").collect()
 }
 
 /// Our warnings in GNU as's wording, one line per message.
@@ -51,10 +44,7 @@ fn gas_lines(file: &str, warnings: &[Diagnostic]) -> String {
         out.push_str(&format!("{file}: Assembler messages:\n"));
     }
     for w in warnings {
-        out.push_str(&format!(
-            "{}:{}: Warning: {}\n",
-            file, w.loc.line, w.message
-        ));
+        out.push_str(&format!("{}:{}: Warning: {}\n", file, w.loc.line, w.message));
         for (loc, note) in &w.notes {
             out.push_str(&format!("{}:{}: Warning: {}\n", file, loc.line, note));
         }
@@ -66,27 +56,15 @@ fn gas_lines(file: &str, warnings: &[Diagnostic]) -> String {
 fn every_corpus_file_assembles_to_the_gnu_as_bytes() {
     let mut failures = Vec::new();
     for path in sources() {
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("?")
-            .to_string();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_string();
         let want =
-            std::fs::read_to_string(corpus().join("golden").join(format!("{stem}.text.hex")))
-                .expect("golden hex");
+            std::fs::read_to_string(corpus().join("golden").join(format!("{stem}.text.hex"))).expect("golden hex");
         match assemble_file(&path) {
             Ok(a) => {
                 let got = text_hex(&a);
                 if got != want {
-                    let line = got
-                        .lines()
-                        .zip(want.lines())
-                        .position(|(g, w)| g != w)
-                        .unwrap_or(0);
-                    failures.push(format!(
-                        "{stem}: first differing bundle at 0x{:x}",
-                        line * 16
-                    ));
+                    let line = got.lines().zip(want.lines()).position(|(g, w)| g != w).unwrap_or(0);
+                    failures.push(format!("{stem}: first differing bundle at 0x{:x}", line * 16));
                 }
             }
             Err(e) => failures.push(format!("{stem}: {e}")),
@@ -103,9 +81,7 @@ fn drop_unmodelled(gas: &str) -> String {
     for line in gas.lines() {
         if line.contains(": Warning: Use of") {
             skipping = line.contains("dependency 'PSR.");
-        } else if !line.contains("Warning: Only the first path")
-            && !line.contains("Warning: This is the location")
-        {
+        } else if !line.contains("Warning: Only the first path") && !line.contains("Warning: This is the location") {
             skipping = false;
         }
         if !skipping {
@@ -122,13 +98,8 @@ fn drop_unmodelled(gas: &str) -> String {
 fn dependency_warnings_match_gnu_as() {
     let mut failures = Vec::new();
     for path in sources() {
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("?")
-            .to_string();
-        let want = std::fs::read_to_string(corpus().join("golden").join(format!("{stem}.stderr")))
-            .unwrap_or_default();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_string();
+        let want = std::fs::read_to_string(corpus().join("golden").join(format!("{stem}.stderr"))).unwrap_or_default();
         let Ok(a) = assemble_file(&path) else {
             continue;
         };
@@ -150,14 +121,8 @@ fn seed004_with_symbolic_offsets_assembles_like_gas() {
     let a = assemble_file(&path).expect("seed004_cpp assembles");
     let want = std::fs::read_to_string(corpus().join("golden/seed004.text.hex")).expect("golden");
     assert_eq!(text_hex(&a), want);
-    let sym = a
-        .image
-        .symbol("account_sys_enter")
-        .expect("V.2 account_sys_enter is defined");
-    assert!(
-        a.image.source_map.lookup(sym.value).is_some(),
-        "listing maps account_sys_enter to its source"
-    );
+    let sym = a.image.symbol("account_sys_enter").expect("V.2 account_sys_enter is defined");
+    assert!(a.image.source_map.lookup(sym.value).is_some(), "listing maps account_sys_enter to its source");
 }
 
 fn error_of(src: &str) -> String {
@@ -170,20 +135,14 @@ fn error_of(src: &str) -> String {
 #[test]
 fn unknown_mnemonic_is_located() {
     let e = error_of("\t.text\n\tfrob r1=r2\n");
-    assert!(
-        e.starts_with("bad.S:2:2: error: unknown instruction `frob`"),
-        "{e}"
-    );
+    assert!(e.starts_with("bad.S:2:2: error: unknown instruction `frob`"), "{e}");
     assert!(e.contains("frob r1=r2"), "shows the source line: {e}");
 }
 
 #[test]
 fn unknown_completer_is_located() {
     let e = error_of("\tld8.bogus r1=[r2]\n");
-    assert!(
-        e.starts_with("bad.S:1:2: error: unknown instruction `ld8.bogus`"),
-        "{e}"
-    );
+    assert!(e.starts_with("bad.S:1:2: error: unknown instruction `ld8.bogus`"), "{e}");
 }
 
 #[test]
@@ -196,38 +155,26 @@ fn operand_of_the_wrong_kind_is_located() {
 #[test]
 fn immediate_out_of_range_says_the_range() {
     let e = error_of("\tadds r1=8192,r3\n");
-    assert!(
-        e.contains("bad.S:1:10: error: immediate 8192 out of range"),
-        "{e}"
-    );
+    assert!(e.contains("bad.S:1:10: error: immediate 8192 out of range"), "{e}");
     assert!(e.contains("-8192..8191"), "{e}");
 }
 
 #[test]
 fn predicate_on_an_unpredicable_instruction_is_refused() {
     let e = error_of("(p6) rfi\n");
-    assert!(
-        e.contains("bad.S:1:1: error: `rfi` cannot be predicated"),
-        "{e}"
-    );
+    assert!(e.contains("bad.S:1:1: error: `rfi` cannot be predicated"), "{e}");
 }
 
 #[test]
 fn undefined_symbol_is_located() {
     let e = error_of("\tbr.cond.sptk nowhere\n");
-    assert!(
-        e.contains("bad.S:1:15: error: undefined symbol `nowhere`"),
-        "{e}"
-    );
+    assert!(e.contains("bad.S:1:15: error: undefined symbol `nowhere`"), "{e}");
 }
 
 #[test]
 fn bad_directive_is_located() {
     let e = error_of("\t.frobnicate 3\n");
-    assert!(
-        e.contains("bad.S:1:2: error: unknown directive `.frobnicate`"),
-        "{e}"
-    );
+    assert!(e.contains("bad.S:1:2: error: unknown directive `.frobnicate`"), "{e}");
 }
 
 #[test]
@@ -249,23 +196,13 @@ fn live_against_gnu_as() {
     let dir = std::env::temp_dir().join(format!("acctemu-live-as-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     for path in sources() {
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("?")
-            .to_string();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_string();
         if stem.ends_with("_cpp") {
             continue; // needs a C preprocessor first; the literal twin covers it
         }
         let obj = dir.join(format!("{stem}.o"));
         let bin = dir.join(format!("{stem}.bin"));
-        let st = std::process::Command::new(&gas)
-            .arg("-x")
-            .arg(&path)
-            .arg("-o")
-            .arg(&obj)
-            .output()
-            .expect("run gas");
+        let st = std::process::Command::new(&gas).arg("-x").arg(&path).arg("-o").arg(&obj).output().expect("run gas");
         assert!(st.status.success(), "gas failed on {stem}");
         let st = std::process::Command::new(&objcopy)
             .args(["-O", "binary", "-j", ".text"])
@@ -276,12 +213,7 @@ fn live_against_gnu_as() {
         assert!(st.success());
         let gas_bytes = std::fs::read(&bin).expect("bin");
         let ours = assemble_file(&path).expect("assembles");
-        let ours = ours
-            .object
-            .iter()
-            .find(|s| s.name == ".text")
-            .map(|s| s.data.clone())
-            .unwrap_or_default();
+        let ours = ours.object.iter().find(|s| s.name == ".text").map(|s| s.data.clone()).unwrap_or_default();
         assert_eq!(ours, gas_bytes, "{stem}: bytes differ from live GNU as");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -304,34 +236,20 @@ fn gnu_as_error_inputs_are_errors_on_the_same_lines() {
     sources.sort();
     let mut failures = Vec::new();
     for path in sources {
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("?")
-            .to_string();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
         let gas = std::fs::read_to_string(path.with_extension("gas-stderr")).unwrap_or_default();
-        let gas_lines: std::collections::BTreeSet<u32> = gas
-            .lines()
-            .filter(|l| l.contains(": Error:"))
-            .filter_map(|l| l.split(':').nth(1)?.parse().ok())
-            .collect();
+        let gas_lines: std::collections::BTreeSet<u32> =
+            gas.lines().filter(|l| l.contains(": Error:")).filter_map(|l| l.split(':').nth(1)?.parse().ok()).collect();
         match assemble_file(&path) {
-            Ok(_) => failures.push(format!(
-                "{name}: assembled, but GNU as rejects lines {gas_lines:?}"
-            )),
+            Ok(_) => failures.push(format!("{name}: assembled, but GNU as rejects lines {gas_lines:?}")),
             Err(Diagnostics(ds)) => {
                 let ours: std::collections::BTreeSet<u32> = ds.iter().map(|d| d.loc.line).collect();
                 let missed: Vec<u32> = gas_lines.difference(&ours).copied().collect();
                 if !missed.is_empty() {
-                    failures.push(format!(
-                        "{name}: no error on lines {missed:?} (ours: {ours:?})"
-                    ));
+                    failures.push(format!("{name}: no error on lines {missed:?} (ours: {ours:?})"));
                 }
                 for d in &ds {
-                    if !d
-                        .to_string()
-                        .starts_with(&format!("{name}:{}:", d.loc.line))
-                    {
+                    if !d.to_string().starts_with(&format!("{name}:{}:", d.loc.line)) {
                         failures.push(format!("{name}: unlocated message {d}"));
                     }
                 }

@@ -13,10 +13,7 @@ fn corpus() -> std::path::PathBuf {
 
 fn hex_bytes(text: &str) -> Vec<u8> {
     text.lines()
-        .flat_map(|l| {
-            (0..l.len() / 2)
-                .filter_map(move |i| u8::from_str_radix(l.get(2 * i..2 * i + 2)?, 16).ok())
-        })
+        .flat_map(|l| (0..l.len() / 2).filter_map(move |i| u8::from_str_radix(l.get(2 * i..2 * i + 2)?, 16).ok()))
         .collect()
 }
 
@@ -29,10 +26,7 @@ fn row_key(idx: usize) -> String {
 #[test]
 fn every_row_has_a_corpus_vector_or_a_reason() {
     let mut seen = BTreeSet::new();
-    for entry in std::fs::read_dir(corpus().join("golden"))
-        .expect("golden dir")
-        .flatten()
-    {
+    for entry in std::fs::read_dir(corpus().join("golden")).expect("golden dir").flatten() {
         let path = entry.path();
         if !path.to_string_lossy().ends_with(".text.hex") {
             continue;
@@ -52,8 +46,7 @@ fn every_row_has_a_corpus_vector_or_a_reason() {
             }
         }
     }
-    let listed =
-        std::fs::read_to_string(corpus().join("not-covered.txt")).expect("not-covered.txt");
+    let listed = std::fs::read_to_string(corpus().join("not-covered.txt")).expect("not-covered.txt");
     let exempt: BTreeSet<&str> = listed
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -73,14 +66,6 @@ fn every_row_has_a_corpus_vector_or_a_reason() {
             _ => {}
         }
     }
-    assert!(
-        missing.is_empty(),
-        "rows with no corpus vector and no reason in not-covered.txt:\n{}",
-        missing.join("\n")
-    );
-    assert!(
-        stale.is_empty(),
-        "rows listed in not-covered.txt that the corpus now covers:\n{}",
-        stale.join("\n")
-    );
+    assert!(missing.is_empty(), "rows with no corpus vector and no reason in not-covered.txt:\n{}", missing.join("\n"));
+    assert!(stale.is_empty(), "rows listed in not-covered.txt that the corpus now covers:\n{}", stale.join("\n"));
 }

@@ -112,8 +112,7 @@ impl Template {
 
     fn row(self) -> ([SlotUnit; 3], Option<usize>) {
         // Construction only admits valid codes, so the row exists.
-        TEMPLATES[usize::from(self.0 >> 1)]
-            .unwrap_or(([SlotUnit::M, SlotUnit::I, SlotUnit::I], None))
+        TEMPLATES[usize::from(self.0 >> 1)].unwrap_or(([SlotUnit::M, SlotUnit::I, SlotUnit::I], None))
     }
 
     /// The unit of each of the three slots.
@@ -167,10 +166,7 @@ impl Bundle {
     pub fn from_bytes(bytes: [u8; 16]) -> Option<Bundle> {
         let v = u128::from_le_bytes(bytes);
         let template = Template::from_code((v & 31) as u8)?;
-        Some(Bundle {
-            template,
-            slots: slots_of(v),
-        })
+        Some(Bundle { template, slots: slots_of(v) })
     }
 
     /// The 16 little-endian bytes of this bundle.
@@ -186,9 +182,5 @@ impl Bundle {
 /// The three slots of a 128-bit bundle value, whatever its template.
 pub fn slots_of(v: u128) -> [u64; 3] {
     let m = u128::from(SLOT_MASK);
-    [
-        ((v >> 5) & m) as u64,
-        ((v >> 46) & m) as u64,
-        ((v >> 87) & m) as u64,
-    ]
+    [((v >> 5) & m) as u64, ((v >> 46) & m) as u64, ((v >> 87) & m) as u64]
 }

@@ -69,15 +69,11 @@ pub enum DecodeError {
 pub fn decode_slot(unit: DecodeUnit, raw: Raw) -> Option<Insn> {
     let t = table();
     let op = f::OP.get(raw.slot) as u8;
-    t.candidates(unit, op)
-        .iter()
-        .copied()
-        .find(|&idx| matches(t.form(idx), raw))
-        .map(|form| Insn {
-            form,
-            qp: f::QP.get(raw.slot) as u8,
-            raw,
-        })
+    t.candidates(unit, op).iter().copied().find(|&idx| matches(t.form(idx), raw)).map(|form| Insn {
+        form,
+        qp: f::QP.get(raw.slot) as u8,
+        raw,
+    })
 }
 
 /// The real row (not a display alias) that also describes `insn`'s bits: `mov b6=r2`
@@ -106,10 +102,7 @@ pub fn real_form(insn: &Insn) -> Option<Insn> {
 fn matches(form: &Form, raw: Raw) -> bool {
     raw.slot & form.mask == form.bits
         && !(form.flags.has(Flags::QP0_ALIAS) && f::QP.get(raw.slot) != 0)
-        && form
-            .comps
-            .iter()
-            .all(|c| c.text_of(c.field.get(raw.slot)).is_some())
+        && form.comps.iter().all(|c| c.text_of(c.field.get(raw.slot)).is_some())
         && constraint_holds(form, raw)
 }
 
@@ -140,12 +133,8 @@ pub fn decode_bundle(bytes: [u8; 16]) -> Result<DecodedBundle, DecodeError> {
         slots[i] = match unit {
             SlotUnit::L => Slot::Long,
             SlotUnit::X => {
-                let raw = Raw {
-                    slot: bits,
-                    long: bundle.slots[1],
-                };
-                decode_slot(DecodeUnit::X, raw)
-                    .map_or(Slot::Unknown { bits, unit: *unit }, Slot::Insn)
+                let raw = Raw { slot: bits, long: bundle.slots[1] };
+                decode_slot(DecodeUnit::X, raw).map_or(Slot::Unknown { bits, unit: *unit }, Slot::Insn)
             }
             u => {
                 let du = match u {
@@ -154,21 +143,11 @@ pub fn decode_bundle(bytes: [u8; 16]) -> Result<DecodedBundle, DecodeError> {
                     SlotUnit::F => DecodeUnit::F,
                     _ => DecodeUnit::B,
                 };
-                decode_slot(
-                    du,
-                    Raw {
-                        slot: bits,
-                        long: 0,
-                    },
-                )
-                .map_or(Slot::Unknown { bits, unit: *u }, Slot::Insn)
+                decode_slot(du, Raw { slot: bits, long: 0 }).map_or(Slot::Unknown { bits, unit: *u }, Slot::Insn)
             }
         };
     }
-    Ok(DecodedBundle {
-        template: bundle.template,
-        slots,
-    })
+    Ok(DecodedBundle { template: bundle.template, slots })
 }
 
 /// Decodes a run of bundles; the error names the byte offset of the first bad bundle.
@@ -176,9 +155,7 @@ pub fn decode_all(bytes: &[u8]) -> Result<Vec<DecodedBundle>, (usize, DecodeErro
     let chunks = bytes.chunks(16);
     let mut out = Vec::with_capacity(bytes.len() / 16);
     for (i, chunk) in chunks.enumerate() {
-        let arr: [u8; 16] = chunk
-            .try_into()
-            .map_err(|_| (i * 16, DecodeError::Truncated(chunk.len())))?;
+        let arr: [u8; 16] = chunk.try_into().map_err(|_| (i * 16, DecodeError::Truncated(chunk.len())))?;
         out.push(decode_bundle(arr).map_err(|e| (i * 16, e))?);
     }
     Ok(out)

@@ -42,21 +42,10 @@ pub fn objdump(file_name: &str, image: &Image) -> String {
             continue;
         }
         let _ = writeln!(out, "\nDisassembly of section {}:", sec.name);
-        let mut syms: Vec<&Symbol> = image
-            .symbols
-            .iter()
-            .filter(|s| s.section == Some(idx) && s.kind != SymbolKind::Absolute)
-            .collect();
+        let mut syms: Vec<&Symbol> =
+            image.symbols.iter().filter(|s| s.section == Some(idx) && s.kind != SymbolKind::Absolute).collect();
         syms.sort_by(|a, b| objdump_order(a, b));
-        disassemble_section(
-            &mut out,
-            sec,
-            &SectionSyms {
-                section: sec,
-                syms,
-                any: !image.symbols.is_empty(),
-            },
-        );
+        disassemble_section(&mut out, sec, &SectionSyms { section: sec, syms, any: !image.symbols.is_empty() });
     }
     out
 }
@@ -64,19 +53,9 @@ pub fn objdump(file_name: &str, image: &Image) -> String {
 /// objdump's lines for raw bundle bytes loaded at `base` (a `.bin` file): no headers and
 /// no symbols, zero runs skipped as in [`objdump`].
 pub fn disassemble_bytes(bytes: &[u8], base: u64) -> String {
-    let sec = Section {
-        name: String::new(),
-        addr: base,
-        data: bytes.to_vec(),
-        kind: SectionKind::Code,
-        align: 16,
-    };
+    let sec = Section { name: String::new(), addr: base, data: bytes.to_vec(), kind: SectionKind::Code, align: 16 };
     let mut out = String::new();
-    let region = Region {
-        sec: &sec,
-        width: addr_width(&sec),
-        syms: &NoNames,
-    };
+    let region = Region { sec: &sec, width: addr_width(&sec), syms: &NoNames };
     region.instructions(&mut out, 0, bytes.len());
     out
 }
@@ -125,10 +104,7 @@ impl Symbolizer for SectionSyms<'_> {
         match self.find(addr).and_then(|i| self.syms.get(i)) {
             Some(s) => Some((s.name.as_str(), addr.wrapping_sub(s.value))),
             None if !self.any => None,
-            None => Some((
-                self.section.name.as_str(),
-                addr.wrapping_sub(self.section.addr),
-            )),
+            None => Some((self.section.name.as_str(), addr.wrapping_sub(self.section.addr))),
         }
     }
 }
@@ -156,11 +132,7 @@ fn addr_width(sec: &Section) -> usize {
 
 /// objdump's region loop over one section.
 fn disassemble_section(out: &mut String, sec: &Section, names: &SectionSyms<'_>) {
-    let region = Region {
-        sec,
-        width: addr_width(sec),
-        syms: names,
-    };
+    let region = Region { sec, width: addr_width(sec), syms: names };
     let end = sec.data.len();
     let mut off = 0usize;
     let mut cur = names.find(sec.addr);
@@ -171,12 +143,7 @@ fn disassemble_section(out: &mut String, sec: &Section, names: &SectionSyms<'_>)
             Some((_, s)) if s.value > addr => cur,
             None => None,
             Some((i, s)) => {
-                let j = i + names
-                    .syms
-                    .iter()
-                    .skip(i)
-                    .take_while(|n| n.value <= s.value)
-                    .count();
+                let j = i + names.syms.iter().skip(i).take_while(|n| n.value <= s.value).count();
                 (j < names.syms.len()).then_some(j)
             }
         };
@@ -195,8 +162,7 @@ fn disassemble_section(out: &mut String, sec: &Section, names: &SectionSyms<'_>)
         if stop > end || stop <= off {
             stop = end;
         }
-        let is_object =
-            matches!(sym, Some((_, s)) if s.kind == SymbolKind::Object && s.value <= addr);
+        let is_object = matches!(sym, Some((_, s)) if s.kind == SymbolKind::Object && s.value <= addr);
         if is_object {
             region.data(out, off, stop);
         } else {
@@ -232,20 +198,11 @@ impl Region<'_> {
         if run < SKIP_ZEROES {
             return None;
         }
-        Some(if off + run == stop {
-            stop
-        } else {
-            off + (run & !3)
-        })
+        Some(if off + run == stop { stop } else { off + (run & !3) })
     }
 
     fn address(&self, out: &mut String, off: usize) {
-        let _ = write!(
-            out,
-            "{:>w$x}:\t",
-            self.sec.addr.wrapping_add(off as u64),
-            w = self.width
-        );
+        let _ = write!(out, "{:>w$x}:\t", self.sec.addr.wrapping_add(off as u64), w = self.width);
     }
 
     /// Slot lines from `off` to `stop`.
@@ -308,13 +265,7 @@ impl Region<'_> {
                 out.push_str("   ");
             }
             out.push_str("    ");
-            out.extend(shown.iter().map(|b| {
-                if (0x20..0x7f).contains(b) {
-                    char::from(*b)
-                } else {
-                    '.'
-                }
-            }));
+            out.extend(shown.iter().map(|b| if (0x20..0x7f).contains(b) { char::from(*b) } else { '.' }));
             out.push('\n');
             off += len;
         }

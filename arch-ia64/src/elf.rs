@@ -107,40 +107,27 @@ pub fn load(bytes: &[u8]) -> Result<Image, ElfError> {
             continue;
         }
         let name = elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("").to_string();
-        let size =
-            usize::try_from(sh.sh_size).map_err(|_| ElfError::SectionTooLarge(name.clone()))?;
+        let size = usize::try_from(sh.sh_size).map_err(|_| ElfError::SectionTooLarge(name.clone()))?;
         let (kind, data) = if sh.sh_type == SHT_NOBITS {
             (SectionKind::Bss, zeros(size, &name)?)
         } else {
             let end = sh.sh_offset.checked_add(sh.sh_size);
             let slice = end
-                .and_then(|end| {
-                    bytes.get(usize::try_from(sh.sh_offset).ok()?..usize::try_from(end).ok()?)
-                })
+                .and_then(|end| bytes.get(usize::try_from(sh.sh_offset).ok()?..usize::try_from(end).ok()?))
                 .ok_or_else(|| ElfError::TruncatedSection {
                     name: name.clone(),
                     offset: sh.sh_offset,
                     end: end.unwrap_or(u64::MAX),
                     len: bytes.len(),
                 })?;
-            let kind = if sh.sh_flags & u64::from(SHF_EXECINSTR) != 0 {
-                SectionKind::Code
-            } else {
-                SectionKind::Data
-            };
+            let kind = if sh.sh_flags & u64::from(SHF_EXECINSTR) != 0 { SectionKind::Code } else { SectionKind::Data };
             (kind, slice.to_vec())
         };
         if let Some(slot) = index_of.get_mut(i) {
             *slot = Some(image.sections.len());
         }
         alloc.push(sh.sh_addr);
-        image.sections.push(Section {
-            name,
-            addr: sh.sh_addr,
-            data,
-            kind,
-            align: sh.sh_addralign.max(1),
-        });
+        image.sections.push(Section { name, addr: sh.sh_addr, data, kind, align: sh.sh_addralign.max(1) });
     }
     if relocatable && alloc.iter().all(|a| *a == 0) {
         lay_out(&mut image.sections)?;
@@ -154,11 +141,7 @@ pub fn load(bytes: &[u8]) -> Result<Image, ElfError> {
             Some(n) if !n.is_empty() => n.to_string(),
             _ => continue,
         };
-        let binding = if sym.st_bind() == STB_LOCAL {
-            Binding::Local
-        } else {
-            Binding::Global
-        };
+        let binding = if sym.st_bind() == STB_LOCAL { Binding::Local } else { Binding::Global };
         let (section, value, kind) = if sym.st_shndx == SHN_ABS as usize {
             (None, sym.st_value, SymbolKind::Absolute)
         } else {
@@ -166,11 +149,7 @@ pub fn load(bytes: &[u8]) -> Result<Image, ElfError> {
             let Some(idx) = index_of.get(sym.st_shndx).copied().flatten() else {
                 continue;
             };
-            let base = if relocatable {
-                image.sections.get(idx).map_or(0, |s| s.addr)
-            } else {
-                0
-            };
+            let base = if relocatable { image.sections.get(idx).map_or(0, |s| s.addr) } else { 0 };
             let kind = match kind {
                 STT_FUNC => SymbolKind::Function,
                 STT_OBJECT => SymbolKind::Object,
@@ -178,14 +157,7 @@ pub fn load(bytes: &[u8]) -> Result<Image, ElfError> {
             };
             (Some(idx), sym.st_value.wrapping_add(base), kind)
         };
-        image.symbols.push(Symbol {
-            name,
-            value,
-            section,
-            binding,
-            kind,
-            size: sym.st_size,
-        });
+        image.symbols.push(Symbol { name, value, section, binding, kind, size: sym.st_size });
     }
     Ok(image)
 }
@@ -214,9 +186,7 @@ fn lay_out(sections: &mut [Section]) -> Result<(), ElfError> {
             .map(|v| v / align * align)
             .ok_or_else(|| ElfError::SectionTooLarge(s.name.clone()))?;
         s.addr = addr;
-        next = addr
-            .checked_add(s.size())
-            .ok_or_else(|| ElfError::SectionTooLarge(s.name.clone()))?;
+        next = addr.checked_add(s.size()).ok_or_else(|| ElfError::SectionTooLarge(s.name.clone()))?;
     }
     Ok(())
 }
@@ -250,11 +220,7 @@ mod tests {
             kind: SectionKind::Data,
             align,
         };
-        let mut s = vec![
-            sec(".data", 3, 8),
-            sec(".text", 0x20, 16),
-            sec(".bss", 1, 16),
-        ];
+        let mut s = vec![sec(".data", 3, 8), sec(".text", 0x20, 16), sec(".bss", 1, 16)];
         assert_eq!(lay_out(&mut s), Ok(()));
         let addrs: Vec<u64> = s.iter().map(|s| s.addr).collect();
         assert_eq!(addrs, vec![0x20, 0, 0x30]);

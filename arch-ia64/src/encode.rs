@@ -29,31 +29,18 @@ pub enum EncodeError {
 
 /// Encodes row `form` with completer bits `comp_bits` (from [`crate::table::Form::match_mnemonic`]),
 /// qualifying predicate `qp` and operand values in display order, for the bundle at `ip`.
-pub fn encode(
-    form: u16,
-    comp_bits: u64,
-    qp: u8,
-    values: &[i64],
-    ip: u64,
-) -> Result<Raw, EncodeError> {
+pub fn encode(form: u16, comp_bits: u64, qp: u8, values: &[i64], ip: u64) -> Result<Raw, EncodeError> {
     let row = table().form(form);
     let kinds: Vec<OpKind> = row.operands().collect();
     if kinds.len() != values.len() {
-        return Err(EncodeError::Count {
-            expected: kinds.len(),
-            got: values.len(),
-        });
+        return Err(EncodeError::Count { expected: kinds.len(), got: values.len() });
     }
-    let mut raw = Raw {
-        slot: row.bits | comp_bits | f::QP.put(u64::from(qp)),
-        long: 0,
-    };
+    let mut raw = Raw { slot: row.bits | comp_bits | f::QP.put(u64::from(qp)), long: 0 };
     for (index, (kind, value)) in kinds.iter().zip(values).enumerate() {
         if kind.is_literal() {
             continue;
         }
-        kind.insert(&mut raw, *value, ip)
-            .map_err(|error| EncodeError::Operand { index, error })?;
+        kind.insert(&mut raw, *value, ip).map_err(|error| EncodeError::Operand { index, error })?;
     }
     match row.constraint {
         Constraint::None => {}
@@ -64,9 +51,7 @@ pub fn encode(
                 .find(|(k, _)| matches!(k, OpKind::Pos6 | OpKind::CPos6c))
                 .map_or(0, |(_, v)| *v);
             let index = kinds.len() - 1;
-            OpKind::Len6
-                .insert(&mut raw, 64 - pos, ip)
-                .map_err(|error| EncodeError::Operand { index, error })?;
+            OpKind::Len6.insert(&mut raw, 64 - pos, ip).map_err(|error| EncodeError::Operand { index, error })?;
         }
         Constraint::F2EqualsF3 => raw.slot |= f::R2.put(f::R3.get(raw.slot)),
     }
@@ -87,10 +72,7 @@ pub fn reencode(insn: &crate::decode::Insn, ip: u64) -> Result<Raw, EncodeError>
     // A display alias may hide bits (mov-to-br's tag); its real row keeps them all.
     let insn = &crate::decode::real_form(insn).unwrap_or(*insn);
     let form = insn.form();
-    let comp_bits = form
-        .comps
-        .iter()
-        .fold(0, |bits, c| bits | c.field.put(c.field.get(insn.raw.slot)));
+    let comp_bits = form.comps.iter().fold(0, |bits, c| bits | c.field.put(c.field.get(insn.raw.slot)));
     let values: Vec<i64> = form.operands().map(|k| insn.operand(k, ip)).collect();
     encode(insn.form, comp_bits, insn.qp, &values, ip)
 }

@@ -100,12 +100,7 @@ fn format_operand(out: &mut String, kind: OpKind, insn: &Insn, ip: u64, syms: &d
 /// The text of one slot as objdump shows it after the bytes: template marker (slot 0),
 /// predicate, instruction, and `;;` when a stop follows. `None` for the L slot of MLX
 /// (objdump prints only its bytes).
-pub fn format_slot(
-    bundle: &DecodedBundle,
-    slot: usize,
-    ip: u64,
-    syms: &dyn Symbolizer,
-) -> Option<String> {
+pub fn format_slot(bundle: &DecodedBundle, slot: usize, ip: u64, syms: &dyn Symbolizer) -> Option<String> {
     let mut out = String::with_capacity(48);
     let tpl = bundle.template;
     if slot == 0 {
@@ -154,25 +149,13 @@ fn push_data8(out: &mut String, bits: u64) {
 /// The text of slot `slot` (0, 1 or 2) of the raw bundle `bytes` at `ip`, like
 /// [`format_slot`] but also for reserved templates, which objdump shows as `[-3-]`
 /// (the template code halved, in hex) with every slot as `data8`.
-pub fn format_raw_slot(
-    bytes: [u8; 16],
-    slot: usize,
-    ip: u64,
-    syms: &dyn Symbolizer,
-) -> Option<String> {
+pub fn format_raw_slot(bytes: [u8; 16], slot: usize, ip: u64, syms: &dyn Symbolizer) -> Option<String> {
     match crate::decode::decode_bundle(bytes) {
         Ok(bundle) => format_slot(&bundle, slot, ip, syms),
         Err(_) => {
             let code = bytes[0] & 31;
-            let mut out = if slot == 0 {
-                format!("[-{:x}-] ", code >> 1)
-            } else {
-                "      ".to_string()
-            };
-            let bits = crate::bundle::slots_of(u128::from_le_bytes(bytes))
-                .get(slot)
-                .copied()
-                .unwrap_or(0);
+            let mut out = if slot == 0 { format!("[-{:x}-] ", code >> 1) } else { "      ".to_string() };
+            let bits = crate::bundle::slots_of(u128::from_le_bytes(bytes)).get(slot).copied().unwrap_or(0);
             push_data8(&mut out, bits);
             Some(out)
         }

@@ -78,11 +78,7 @@ pub fn cr_name(n: u8) -> Option<&'static str> {
 
 /// The number of a named AR or CR (`ar.itc` -> 44), given the full name with prefix.
 pub fn named_register(name: &str) -> Option<u8> {
-    AR_NAMES
-        .iter()
-        .chain(CR_NAMES)
-        .find(|(_, s)| *s == name)
-        .map(|(k, _)| *k)
+    AR_NAMES.iter().chain(CR_NAMES).find(|(_, s)| *s == name).map(|(k, _)| *k)
 }
 
 /// Which unit may access AR `n` (gas rule R2): `Some(true)` M only, `Some(false)` I only,

@@ -22,11 +22,7 @@ impl SourceLoc {
 
     /// The same place at another column.
     pub fn with_col(&self, col: u32) -> SourceLoc {
-        SourceLoc {
-            file: self.file.clone(),
-            line: self.line,
-            col,
-        }
+        SourceLoc { file: self.file.clone(), line: self.line, col }
     }
 }
 
@@ -70,24 +66,12 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error at `loc`.
     pub fn error(loc: SourceLoc, message: impl Into<String>) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Error,
-            loc,
-            message: message.into(),
-            source_line: None,
-            notes: Vec::new(),
-        }
+        Diagnostic { severity: Severity::Error, loc, message: message.into(), source_line: None, notes: Vec::new() }
     }
 
     /// A warning at `loc`.
     pub fn warning(loc: SourceLoc, message: impl Into<String>) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Warning,
-            loc,
-            message: message.into(),
-            source_line: None,
-            notes: Vec::new(),
-        }
+        Diagnostic { severity: Severity::Warning, loc, message: message.into(), source_line: None, notes: Vec::new() }
     }
 
     /// The same diagnostic showing `line` as its source line.
@@ -113,11 +97,8 @@ impl fmt::Display for Diagnostic {
         if let Some(line) = &self.source_line {
             write!(f, "\n    {line}")?;
             if self.loc.col > 0 {
-                let pad: String = line
-                    .chars()
-                    .take(self.loc.col as usize - 1)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
+                let pad: String =
+                    line.chars().take(self.loc.col as usize - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
                 write!(f, "\n    {pad}^")?;
             }
         }

@@ -116,16 +116,11 @@ impl SourceMap {
     /// Like [`SourceMap::lookup`], but ignoring entries below `floor` (the start of
     /// the section holding `addr`, so a location never leaks across sections).
     pub fn lookup_within(&self, addr: u64, floor: u64) -> Option<&SourceLoc> {
-        self.lookup_entry(addr)
-            .filter(|(a, _)| *a >= floor)
-            .map(|(_, loc)| loc)
+        self.lookup_entry(addr).filter(|(a, _)| *a >= floor).map(|(_, loc)| loc)
     }
 
     fn lookup_entry(&self, addr: u64) -> Option<&(u64, SourceLoc)> {
-        let idx = self
-            .entries
-            .partition_point(|(a, _)| *a <= addr)
-            .checked_sub(1)?;
+        let idx = self.entries.partition_point(|(a, _)| *a <= addr).checked_sub(1)?;
         self.entries.get(idx)
     }
 
@@ -185,12 +180,7 @@ pub struct Image {
 impl Image {
     /// An empty image.
     pub fn new(endian: Endian) -> Image {
-        Image {
-            endian,
-            sections: Vec::new(),
-            symbols: Vec::new(),
-            source_map: SourceMap::new(),
-        }
+        Image { endian, sections: Vec::new(), symbols: Vec::new(), source_map: SourceMap::new() }
     }
 
     /// The first symbol called `name`, preferring a global one.
@@ -218,13 +208,7 @@ impl Image {
     /// one, then a function beats a label, then the earlier symbol in `symbols` wins.
     pub fn symbolize(&self, addr: u64) -> Option<(&str, u64)> {
         let sec = self.section_index_at(addr)?;
-        let rank = |s: &Symbol| {
-            (
-                s.value,
-                s.binding == Binding::Global,
-                s.kind == SymbolKind::Function,
-            )
-        };
+        let rank = |s: &Symbol| (s.value, s.binding == Binding::Global, s.kind == SymbolKind::Function);
         let mut best: Option<&Symbol> = None;
         for s in &self.symbols {
             let code = matches!(s.kind, SymbolKind::Function | SymbolKind::Label);
@@ -258,15 +242,8 @@ impl Image {
                 SectionKind::Data | SectionKind::Bss => Perms::RW,
             };
             mem.map(s.addr, s.size(), perms, &s.name)
-                .map_err(|source| LoadError::Map {
-                    section: s.name.clone(),
-                    source,
-                })?;
-            mem.load(s.addr, &s.data)
-                .map_err(|source| LoadError::Load {
-                    section: s.name.clone(),
-                    source,
-                })?;
+                .map_err(|source| LoadError::Map { section: s.name.clone(), source })?;
+            mem.load(s.addr, &s.data).map_err(|source| LoadError::Load { section: s.name.clone(), source })?;
         }
         Ok(())
     }

@@ -67,10 +67,7 @@ impl fmt::Debug for Region {
             .field("base", &format_args!("{:#x}", self.base))
             .field("size", &format_args!("{:#x}", self.size))
             .field("perms", &format_args!("{}", self.perms))
-            .field(
-                "allocated_pages",
-                &self.pages.iter().filter(|p| p.is_some()).count(),
-            )
+            .field("allocated_pages", &self.pages.iter().filter(|p| p.is_some()).count())
             .finish()
     }
 }
@@ -125,11 +122,7 @@ pub struct Memory {
 impl Memory {
     /// Empty memory with byte order `endian`.
     pub fn new(endian: Endian) -> Memory {
-        Memory {
-            endian,
-            regions: Vec::new(),
-            last: std::cell::Cell::new(0),
-        }
+        Memory { endian, regions: Vec::new(), last: std::cell::Cell::new(0) }
     }
 
     /// Byte order of multi-byte accesses.
@@ -144,25 +137,14 @@ impl Memory {
     /// mapped region.
     pub fn map(&mut self, base: u64, size: u64, perms: Perms, name: &str) -> Result<(), MemError> {
         if size == 0 {
-            return Err(MemError::ZeroSize {
-                name: name.to_string(),
-                base,
-            });
+            return Err(MemError::ZeroSize { name: name.to_string(), base });
         }
         // `base + size == 2^64` is fine: the region ends exactly at the top.
         if base.checked_add(size - 1).is_none() {
-            return Err(MemError::Wraps {
-                name: name.to_string(),
-                base,
-                size,
-            });
+            return Err(MemError::Wraps { name: name.to_string(), base, size });
         }
         if size > MAX_REGION_SIZE {
-            return Err(MemError::TooLarge {
-                name: name.to_string(),
-                base,
-                size,
-            });
+            return Err(MemError::TooLarge { name: name.to_string(), base, size });
         }
         let idx = self.regions.partition_point(|r| r.base < base);
         let last_byte = base + (size - 1);
@@ -182,13 +164,7 @@ impl Memory {
             });
         }
         let pages = size.div_ceil(PAGE_SIZE) as usize;
-        let region = Region {
-            name: name.to_string(),
-            base,
-            size,
-            perms,
-            pages: vec![None; pages],
-        };
+        let region = Region { name: name.to_string(), base, size, perms, pages: vec![None; pages] };
         self.regions.insert(idx, region);
         self.last.set(idx);
         Ok(())
@@ -196,23 +172,13 @@ impl Memory {
 
     /// The mapped regions in address order.
     pub fn regions(&self) -> impl Iterator<Item = RegionInfo<'_>> + '_ {
-        self.regions.iter().map(|r| RegionInfo {
-            name: &r.name,
-            base: r.base,
-            size: r.size,
-            perms: r.perms,
-        })
+        self.regions.iter().map(|r| RegionInfo { name: &r.name, base: r.base, size: r.size, perms: r.perms })
     }
 
     /// The region holding `addr`, if any.
     pub fn region_at(&self, addr: u64) -> Option<RegionInfo<'_>> {
         let r = self.regions.get(self.find(addr)?)?;
-        Some(RegionInfo {
-            name: &r.name,
-            base: r.base,
-            size: r.size,
-            perms: r.perms,
-        })
+        Some(RegionInfo { name: &r.name, base: r.base, size: r.size, perms: r.perms })
     }
 
     /// Whether `addr` is inside some region.
@@ -225,10 +191,7 @@ impl Memory {
         if self.regions.get(hint).is_some_and(|r| r.contains(addr)) {
             return Some(hint);
         }
-        let idx = self
-            .regions
-            .partition_point(|r| r.base <= addr)
-            .checked_sub(1)?;
+        let idx = self.regions.partition_point(|r| r.base <= addr).checked_sub(1)?;
         if self.regions.get(idx)?.contains(addr) {
             self.last.set(idx);
             Some(idx)
@@ -240,11 +203,7 @@ impl Memory {
     /// Check that `[addr, addr+len)` is mapped with `need` (if any); returns the first
     /// region index so callers can walk on.
     fn check(&self, addr: u64, len: u64, need: Option<Access>) -> Result<usize, MemFault> {
-        let fault = |kind| MemFault {
-            kind,
-            addr,
-            size: len,
-        };
+        let fault = |kind| MemFault { kind, addr, size: len };
         if len > 0 && addr.checked_add(len - 1).is_none() {
             return Err(fault(FaultKind::Wraps));
         }
@@ -253,19 +212,13 @@ impl Memory {
         let mut cur = addr;
         let mut left = len;
         loop {
-            let r = self
-                .regions
-                .get(idx)
-                .ok_or(fault(FaultKind::CrossesRegion { at: cur }))?;
+            let r = self.regions.get(idx).ok_or(fault(FaultKind::CrossesRegion { at: cur }))?;
             if !r.contains(cur) {
                 return Err(fault(FaultKind::CrossesRegion { at: cur }));
             }
             if let Some(need) = need {
                 if !r.perms.contains(need.perm()) {
-                    return Err(fault(FaultKind::Protection {
-                        needed: need,
-                        at: cur,
-                    }));
+                    return Err(fault(FaultKind::Protection { needed: need, at: cur }));
                 }
             }
             let take = r.remaining(cur).min(left);

@@ -21,11 +21,8 @@ pub fn oracles_required() -> bool {
 /// silently without its oracle.
 #[allow(dead_code)] // not every test file uses every helper
 pub fn oracle(tool: &str) -> Option<PathBuf> {
-    let found = std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join(tool))
-        .find(|p| p.is_file());
+    let found =
+        std::env::var_os("PATH").iter().flat_map(std::env::split_paths).map(|dir| dir.join(tool)).find(|p| p.is_file());
     if found.is_none() && oracles_required() {
         panic!(
             "oracle `{tool}` not found on PATH but ACCTEMU_REQUIRE_ORACLES=1; \

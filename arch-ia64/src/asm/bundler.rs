@@ -102,10 +102,7 @@ pub struct PlacedBundle {
 impl PlacedBundle {
     /// An `.align` filler bundle: MMI with three nops, stop after slot 2 if `stop`.
     pub fn padding(stop: bool) -> PlacedBundle {
-        PlacedBundle {
-            template: Template::MMI.with_end_stop(stop),
-            slots: [SlotFill::Nop; 3],
-        }
+        PlacedBundle { template: Template::MMI.with_end_stop(stop), slots: [SlotFill::Nop; 3] }
     }
 }
 
@@ -371,12 +368,7 @@ impl Bundler {
     /// Queue one instruction and return its sequence index. `labelled`: a code label was defined
     /// right before it (R5; any number of labels count the same). `user_template`: a template
     /// directive (.mii etc.) preceded it (R3; stop bits in it are ignored).
-    pub fn push(
-        &mut self,
-        insn: PendingInsn,
-        labelled: bool,
-        user_template: Option<Template>,
-    ) -> usize {
+    pub fn push(&mut self, insn: PendingInsn, labelled: bool, user_template: Option<Template>) -> usize {
         let first = insn.placement == Placement::First;
         self.settle_padding(first);
         if first {
@@ -511,10 +503,7 @@ impl Bundler {
                 self.ready.resize(len, PlacedBundle::padding(stop));
             }
             Undecided::PreviousStop(bundle) if stop => {
-                match bundle
-                    .checked_sub(self.released)
-                    .and_then(|k| self.ready.get_mut(k))
-                {
+                match bundle.checked_sub(self.released).and_then(|k| self.ready.get_mut(k)) {
                     Some(b) => b.template = b.template.with_end_stop(true),
                     None => self.late_stops.push(bundle),
                 }
@@ -594,9 +583,7 @@ impl Bundler {
             if group_end {
                 let units = tmpl.units();
                 let is_first = cur.placement == Placement::First;
-                if i == 1
-                    && (user == Some(Template::MMI) || (user.is_none() && units[0] == SlotUnit::M))
-                {
+                if i == 1 && (user == Some(Template::MMI) || (user.is_none() && units[0] == SlotUnit::M)) {
                     tmpl = Template::M_MI;
                     group_end = false;
                 } else if i == 2
@@ -606,8 +593,7 @@ impl Bundler {
                     tmpl = Template::MI_I;
                     group_end = false;
                 } else if !is_first
-                    && ((i == 1 && user == Some(Template::MII))
-                        || (i == 2 && user == Some(Template::MMI)))
+                    && ((i == 1 && user == Some(Template::MII)) || (i == 2 && user == Some(Template::MMI)))
                 {
                     // A user template without that stop position: gas moves on to the next
                     // slot, so `.mii add ;; add` still gets its stop as MI;;I after a nop.i.
@@ -629,16 +615,13 @@ impl Bundler {
                     } else if user.is_none() {
                         cur.class = InsnClass::I;
                     } else {
-                        self.diagnostics.push(Diagnostic {
-                            index: cur.index,
-                            kind: DiagnosticKind::HintInBUnit,
-                        });
+                        self.diagnostics.push(Diagnostic { index: cur.index, kind: DiagnosticKind::HintInBUnit });
                         cur.class = InsnClass::B;
                     }
                 }
                 InsnClass::DynMI => {
-                    let as_i = unit == SlotUnit::I
-                        || (unit == SlotUnit::F && tmpl.with_end_stop(false) == Template::MFI);
+                    let as_i =
+                        unit == SlotUnit::I || (unit == SlotUnit::F && tmpl.with_end_stop(false) == Template::MFI);
                     cur.class = if as_i { InsnClass::I } else { InsnClass::M };
                 }
                 _ => {}
@@ -649,16 +632,10 @@ impl Bundler {
                 continue;
             }
             if let Some(s) = slots.get_mut(i) {
-                *s = SlotFill::Insn {
-                    index: cur.index,
-                    unit,
-                };
+                *s = SlotFill::Insn { index: cur.index, unit };
             }
             if let Some(loc) = self.locations.get_mut(cur.index) {
-                *loc = Some(SlotLocation {
-                    bundle: bundle_no,
-                    slot: i,
-                });
+                *loc = Some(SlotLocation { bundle: bundle_no, slot: i });
             }
             group_end = cur.stop;
             consumed += 1;
@@ -666,10 +643,7 @@ impl Bundler {
                 // R10: the X half follows in slot 2.
                 i += 1;
                 if let Some(s) = slots.get_mut(i) {
-                    *s = SlotFill::Insn {
-                        index: cur.index,
-                        unit: SlotUnit::X,
-                    };
+                    *s = SlotFill::Insn { index: cur.index, unit: SlotUnit::X };
                 }
             }
             i += 1;
@@ -686,10 +660,7 @@ impl Bundler {
             consumed = 1;
         }
         self.pending.drain(..consumed.min(self.pending.len()));
-        self.ready.push(PlacedBundle {
-            template: tmpl.with_end_stop(group_end),
-            slots,
-        });
+        self.ready.push(PlacedBundle { template: tmpl.with_end_stop(group_end), slots });
         self.emitted += 1;
         self.since_align += 1;
     }
@@ -705,10 +676,10 @@ mod tests {
         use Placement as P;
         let (class, placement) = match m {
             "add" | "adds" | "sub" | "cmp.eq" | "cmp.ne" | "mov" => (C::A, P::Any),
-            "ld8" | "st8" | "rsm" | "srlz.d" | "invala" | "mov.m" | "movcr" | "nop.m"
-            | "break.m" => (C::M, P::Any),
-            "extr" | "extr.u" | "shl" | "shr.u" | "sxt4" | "mov.i" | "movb" | "movpr" | "nop.i"
-            | "break.i" => (C::I, P::Any),
+            "ld8" | "st8" | "rsm" | "srlz.d" | "invala" | "mov.m" | "movcr" | "nop.m" | "break.m" => (C::M, P::Any),
+            "extr" | "extr.u" | "shl" | "shr.u" | "sxt4" | "mov.i" | "movb" | "movpr" | "nop.i" | "break.i" => {
+                (C::I, P::Any)
+            }
             "fma.s" | "nop.f" | "break.f" => (C::F, P::Any),
             "br.ret" | "br.cond" | "br.call" | "br" | "nop.b" | "break.b" => (C::B, P::Any),
             "movl" | "brl.call" | "nop.x" | "break.x" => (C::X, P::Any),
@@ -795,11 +766,7 @@ mod tests {
                 match fill {
                     SlotFill::Nop => s.push_str(" -"),
                     SlotFill::Insn { index, unit } => {
-                        let expect = if units[k] == SlotUnit::X {
-                            SlotUnit::X
-                        } else {
-                            units[k]
-                        };
+                        let expect = if units[k] == SlotUnit::X { SlotUnit::X } else { units[k] };
                         assert_eq!(*unit, expect, "unit of slot {k} in {pb:?}");
                         s.push_str(&format!(" {index}"));
                     }
@@ -818,10 +785,7 @@ mod tests {
             for (k, fill) in pb.slots.iter().enumerate() {
                 if let SlotFill::Insn { index, unit } = fill {
                     if *unit != SlotUnit::X {
-                        assert_eq!(
-                            b.location(*index),
-                            Some(SlotLocation { bundle: n, slot: k })
-                        );
+                        assert_eq!(b.location(*index), Some(SlotLocation { bundle: n, slot: k }));
                     }
                 }
             }
@@ -851,16 +815,10 @@ mod tests {
     #[test]
     fn cases_16_to_23_lookahead() {
         check("ld8 (p6)br.cond br.ret ;; 1: add ;;", "13 0 1 2 | 01 3 - -");
-        check(
-            "(p6)br.cond (p7)br.cond br.ret ;; 1: add ;;",
-            "17 0 1 2 | 01 3 - -",
-        );
+        check("(p6)br.cond (p7)br.cond br.ret ;; 1: add ;;", "17 0 1 2 | 01 3 - -");
         check("ld8 ld8 add add ;;", "08 0 1 2 | 01 3 - -");
         check("add add add add add add ;;", "00 0 1 2 | 01 3 4 5");
-        check(
-            "ld8 ld8 add fma.s add br.ret ;;",
-            "08 0 1 2 | 0c - 3 4 | 11 - - 5",
-        );
+        check("ld8 ld8 add fma.s add br.ret ;;", "08 0 1 2 | 0c - 3 4 | 11 - - 5");
         check("extr shl sxt4 ;;", "00 - 0 1 | 01 - 2 -");
         check("fma.s fma.s ;;", "0c - 0 - | 0d - 1 -");
     }
@@ -881,18 +839,12 @@ mod tests {
     #[test]
     fn cases_33_to_39_labels_and_align() {
         check("add L1: add add ;;", "00 0 - - | 01 1 2 -");
-        check(
-            "add .L2: add 1: add add ;;",
-            "00 0 - - | 00 1 - - | 01 2 3 -",
-        );
+        check("add .L2: add 1: add add ;;", "00 0 - - | 00 1 - - | 01 2 3 -");
         check("add ;; L1: add add ;;", "01 0 - - | 01 1 2 -");
         // A tag `[t1:]` is no bundle break: nothing is passed to the packer for it.
         check("add add add ;;", "01 0 1 2");
         check("add .align=32 add ;;", "01 0 - - | 08 - - - | 01 1 - -");
-        check(
-            "add ;; .align=32 alloc add ;;",
-            "01 0 - - | 09 - - - | 01 1 2 -",
-        );
+        check("add ;; .align=32 alloc add ;;", "01 0 - - | 09 - - - | 01 1 2 -");
         check("add add add ;; .align=16 add ;;", "01 0 1 2 | 01 3 - -");
     }
 
@@ -904,10 +856,7 @@ mod tests {
         check("add brl.call ;;", "05 0 1 1");
         check("break.m break.i break.b ;;", "11 0 1 2");
         check("nop.m nop.i nop.b ;;", "11 0 1 2");
-        check(
-            "nop.f ;; nop.x ;; break.f ;;",
-            "0d - 0 - | 05 - 1 1 | 0d - 2 -",
-        );
+        check("nop.f ;; nop.x ;; break.f ;;", "0d - 0 - | 05 - 1 1 | 0d - 2 -");
         check("break ;; add break nop ;;", "0a 0 1 2 | 01 3 - -");
     }
 
@@ -915,20 +864,14 @@ mod tests {
     fn cases_48_to_57_first_last_slot2() {
         check("add cover ;;", "11 0 - 1");
         check("cover ;; br.ret ;;", "13 - - 0 | 11 - - 1");
-        check(
-            "(p6)br.cond br.call cover ;; 1: add ;;",
-            "17 0 1 2 | 01 3 - -",
-        );
+        check("(p6)br.cond br.call cover ;; 1: add ;;", "17 0 1 2 | 01 3 - -");
         check("itc.d add ;;", "0b 0 1 -");
         check("add itc.i add ;;", "08 0 - - | 0b 1 2 -");
         check("add alloc add ;;", "0b 0 1 2");
         check("add add alloc ;;", "01 0 1 - | 01 2 - -");
         check("add flushrs add ;;", "0b 0 1 2");
         check("add br.cloop ;; 1: add ;;", "11 0 - 1 | 01 2 - -");
-        check(
-            "ld8 ld8 add br.ctop ;; 1: add ;;",
-            "08 0 1 2 | 11 - - 3 | 01 4 - -",
-        );
+        check("ld8 ld8 add br.ctop ;; 1: add ;;", "08 0 1 2 | 11 - - 3 | 01 4 - -");
     }
 
     #[test]
@@ -941,10 +884,7 @@ mod tests {
         check("add ;; ld8 ld8 add ;;", "0a 0 1 - | 01 2 3 -");
         check("fma.s br.ret add ;;", "1c - 0 1 | 01 2 - -");
         check("ld8 add movb ;; br.call ;;", "01 0 1 2 | 11 - - 3");
-        check(
-            "cmp.eq ;; (p6)ld8 (p7)add (p6)br.cond ;; 1: add ;;",
-            "0a 0 1 2 | 11 - - 3 | 01 4 - -",
-        );
+        check("cmp.eq ;; (p6)ld8 (p7)add (p6)br.cond ;; 1: add ;;", "0a 0 1 2 | 11 - - 3 | 01 4 - -");
         check(".mfi add add add ;;", "0c 0 - 1 | 01 2 - -");
         check("ld8 nop.i ld8 ;;", "00 0 1 - | 01 2 - -");
     }
@@ -952,37 +892,22 @@ mod tests {
     #[test]
     fn cases_67_to_84() {
         check("br.call ;; br.ret ;;", "13 - 0 - | 11 - - 1");
-        check(
-            "br.cond br.cond ;; br.ret ;; 1: add ;;",
-            "17 0 1 - | 11 - - 2 | 01 3 - -",
-        );
+        check("br.cond br.cond ;; br.ret ;; 1: add ;;", "17 0 1 - | 11 - - 2 | 01 3 - -");
         check("add L9: movl ;;", "00 0 - - | 05 - 1 1");
         check("ld8 L8: br.ret ;;", "00 0 - - | 11 - - 1");
         check("cover add add ;;", "11 - - 0 | 01 1 2 -");
         check("mov bsw.0 ;; mov rfi ;;", "11 0 - 1 | 11 2 - 3");
         check("add ;; extr extr ;;", "0a 0 - 1 | 01 - 2 -");
         check("ld8 fma.s ;; extr ;;", "0d 0 1 - | 01 - 2 -");
-        check(
-            "add add add add .align=64 add ;;",
-            "00 0 1 2 | 01 3 - - | 08 - - - | 08 - - - | 01 4 - -",
-        );
+        check("add add add add .align=64 add ;;", "00 0 1 2 | 01 3 - - | 08 - - - | 08 - - - | 01 4 - -");
         check("extr movl ;;", "00 - 0 - | 05 - 1 1");
         check("ld8 movl ;;", "05 0 1 1");
         check("add ;; movl ;;", "0a 0 - - | 05 - 1 1");
         // Case 79: the 16 data bytes between the bundles are the caller's; data flushes.
         check("add flush add ;;", "01 0 - - | 01 1 - -");
-        check(
-            "br.cloop br.ret ;; 1: (p6)br.cond br.ret ;;",
-            "12 - - 0 | 11 - - 1 | 13 - 2 3",
-        );
-        check(
-            "add ;; L5: .align=32 add ;;",
-            "01 0 - - | 08 - - - | 01 1 - -",
-        );
-        check(
-            "movar48 ;; add movar48 chk.s ;; 1: chk.s ;;",
-            "0a 0 1 2 | 01 3 - - | 01 4 - -",
-        );
+        check("br.cloop br.ret ;; 1: (p6)br.cond br.ret ;;", "12 - - 0 | 11 - - 1 | 13 - 2 3");
+        check("add ;; L5: .align=32 add ;;", "01 0 - - | 08 - - - | 01 1 - -");
+        check("movar48 ;; add movar48 chk.s ;; 1: chk.s ;;", "0a 0 1 2 | 01 3 - - | 01 4 - -");
     }
 
     #[test]
@@ -1040,14 +965,8 @@ mod tests {
         assert_eq!(b.take_late_stops(), vec![0]);
         // Not taken yet: fixed in place.
         let mut b = Bundler::new();
-        let itc = PendingInsn {
-            class: InsnClass::M,
-            placement: Placement::Last,
-        };
-        let alloc = PendingInsn {
-            class: InsnClass::M,
-            placement: Placement::First,
-        };
+        let itc = PendingInsn { class: InsnClass::M, placement: Placement::Last };
+        let alloc = PendingInsn { class: InsnClass::M, placement: Placement::First };
         b.push(itc, false, None);
         assert_eq!(b.align(0, 16), Ok(0));
         b.switch_section();
@@ -1071,14 +990,7 @@ mod tests {
         assert_eq!(b.align(0x10, 0), Ok(0));
         assert_eq!(b.align(0x10, 1 << 40), Err(AlignError::TooLarge(1 << 40)));
         // Padding is held until the next instruction decides its stop.
-        b.push(
-            PendingInsn {
-                class: InsnClass::A,
-                placement: Placement::Any,
-            },
-            false,
-            None,
-        );
+        b.push(PendingInsn { class: InsnClass::A, placement: Placement::Any }, false, None);
         b.flush();
         assert_eq!(b.align(0x10, 64), Ok(3));
         assert_eq!(b.emitted(), 4);
@@ -1086,14 +998,7 @@ mod tests {
         assert!(b.take().is_empty());
         // A second .align settles the first without a stop; only the last can get one.
         assert_eq!(b.align(0x40, 128), Ok(4));
-        b.push(
-            PendingInsn {
-                class: InsnClass::M,
-                placement: Placement::First,
-            },
-            false,
-            None,
-        );
+        b.push(PendingInsn { class: InsnClass::M, placement: Placement::First }, false, None);
         b.flush();
         let got = b.take();
         assert_eq!(got.len(), 8);
@@ -1103,14 +1008,7 @@ mod tests {
         assert_eq!(b.align(0x80, 256), Ok(8));
         b.switch_section();
         assert!(b.take().is_empty());
-        b.push(
-            PendingInsn {
-                class: InsnClass::M,
-                placement: Placement::First,
-            },
-            false,
-            None,
-        );
+        b.push(PendingInsn { class: InsnClass::M, placement: Placement::First }, false, None);
         b.flush();
         assert_eq!(b.take().first(), Some(&PlacedBundle::padding(true)));
     }
@@ -1146,12 +1044,7 @@ mod tests {
         assert_eq!(render(&bundles), "16 - - -");
         assert_eq!(
             b.take_diagnostics(),
-            vec![Diagnostic {
-                index: 0,
-                kind: DiagnosticKind::DoesNotFitTemplate {
-                    template: Template::BBB
-                }
-            }]
+            vec![Diagnostic { index: 0, kind: DiagnosticKind::DoesNotFitTemplate { template: Template::BBB } }]
         );
         assert_eq!(b.location(0), None);
     }

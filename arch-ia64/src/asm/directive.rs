@@ -92,10 +92,7 @@ impl Assembler {
             return;
         }
         if name == ".save" && args.len() != 2 {
-            self.error(
-                loc,
-                "`.save` needs the saved register and where it is saved (`.save ar.pfs, r34`)",
-            );
+            self.error(loc, "`.save` needs the saved register and where it is saved (`.save ar.pfs, r34`)");
             return;
         }
         if IGNORED.contains(&name) {
@@ -133,11 +130,7 @@ impl Assembler {
                 let Some(n) = self.const_arg(args, 0, loc, name) else {
                     return;
                 };
-                let bytes = if name == ".p2align" {
-                    1u64.checked_shl(n as u32).unwrap_or(0)
-                } else {
-                    n as u64
-                };
+                let bytes = if name == ".p2align" { 1u64.checked_shl(n as u32).unwrap_or(0) } else { n as u64 };
                 self.align(bytes, loc);
             }
             ".proc" => {
@@ -172,16 +165,9 @@ impl Assembler {
                 let Some(n) = self.const_arg(args, 0, loc, name) else {
                     return;
                 };
-                let fill = if args.len() > 1 {
-                    self.const_arg(args, 1, loc, name).unwrap_or(0)
-                } else {
-                    0
-                };
+                let fill = if args.len() > 1 { self.const_arg(args, 1, loc, name).unwrap_or(0) } else { 0 };
                 if !(0..=(1 << 24)).contains(&n) {
-                    self.error(
-                        loc,
-                        format!("`{name}` size {n} out of range: expected 0..16777216"),
-                    );
+                    self.error(loc, format!("`{name}` size {n} out of range: expected 0..16777216"));
                     return;
                 }
                 self.raw_data(vec![fill as u8; n as usize], loc);
@@ -202,15 +188,10 @@ impl Assembler {
                 }
                 self.raw_data(bytes, loc);
             }
-            ".pred.rel"
-            | ".pred.rel.mutex"
-            | ".pred.rel.clear"
-            | ".pred.rel.imply"
-            | ".pred.safe_across_calls" => self.pred_rel(name, args, loc),
-            ".auto" | ".default" => self.error(
-                loc,
-                "only explicit-stop mode (`-x`) is supported; `.auto` is not",
-            ),
+            ".pred.rel" | ".pred.rel.mutex" | ".pred.rel.clear" | ".pred.rel.imply" | ".pred.safe_across_calls" => {
+                self.pred_rel(name, args, loc)
+            }
+            ".auto" | ".default" => self.error(loc, "only explicit-stop mode (`-x`) is supported; `.auto` is not"),
             _ => self.error(loc, format!("unknown directive `{name}`")),
         }
     }
@@ -219,13 +200,7 @@ impl Assembler {
         self.errors.push(Diagnostic::error(loc.clone(), msg));
     }
 
-    fn const_arg(
-        &mut self,
-        args: &[Located<DirArg>],
-        i: usize,
-        loc: &SourceLoc,
-        name: &str,
-    ) -> Option<i64> {
+    fn const_arg(&mut self, args: &[Located<DirArg>], i: usize, loc: &SourceLoc, name: &str) -> Option<i64> {
         let Some(arg) = args.get(i) else {
             self.error(loc, format!("`{name}` needs an argument"));
             return None;
@@ -359,21 +334,14 @@ impl Assembler {
     }
 
     fn pred_rel(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) {
-        let mut kind = name
-            .strip_prefix(".pred.rel")
-            .unwrap_or("")
-            .trim_start_matches('.')
-            .to_string();
+        let mut kind = name.strip_prefix(".pred.rel").unwrap_or("").trim_start_matches('.').to_string();
         let mut preds = Vec::new();
         for a in args {
             match &a.value {
                 DirArg::Str(s) if kind.is_empty() => kind = s.clone(),
                 DirArg::At(s) if kind.is_empty() => kind = s.clone(),
                 DirArg::Reg(Reg::Pr(0)) => {
-                    self.error(
-                        &a.loc,
-                        "p0 is always 1 and cannot be in a predicate relation",
-                    );
+                    self.error(&a.loc, "p0 is always 1 and cannot be in a predicate relation");
                     return;
                 }
                 DirArg::Reg(Reg::Pr(p)) => preds.push(*p),

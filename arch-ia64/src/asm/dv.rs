@@ -125,10 +125,7 @@ pub fn all_predicates() -> Vec<Resource> {
 
 /// The predicates `mov pr=r,mask17` writes: p1..p15 by mask bit, and p16..p63 when bit 16 is set.
 pub fn predicates_in_mask(mask: u64) -> Vec<Resource> {
-    let mut out: Vec<Resource> = (1..16)
-        .filter(|&p| mask & (1u64 << p) != 0)
-        .map(Resource::Pr)
-        .collect();
+    let mut out: Vec<Resource> = (1..16).filter(|&p| mask & (1u64 << p) != 0).map(Resource::Pr).collect();
     if mask & (1u64 << 16) != 0 {
         out.extend(rotating_predicates());
     }
@@ -160,10 +157,8 @@ const CR_IVR: u8 = 65;
 const CR_TPR: u8 = 66;
 
 /// The application registers that have a name (and therefore a row of their own).
-const NAMED_ARS: [u8; 28] = [
-    0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 21, 24, 25, 26, 27, 28, 29, 30, 32, 36, 40, 44, 45, 64,
-    65, 66,
-];
+const NAMED_ARS: [u8; 28] =
+    [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 21, 24, 25, 26, 27, 28, 29, 30, 32, 36, 40, 44, 45, 64, 65, 66];
 
 /// The GR/FR/PR/BR/AR/CR resources an instruction reads and writes without naming them, as
 /// `(reads, writes)`, from its canonical mnemonic. Only what gas 2.40's tables give for these
@@ -182,34 +177,19 @@ pub fn implicit_resources(mnemonic: &str) -> (Vec<Resource>, Vec<Resource>) {
     } else if starts("br.cloop") {
         (vec![Ar(AR_LC)], vec![Ar(AR_LC)])
     } else if starts("br.ctop") || starts("br.cexit") {
-        (
-            vec![Ar(AR_LC), Ar(AR_EC)],
-            vec![Ar(AR_LC), Ar(AR_EC), Pr(63)],
-        )
+        (vec![Ar(AR_LC), Ar(AR_EC)], vec![Ar(AR_LC), Ar(AR_EC), Pr(63)])
     } else if starts("br.wtop") || starts("br.wexit") {
         (vec![Ar(AR_EC)], vec![Ar(AR_EC), Pr(63)])
     } else if starts("cover") {
         (vec![Ar(AR_BSP)], vec![Ar(AR_BSP), Cr(CR_IFS)])
     } else if starts("rfi") {
-        (
-            vec![Ar(AR_BSP), Cr(CR_IPSR), Cr(CR_IIP), Cr(CR_IFS), Cr(CR_TPR)],
-            vec![Ar(AR_BSP)],
-        )
+        (vec![Ar(AR_BSP), Cr(CR_IPSR), Cr(CR_IIP), Cr(CR_IFS), Cr(CR_TPR)], vec![Ar(AR_BSP)])
     } else if starts("alloc") {
-        (
-            vec![Ar(AR_RSC), Ar(AR_BSPSTORE), Ar(AR_RNAT), Ar(AR_PFS)],
-            vec![Ar(AR_BSPSTORE), Ar(AR_RNAT)],
-        )
+        (vec![Ar(AR_RSC), Ar(AR_BSPSTORE), Ar(AR_RNAT), Ar(AR_PFS)], vec![Ar(AR_BSPSTORE), Ar(AR_RNAT)])
     } else if starts("flushrs") {
-        (
-            vec![Ar(AR_RSC), Ar(AR_BSP), Ar(AR_BSPSTORE), Ar(AR_RNAT)],
-            vec![Ar(AR_BSPSTORE), Ar(AR_RNAT)],
-        )
+        (vec![Ar(AR_RSC), Ar(AR_BSP), Ar(AR_BSPSTORE), Ar(AR_RNAT)], vec![Ar(AR_BSPSTORE), Ar(AR_RNAT)])
     } else if starts("loadrs") {
-        (
-            vec![Ar(AR_RSC), Ar(AR_BSP), Ar(AR_RNAT)],
-            vec![Ar(AR_BSPSTORE), Ar(AR_RNAT)],
-        )
+        (vec![Ar(AR_RSC), Ar(AR_BSP), Ar(AR_RNAT)], vec![Ar(AR_BSPSTORE), Ar(AR_RNAT)])
     } else if starts("epc") {
         (vec![Ar(AR_PFS)], Vec::new())
     } else if m.starts_with("cmp8xchg16") {
@@ -224,10 +204,7 @@ pub fn implicit_resources(mnemonic: &str) -> (Vec<Resource>, Vec<Resource>) {
         (vec![Ar(AR_UNAT)], Vec::new())
     } else if starts("st8.spill") {
         (Vec::new(), vec![Ar(AR_UNAT)])
-    } else if ["itc.i", "itc.d", "itr.i", "itr.d"]
-        .iter()
-        .any(|p| starts(p))
-    {
+    } else if ["itc.i", "itc.d", "itr.i", "itr.d"].iter().any(|p| starts(p)) {
         (vec![Cr(CR_IFA), Cr(CR_ITIR)], Vec::new())
     } else {
         (Vec::new(), Vec::new())
@@ -278,12 +255,7 @@ struct Dep {
 }
 
 const fn dep(mode: Mode, order: u16, name: &'static str, sem: Sem) -> Dep {
-    Dep {
-        mode,
-        order,
-        name,
-        sem,
-    }
+    Dep { mode, order, name, sem }
 }
 
 /// The type of a parallel compare's write; two writes of the same type never conflict.
@@ -305,25 +277,13 @@ struct Spec {
 
 impl Spec {
     fn at(n: u8) -> Spec {
-        Spec {
-            specific: true,
-            index: Some(n),
-            cmp: Cmp::None,
-        }
+        Spec { specific: true, index: Some(n), cmp: Cmp::None }
     }
     fn whole() -> Spec {
-        Spec {
-            specific: true,
-            index: None,
-            cmp: Cmp::None,
-        }
+        Spec { specific: true, index: None, cmp: Cmp::None }
     }
     fn any() -> Spec {
-        Spec {
-            specific: false,
-            index: None,
-            cmp: Cmp::None,
-        }
+        Spec { specific: false, index: None, cmp: Cmp::None }
     }
 }
 
@@ -439,21 +399,14 @@ impl DvChecker {
     pub fn pred_rel_mutex(&mut self, preds: &[u8]) {
         let mask = mask_of(preds);
         if mask.count_ones() >= 2 {
-            self.mutexes.push(Mutex {
-                mask,
-                path: self.entry_labels.len(),
-            });
+            self.mutexes.push(Mutex { mask, path: self.entry_labels.len() });
         }
     }
 
     /// `.pred.rel.clear` with these predicates (an empty list clears all): drops every mutex
     /// relation that involves one of them.
     pub fn pred_rel_clear(&mut self, preds: &[u8]) {
-        let mask = if preds.is_empty() {
-            u64::MAX
-        } else {
-            mask_of(preds)
-        };
+        let mask = if preds.is_empty() { u64::MAX } else { mask_of(preds) };
         self.clear_mutex(mask);
     }
 
@@ -469,13 +422,7 @@ impl DvChecker {
         let loop_branch = is_loop_branch(insn.mnemonic);
         let branch = !loop_branch && matches!(insn.kind, DvKind::Branch { .. });
         let taken = branch
-            && (matches!(
-                insn.kind,
-                DvKind::Branch {
-                    unconditional: true,
-                    ..
-                }
-            ) || class_is_br_ia(insn.mnemonic));
+            && (matches!(insn.kind, DvKind::Branch { unconditional: true, .. }) || class_is_br_ia(insn.mnemonic));
         let uses = collect_uses(insn, class, branch || insn.kind == DvKind::Rfi);
         let out = self.check(insn, &uses);
         // Branches and rfi record only their predicate read, and no row of this module has a
@@ -496,12 +443,7 @@ impl DvChecker {
             if e.dep.sem == Sem::None {
                 continue;
             }
-            let specs: Vec<Spec> = uses
-                .chks
-                .iter()
-                .filter(|(d, _)| *d == e.dep)
-                .map(|&(_, s)| s)
-                .collect();
+            let specs: Vec<Spec> = uses.chks.iter().filter(|(d, _)| *d == e.dep).map(|&(_, s)| s).collect();
             if specs.is_empty() {
                 continue;
             }
@@ -551,15 +493,9 @@ impl DvChecker {
         }
         let mut d = Diagnostic::warning(insn.loc.clone(), msg);
         if path < self.entry_labels.len() {
-            d = d.with_note(
-                insn.loc.clone(),
-                "Only the first path encountering the conflict is reported",
-            );
+            d = d.with_note(insn.loc.clone(), "Only the first path encountering the conflict is reported");
         }
-        d.with_note(
-            e.loc.clone(),
-            "This is the location of the conflicting usage",
-        )
+        d.with_note(e.loc.clone(), "This is the location of the conflicting usage")
     }
 
     fn mark(&mut self, insn: &DvInsn, uses: &Uses) {
@@ -609,9 +545,7 @@ impl DvChecker {
                     self.group_break(Some(insn));
                 } else {
                     let qp = insn.qp;
-                    self.remove_where(|e| {
-                        e.qp == qp && e.link_to_qp_branch && !same_line(&e.loc, &insn.loc)
-                    });
+                    self.remove_where(|e| e.qp == qp && e.link_to_qp_branch && !same_line(&e.loc, &insn.loc));
                 }
             }
             _ => {}
@@ -659,10 +593,7 @@ impl DvChecker {
             } else if insn.qp == 0 || unc {
                 self.clear_mutex(both);
                 if p1 != 0 && p2 != 0 {
-                    self.mutexes.push(Mutex {
-                        mask: both,
-                        path: self.entry_labels.len(),
-                    });
+                    self.mutexes.push(Mutex { mask: both, path: self.entry_labels.len() });
                 }
             } else {
                 self.clear_mutex(both);
@@ -718,9 +649,7 @@ impl DvChecker {
             return false;
         }
         let mask = mask_of(&[p1, p2]) | if p1 == 0 || p2 == 0 { 1 } else { 0 };
-        self.mutexes
-            .iter()
-            .any(|m| m.path >= path && m.mask & mask == mask)
+        self.mutexes.iter().any(|m| m.path >= path && m.mask & mask == mask)
     }
 
     fn clear_mutex(&mut self, mask: u64) {
@@ -758,10 +687,7 @@ fn same_line(a: &SourceLoc, b: &SourceLoc) -> bool {
 }
 
 fn mask_of(preds: &[u8]) -> u64 {
-    preds
-        .iter()
-        .filter(|&&p| p != 0 && p < 64)
-        .fold(0, |m, &p| m | (1u64 << p))
+    preds.iter().filter(|&&p| p != 0 && p < 64).fold(0, |m, &p| m | (1u64 << p))
 }
 
 fn has_suffix(m: &str, s: &str) -> bool {
@@ -769,9 +695,7 @@ fn has_suffix(m: &str, s: &str) -> bool {
 }
 
 fn is_loop_branch(m: &str) -> bool {
-    ["br.cloop", "br.ctop", "br.cexit", "br.wtop", "br.wexit"]
-        .iter()
-        .any(|p| m.starts_with(p))
+    ["br.cloop", "br.ctop", "br.cexit", "br.wtop", "br.wexit"].iter().any(|p| m.starts_with(p))
 }
 
 fn class_is_br_ia(m: &str) -> bool {
@@ -792,10 +716,7 @@ fn classify(insn: &DvInsn) -> Class {
         Class::Rfi
     } else if m == "cover" {
         Class::Cover
-    } else if ["itc.i", "itc.d", "itr.i", "itr.d"]
-        .iter()
-        .any(|p| m.starts_with(p))
-    {
+    } else if ["itc.i", "itc.d", "itr.i", "itr.d"].iter().any(|p| m.starts_with(p)) {
         Class::Itc
     } else if m.starts_with("ld8.fill") || m.starts_with("st8.spill") {
         Class::SpillFill
@@ -832,9 +753,7 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
     // Operand-dependent implicit uses of the RSE application registers and of cr.ivr.
     for (r, _) in reads.clone() {
         match r {
-            Resource::Ar(AR_BSPSTORE) | Resource::Ar(AR_RNAT) => {
-                push(&mut reads, Resource::Ar(AR_RSC), false)
-            }
+            Resource::Ar(AR_BSPSTORE) | Resource::Ar(AR_RNAT) => push(&mut reads, Resource::Ar(AR_RSC), false),
             Resource::Cr(CR_IVR) => push(&mut reads, Resource::Cr(CR_TPR), false),
             _ => {}
         }
@@ -884,9 +803,8 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
         pr_write(&mut u, p1, t1);
         pr_write(&mut u, p2, t2);
     }
-    let fp_writer = ["fclass", "frcpa", "fprcpa", "frsqrta", "fprsqrta", "fcmp"]
-        .iter()
-        .any(|p| insn.mnemonic.starts_with(p));
+    let fp_writer =
+        ["fclass", "frcpa", "fprcpa", "frsqrta", "fprsqrta", "fcmp"].iter().any(|p| insn.mnemonic.starts_with(p));
     for &(r, _) in &writes {
         match r {
             Resource::Gr(n) => {
@@ -899,15 +817,7 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
                 u.reg(dep(Mode::Waw, 290, FR, Sem::ImpliedF), Spec::at(n));
                 u.chk(dep(Mode::Waw, 290, FR, Sem::ImpliedF), Spec::at(n));
             }
-            Resource::Pr(n) => pr_write(
-                &mut u,
-                n,
-                if fp_writer {
-                    PrWriter::Fp
-                } else {
-                    PrWriter::Move
-                },
-            ),
+            Resource::Pr(n) => pr_write(&mut u, n, if fp_writer { PrWriter::Fp } else { PrWriter::Move }),
             Resource::Br(n) => br_write(&mut u, n, class),
             Resource::Ar(n) => ar_use(&mut u, n, true, class),
             Resource::Cr(n) => cr_use(&mut u, n, true, class),
@@ -957,20 +867,14 @@ fn pr_write(u: &mut Uses, n: u8, w: PrWriter) {
     let second = dep(Mode::Waw, base + 3, name, Sem::ImpliedF);
     match w {
         PrWriter::And => {
-            let s = Spec {
-                cmp: Cmp::And,
-                ..spec
-            };
+            let s = Spec { cmp: Cmp::And, ..spec };
             u.reg(and_and, s);
             u.reg(first, s);
             u.chk(and_and, s);
             u.chk(second, s);
         }
         PrWriter::Or => {
-            let s = Spec {
-                cmp: Cmp::Or,
-                ..spec
-            };
+            let s = Spec { cmp: Cmp::Or, ..spec };
             u.reg(or_or, s);
             u.reg(second, s);
             u.chk(or_or, s);
@@ -1020,16 +924,9 @@ fn br_write(u: &mut Uses, n: u8, class: Class) {
 /// The rows of one application register: (RAW name, WAW name, position, spec), or `None` for
 /// `AR[PFS]` and `AR[FPSR]`, which have rows of their own.
 fn ar_row(n: u8, class: Class) -> Option<(&'static str, &'static str, u16, Sem, Spec)> {
-    let named =
-        |name: &'static str, order: u16| Some((name, name, order, Sem::ImpliedF, Spec::whole()));
+    let named = |name: &'static str, order: u16| Some((name, name, order, Sem::ImpliedF, Spec::whole()));
     match n {
-        0..=7 => Some((
-            "AR[K%], % in 0 - 7",
-            "AR[K%], % in 0 - 7",
-            122,
-            Sem::ImpliedF,
-            Spec::at(n),
-        )),
+        0..=7 => Some(("AR[K%], % in 0 - 7", "AR[K%], % in 0 - 7", 122, Sem::ImpliedF, Spec::at(n))),
         16 => named("AR[RSC]", 128),
         17 => named("AR[BSP]", 100),
         18 => named("AR[BSPSTORE]", 101),
@@ -1044,11 +941,7 @@ fn ar_row(n: u8, class: Class) -> Option<(&'static str, &'static str, u16, Sem, 
         30 => named("AR[FDR]", 108),
         32 => named("AR[CCV]", 102),
         36 => {
-            let spec = if class == Class::SpillFill {
-                Spec::any()
-            } else {
-                Spec::whole()
-            };
+            let spec = if class == Class::SpillFill { Spec::any() } else { Spec::whole() };
             let name = "AR[UNAT]{%}, % in 0 - 63";
             Some((name, name, 131, Sem::ImpliedF, spec))
         }
@@ -1057,13 +950,9 @@ fn ar_row(n: u8, class: Class) -> Option<(&'static str, &'static str, u16, Sem, 
         65 => named("AR[LC]", 123),
         66 => named("AR[EC]", 105),
         40 | 64 => None,
-        48..=63 | 112..=127 => Some((
-            "AR%, % in 48-63, 112-127",
-            "AR%, % in 48 - 63, 112-127",
-            133,
-            Sem::ImpliedF,
-            Spec::at(n),
-        )),
+        48..=63 | 112..=127 => {
+            Some(("AR%, % in 48-63, 112-127", "AR%, % in 48 - 63, 112-127", 133, Sem::ImpliedF, Spec::at(n)))
+        }
         _ => {
             let name = "AR%, % in 8-15, 20, 22-23, 31, 33-35, 37-39, 41-43, 46-47, 67-111";
             Some((name, name, 132, Sem::None, Spec::at(n)))
@@ -1101,10 +990,7 @@ fn ar_use(u: &mut Uses, n: u8, write: bool, class: Class) {
     if n == 40 {
         for (i, (&r, &w)) in FPSR_RAW.iter().zip(FPSR_WAW.iter()).enumerate() {
             let o = 110 + i as u16;
-            let (raw, waw) = (
-                dep(Mode::Raw, o, r, Sem::ImpliedF),
-                dep(Mode::Waw, o, w, Sem::ImpliedF),
-            );
+            let (raw, waw) = (dep(Mode::Raw, o, r, Sem::ImpliedF), dep(Mode::Waw, o, w, Sem::ImpliedF));
             if write {
                 u.reg(raw, Spec::whole());
                 u.reg(waw, Spec::whole());
@@ -1180,27 +1066,11 @@ fn cr_simple(n: u8) -> Option<(&'static str, u16, Sem, Sem, Spec)> {
         72 => ("CR[ITV]", 521, Sem::Data, Sem::ImpliedF, s),
         73 => ("CR[PMV]", 526, Sem::Data, Sem::ImpliedF, s),
         74 => ("CR[CMCV]", 500, Sem::Data, Sem::ImpliedF, s),
-        80 | 81 => (
-            "CR[LRR%], % in 0 - 1",
-            525,
-            Sem::Data,
-            Sem::ImpliedF,
-            Spec::at(n),
-        ),
-        68..=71 => (
-            "CR[IRR%], % in 0 - 3",
-            516,
-            Sem::Data,
-            Sem::ImpliedF,
-            Spec::at(n),
-        ),
-        3..=7 | 10..=15 | 18 | 26..=63 | 75..=79 | 82..=127 => (
-            "CR%, % in 3-7, 10-15, 18, 26-63, 75-79, 82-127",
-            531,
-            Sem::None,
-            Sem::None,
-            Spec::at(n),
-        ),
+        80 | 81 => ("CR[LRR%], % in 0 - 1", 525, Sem::Data, Sem::ImpliedF, Spec::at(n)),
+        68..=71 => ("CR[IRR%], % in 0 - 3", 516, Sem::Data, Sem::ImpliedF, Spec::at(n)),
+        3..=7 | 10..=15 | 18 | 26..=63 | 75..=79 | 82..=127 => {
+            ("CR%, % in 3-7, 10-15, 18, 26-63, 75-79, 82-127", 531, Sem::None, Sem::None, Spec::at(n))
+        }
         _ => return None,
     })
 }
@@ -1211,82 +1081,36 @@ fn cr_use(u: &mut Uses, n: u8, write: bool, class: Class) {
     // (rows written by mov-to, rows read by the class, WAW row).
     let (wr, rd, waw): (Vec<Dep>, Vec<Dep>, Option<Dep>) = match n {
         CR_IFS => {
-            let (a, b, c) = (
-                r(506, "CR[IFS]", Sem::Data),
-                r(507, "CR[IFS]", Sem::Implied),
-                r(508, "CR[IFS]", Sem::Implied),
-            );
-            let wr = if class == Class::Cover {
-                vec![c]
-            } else {
-                vec![a, b]
-            };
-            let rd = if class == Class::Rfi {
-                vec![b, c]
-            } else {
-                vec![a, c]
-            };
+            let (a, b, c) =
+                (r(506, "CR[IFS]", Sem::Data), r(507, "CR[IFS]", Sem::Implied), r(508, "CR[IFS]", Sem::Implied));
+            let wr = if class == Class::Cover { vec![c] } else { vec![a, b] };
+            let rd = if class == Class::Rfi { vec![b, c] } else { vec![a, c] };
             (wr, rd, Some(dep(Mode::Waw, 506, "CR[IFS]", Sem::ImpliedF)))
         }
         CR_IIP | CR_IPSR => {
-            let (name, o) = if n == CR_IIP {
-                ("CR[IIP]", 511)
-            } else {
-                ("CR[IPSR]", 514)
-            };
+            let (name, o) = if n == CR_IIP { ("CR[IIP]", 511) } else { ("CR[IPSR]", 514) };
             let (a, b) = (r(o, name, Sem::Data), r(o + 1, name, Sem::Implied));
-            let rd = if class == Class::Rfi {
-                vec![b]
-            } else {
-                vec![a]
-            };
+            let rd = if class == Class::Rfi { vec![b] } else { vec![a] };
             (vec![a, b], rd, Some(dep(Mode::Waw, o, name, Sem::ImpliedF)))
         }
         CR_IFA | CR_ITIR => {
-            let (name, o, imp_first) = if n == CR_IFA {
-                ("CR[IFA]", 504, true)
-            } else {
-                ("CR[ITIR]", 518, false)
-            };
+            let (name, o, imp_first) = if n == CR_IFA { ("CR[IFA]", 504, true) } else { ("CR[ITIR]", 518, false) };
             let (imp, data) = if imp_first {
                 (r(o, name, Sem::Implied), r(o + 1, name, Sem::Data))
             } else {
                 (r(o + 1, name, Sem::Implied), r(o, name, Sem::Data))
             };
-            let wr = if imp_first {
-                vec![imp, data]
-            } else {
-                vec![data, imp]
-            };
-            let rd = if class == Class::Itc {
-                vec![imp]
-            } else {
-                vec![data]
-            };
+            let wr = if imp_first { vec![imp, data] } else { vec![data, imp] };
+            let rd = if class == Class::Itc { vec![imp] } else { vec![data] };
             (wr, rd, Some(dep(Mode::Waw, o, name, Sem::ImpliedF)))
         }
         CR_TPR => {
-            let (a, b, c) = (
-                r(528, "CR[TPR]", Sem::Data),
-                r(529, "CR[TPR]", Sem::Other),
-                r(530, "CR[TPR]", Sem::Implied),
-            );
-            let rd = if class == Class::Rfi {
-                vec![c]
-            } else {
-                vec![a]
-            };
-            (
-                vec![a, b, c],
-                rd,
-                Some(dep(Mode::Waw, 528, "CR[TPR]", Sem::ImpliedF)),
-            )
+            let (a, b, c) =
+                (r(528, "CR[TPR]", Sem::Data), r(529, "CR[TPR]", Sem::Other), r(530, "CR[TPR]", Sem::Implied));
+            let rd = if class == Class::Rfi { vec![c] } else { vec![a] };
+            (vec![a, b, c], rd, Some(dep(Mode::Waw, 528, "CR[TPR]", Sem::ImpliedF)))
         }
-        67 => (
-            vec![r(502, "CR[EOI]", Sem::Other)],
-            Vec::new(),
-            Some(dep(Mode::Waw, 502, "CR[EOI]", Sem::Other)),
-        ),
+        67 => (vec![r(502, "CR[EOI]", Sem::Other)], Vec::new(), Some(dep(Mode::Waw, 502, "CR[EOI]", Sem::Other))),
         CR_IVR => (Vec::new(), Vec::new(), None),
         _ => {
             let Some((name, o, raw_sem, waw_sem, spec)) = cr_simple(n) else {
@@ -1334,11 +1158,7 @@ mod tests {
     }
 
     fn run() -> Run {
-        Run {
-            c: DvChecker::new(),
-            out: Vec::new(),
-            file: Arc::from("t.S"),
-        }
+        Run { c: DvChecker::new(), out: Vec::new(), file: Arc::from("t.S") }
     }
 
     impl Run {
@@ -1363,8 +1183,7 @@ mod tests {
                 kind,
             };
             for d in self.c.insn(&insn) {
-                self.out
-                    .push(format!("{}: Warning: {}", d.loc.line, d.message));
+                self.out.push(format!("{}: Warning: {}", d.loc.line, d.message));
                 for (l, n) in &d.notes {
                     self.out.push(format!("{}: Warning: {}", l.line, n));
                 }
@@ -1375,37 +1194,10 @@ mod tests {
             self.k(line, name, name, qp, r, w, DvKind::Plain)
         }
         fn cmp(&mut self, line: u32, name: &str, qp: u8, p1: u8, p2: u8, unc: bool) -> &mut Run {
-            self.k(
-                line,
-                name,
-                name,
-                qp,
-                &[Gr(1), Gr(2)],
-                &[],
-                DvKind::Compare { p1, p2, unc },
-            )
+            self.k(line, name, name, qp, &[Gr(1), Gr(2)], &[], DvKind::Compare { p1, p2, unc })
         }
-        fn br(
-            &mut self,
-            line: u32,
-            name: &str,
-            qp: u8,
-            r: &[Resource],
-            w: &[Resource],
-            call: bool,
-        ) -> &mut Run {
-            self.k(
-                line,
-                name,
-                name,
-                qp,
-                r,
-                w,
-                DvKind::Branch {
-                    unconditional: qp == 0,
-                    call,
-                },
-            )
+        fn br(&mut self, line: u32, name: &str, qp: u8, r: &[Resource], w: &[Resource], call: bool) -> &mut Run {
+            self.k(line, name, name, qp, r, w, DvKind::Branch { unconditional: qp == 0, call })
         }
         fn stop(&mut self) -> &mut Run {
             self.c.stop();
@@ -1416,11 +1208,7 @@ mod tests {
             self
         }
         fn expect(&self, gas: &str) {
-            let want: Vec<&str> = gas
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect();
+            let want: Vec<&str> = gas.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
             assert_eq!(self.out, want);
         }
     }
@@ -1431,23 +1219,17 @@ mod tests {
     fn gr_raw_waw_and_no_war() {
         // mov r8=1; add r9=r8,r0 ;;   (d1)
         let mut t = run();
-        t.i(1, "mov", 0, &[], &[Gr(8)])
-            .i(2, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)])
-            .stop();
+        t.i(1, "mov", 0, &[], &[Gr(8)]).i(2, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n1: Warning: {SEE}"
         ));
         // add r9=r8,r0; mov r8=1 ;;  — gas reports no WAR for registers.
         let mut t = run();
-        t.i(1, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)])
-            .i(2, "mov", 0, &[], &[Gr(8)])
-            .stop();
+        t.i(1, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).i(2, "mov", 0, &[], &[Gr(8)]).stop();
         t.expect("");
         // (p6) mov r8=1; (p7) mov r8=2 ;;  (d2)
         let mut t = run();
-        t.i(1, "mov", 6, &[], &[Gr(8)])
-            .i(2, "mov", 7, &[], &[Gr(8)])
-            .stop();
+        t.i(1, "mov", 6, &[], &[Gr(8)]).i(2, "mov", 7, &[], &[Gr(8)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'mov' may violate WAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n1: Warning: {SEE}"
         ));
@@ -1457,12 +1239,8 @@ mod tests {
     fn certainty_depends_on_later_predicate_only() {
         // (p6) mov r8=1; add r9=r8,r0 — violates; mov r8=1; (p6) add — may violate (d6).
         let mut t = run();
-        t.i(1, "mov", 6, &[], &[Gr(8)])
-            .i(2, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)])
-            .stop();
-        t.i(3, "mov", 0, &[], &[Gr(8)])
-            .i(4, "add", 6, &[Gr(8), Gr(0)], &[Gr(9)])
-            .stop();
+        t.i(1, "mov", 6, &[], &[Gr(8)]).i(2, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
+        t.i(3, "mov", 0, &[], &[Gr(8)]).i(4, "add", 6, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n1: Warning: {SEE}\n\
              4: Warning: Use of 'add' may violate RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n3: Warning: {SEE}"
@@ -1473,17 +1251,13 @@ mod tests {
     fn r0_and_f1_writes_are_recorded() {
         // add r0=r8,r0; add r0=r9,r0 ;;  (gas also warns "Invalid use of r0", not ours)
         let mut t = run();
-        t.i(1, "add", 0, &[Gr(8), Gr(0)], &[Gr(0)])
-            .i(2, "add", 0, &[Gr(9), Gr(0)], &[Gr(0)])
-            .stop();
+        t.i(1, "add", 0, &[Gr(8), Gr(0)], &[Gr(0)]).i(2, "add", 0, &[Gr(9), Gr(0)], &[Gr(0)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 0\n1: Warning: {SEE}\n\
              2: Warning: Use of 'add' violates WAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 0\n1: Warning: {SEE}"
         ));
         let mut t = run();
-        t.i(1, "mov", 0, &[Fr(2)], &[Fr(1)])
-            .i(2, "mov", 0, &[Fr(1)], &[Fr(3)])
-            .stop();
+        t.i(1, "mov", 0, &[Fr(2)], &[Fr(1)]).i(2, "mov", 0, &[Fr(1)], &[Fr(3)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'mov' violates RAW dependency 'FR%, % in 2 - 127' (impliedf), specific resource number is 1\n1: Warning: {SEE}"
         ));
@@ -1493,10 +1267,7 @@ mod tests {
     fn order_follows_recording_order() {
         // mov r8=1; mov r9=1; add r8=r9,r8 ;;
         let mut t = run();
-        t.i(1, "mov", 0, &[], &[Gr(8)])
-            .i(2, "mov", 0, &[], &[Gr(9)])
-            .i(3, "add", 0, &[Gr(9), Gr(8)], &[Gr(8)])
-            .stop();
+        t.i(1, "mov", 0, &[], &[Gr(8)]).i(2, "mov", 0, &[], &[Gr(9)]).i(3, "add", 0, &[Gr(9), Gr(8)], &[Gr(8)]).stop();
         t.expect(&format!(
             "3: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n1: Warning: {SEE}\n\
              3: Warning: Use of 'add' violates WAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n1: Warning: {SEE}\n\
@@ -1504,17 +1275,13 @@ mod tests {
         ));
         // ld8 r8=[r9],8; add r9=r8,r0 ;;  — one row's resources are recorded last operand first.
         let mut t = run();
-        t.i(1, "ld8", 0, &[Gr(9)], &[Gr(8), Gr(9)])
-            .i(2, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)])
-            .stop();
+        t.i(1, "ld8", 0, &[Gr(9)], &[Gr(8), Gr(9)]).i(2, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n1: Warning: {SEE}\n\
              2: Warning: Use of 'add' violates WAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 9\n1: Warning: {SEE}"
         ));
         let mut t = run();
-        t.i(1, "ld8", 0, &[Gr(9)], &[Gr(8), Gr(9)])
-            .i(2, "add", 0, &[Gr(8), Gr(9)], &[Gr(10)])
-            .stop();
+        t.i(1, "ld8", 0, &[Gr(9)], &[Gr(8), Gr(9)]).i(2, "add", 0, &[Gr(8), Gr(9)], &[Gr(10)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 9\n1: Warning: {SEE}\n\
              2: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n1: Warning: {SEE}"
@@ -1525,10 +1292,7 @@ mod tests {
     fn stop_clears_and_every_writer_is_kept() {
         // (p6) mov r8=1; (p7) mov r8=2; add r10=r8,r0 ;; then a new group reads r8.
         let mut t = run();
-        t.i(1, "mov", 6, &[], &[Gr(8)])
-            .i(2, "mov", 7, &[], &[Gr(8)])
-            .i(3, "add", 0, &[Gr(8), Gr(0)], &[Gr(10)])
-            .stop();
+        t.i(1, "mov", 6, &[], &[Gr(8)]).i(2, "mov", 7, &[], &[Gr(8)]).i(3, "add", 0, &[Gr(8), Gr(0)], &[Gr(10)]).stop();
         t.i(4, "add", 0, &[Gr(8)], &[Gr(11)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'mov' may violate WAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n1: Warning: {SEE}\n\
@@ -1540,15 +1304,9 @@ mod tests {
     #[test]
     fn fr_and_br() {
         let mut t = run();
-        t.i(1, "mov", 0, &[Fr(9)], &[Fr(8)])
-            .i(2, "mov", 0, &[Fr(8)], &[Fr(10)])
-            .stop();
-        t.i(3, "mov", 0, &[Gr(8)], &[Br(6)])
-            .i(4, "mov", 0, &[Br(6)], &[Gr(9)])
-            .stop();
-        t.i(5, "mov", 0, &[Gr(8)], &[Br(6)])
-            .i(6, "mov", 0, &[Gr(9)], &[Br(6)])
-            .stop();
+        t.i(1, "mov", 0, &[Fr(9)], &[Fr(8)]).i(2, "mov", 0, &[Fr(8)], &[Fr(10)]).stop();
+        t.i(3, "mov", 0, &[Gr(8)], &[Br(6)]).i(4, "mov", 0, &[Br(6)], &[Gr(9)]).stop();
+        t.i(5, "mov", 0, &[Gr(8)], &[Br(6)]).i(6, "mov", 0, &[Gr(9)], &[Br(6)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'mov' violates RAW dependency 'FR%, % in 2 - 127' (impliedf), specific resource number is 8\n1: Warning: {SEE}\n\
              4: Warning: Use of 'mov' violates RAW dependency 'BR%, % in 0 - 7' (impliedf), specific resource number is 6\n3: Warning: {SEE}\n\
@@ -1560,31 +1318,13 @@ mod tests {
     fn branches_read_brs_and_int_predicates_of_their_group() {
         // mov b6=r8; (p6) br.cond b6;;  mov b0=r8; br.ret b0;;  cmp; (p6) br.cond;;  — all silent.
         let mut t = run();
-        t.i(1, "mov", 0, &[Gr(8)], &[Br(6)])
-            .br(2, "br.cond.sptk.many", 6, &[Br(6)], &[], false)
-            .stop();
-        t.i(3, "mov", 0, &[Gr(8)], &[Br(0)])
-            .br(4, "br.ret.sptk.many", 0, &[Br(0)], &[], false)
-            .stop();
-        t.cmp(5, "cmp.eq", 0, 6, 7, false)
-            .br(6, "br.cond.sptk.many", 6, &[], &[], false)
-            .stop();
+        t.i(1, "mov", 0, &[Gr(8)], &[Br(6)]).br(2, "br.cond.sptk.many", 6, &[Br(6)], &[], false).stop();
+        t.i(3, "mov", 0, &[Gr(8)], &[Br(0)]).br(4, "br.ret.sptk.many", 0, &[Br(0)], &[], false).stop();
+        t.cmp(5, "cmp.eq", 0, 6, 7, false).br(6, "br.cond.sptk.many", 6, &[], &[], false).stop();
         t.expect("");
         // fcmp.eq p6,p7=f2,f3; (p6) br.cond  — fp compares are not exempt.
         let mut t = run();
-        t.k(
-            1,
-            "fcmp.eq",
-            "fcmp.eq.s0",
-            0,
-            &[Fr(2), Fr(3)],
-            &[],
-            DvKind::Compare {
-                p1: 6,
-                p2: 7,
-                unc: false,
-            },
-        );
+        t.k(1, "fcmp.eq", "fcmp.eq.s0", 0, &[Fr(2), Fr(3)], &[], DvKind::Compare { p1: 6, p2: 7, unc: false });
         t.br(2, "br.cond.sptk.many", 6, &[], &[], false).stop();
         t.expect(&format!(
             "2: Warning: Use of 'br.cond.sptk.many' may violate RAW dependency 'PR%, % in 1 - 15' (impliedf), specific resource number is 6\n1: Warning: {SEE}"
@@ -1595,12 +1335,8 @@ mod tests {
     fn br_call_writes_checked_but_not_recorded() {
         // mov b0=r8; br.call b0=b6 ;;  then  (p6) br.call b0=b6; mov r8=b0 ;;
         let mut t = run();
-        t.i(1, "mov", 0, &[Gr(8)], &[Br(0)])
-            .br(2, "br.call.sptk.many", 0, &[Br(6)], &[Br(0)], true)
-            .stop();
-        t.br(3, "br.call.sptk.many", 6, &[Br(6)], &[Br(0)], true)
-            .i(4, "mov", 0, &[Br(0)], &[Gr(8)])
-            .stop();
+        t.i(1, "mov", 0, &[Gr(8)], &[Br(0)]).br(2, "br.call.sptk.many", 0, &[Br(6)], &[Br(0)], true).stop();
+        t.br(3, "br.call.sptk.many", 6, &[Br(6)], &[Br(0)], true).i(4, "mov", 0, &[Br(0)], &[Gr(8)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'br.call.sptk.many' violates WAW dependency 'BR%, % in 0 - 7' (impliedf), specific resource number is 0\n1: Warning: {SEE}"
         ));
@@ -1610,15 +1346,9 @@ mod tests {
     fn predicates() {
         // cmp.eq p6,p7; (p6) mov r8=1 (d5); p16; p63 (no number).
         let mut t = run();
-        t.cmp(1, "cmp.eq", 0, 6, 7, false)
-            .i(2, "mov", 6, &[], &[Gr(8)])
-            .stop();
-        t.cmp(3, "cmp.eq", 0, 16, 17, false)
-            .i(4, "mov", 16, &[], &[Gr(8)])
-            .stop();
-        t.cmp(5, "cmp.eq", 0, 63, 17, false)
-            .i(6, "mov", 63, &[], &[Gr(8)])
-            .stop();
+        t.cmp(1, "cmp.eq", 0, 6, 7, false).i(2, "mov", 6, &[], &[Gr(8)]).stop();
+        t.cmp(3, "cmp.eq", 0, 16, 17, false).i(4, "mov", 16, &[], &[Gr(8)]).stop();
+        t.cmp(5, "cmp.eq", 0, 63, 17, false).i(6, "mov", 63, &[], &[Gr(8)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'mov' may violate RAW dependency 'PR%, % in 1 - 15' (impliedf), specific resource number is 6\n1: Warning: {SEE}\n\
              4: Warning: Use of 'mov' may violate RAW dependency 'PR%, % in 16 - 62' (impliedf), specific resource number is 16\n3: Warning: {SEE}\n\
@@ -1630,9 +1360,7 @@ mod tests {
     fn predicate_moves_and_double_waw() {
         // cmp.eq p6,p7; mov r8=pr ;;
         let mut t = run();
-        t.cmp(1, "cmp.eq", 0, 6, 7, false)
-            .i(2, "mov", 0, &all_predicates(), &[Gr(8)])
-            .stop();
+        t.cmp(1, "cmp.eq", 0, 6, 7, false).i(2, "mov", 0, &all_predicates(), &[Gr(8)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'mov' violates RAW dependency 'PR%, % in 1 - 15' (impliedf), specific resource number is 7\n1: Warning: {SEE}\n\
              2: Warning: Use of 'mov' violates RAW dependency 'PR%, % in 1 - 15' (impliedf), specific resource number is 6\n1: Warning: {SEE}"
@@ -1640,11 +1368,8 @@ mod tests {
         // mov pr=r8,0x42; (p6) add r9; (p7) add r9; (p1) add r10 ;;
         let mut t = run();
         let m = predicates_in_mask(0x42);
-        t.i(1, "mov", 0, &[Gr(8)], &m)
-            .i(2, "add", 6, &[Gr(1), Gr(2)], &[Gr(9)]);
-        t.i(3, "add", 7, &[Gr(1), Gr(2)], &[Gr(9)])
-            .i(4, "add", 1, &[Gr(1), Gr(2)], &[Gr(10)])
-            .stop();
+        t.i(1, "mov", 0, &[Gr(8)], &m).i(2, "add", 6, &[Gr(1), Gr(2)], &[Gr(9)]);
+        t.i(3, "add", 7, &[Gr(1), Gr(2)], &[Gr(9)]).i(4, "add", 1, &[Gr(1), Gr(2)], &[Gr(10)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'add' may violate RAW dependency 'PR%, % in 1 - 15' (impliedf), specific resource number is 6\n1: Warning: {SEE}\n\
              3: Warning: Use of 'add' may violate WAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 9\n2: Warning: {SEE}\n\
@@ -1652,9 +1377,7 @@ mod tests {
         ));
         // cmp.eq p6,p7; cmp.eq p6,p8 ;;  — the WAW row acts both ways: reported twice.
         let mut t = run();
-        t.cmp(1, "cmp.eq", 0, 6, 7, false)
-            .cmp(2, "cmp.eq", 0, 6, 8, false)
-            .stop();
+        t.cmp(1, "cmp.eq", 0, 6, 7, false).cmp(2, "cmp.eq", 0, 6, 8, false).stop();
         let w = "2: Warning: Use of 'cmp.eq' violates WAW dependency 'PR%, % in 1 - 15' (impliedf), specific resource number is 6";
         t.expect(&format!("{w}\n1: Warning: {SEE}\n{w}\n1: Warning: {SEE}"));
         // mov pr=r8,0x42; mov pr=r9,0x40 ;;
@@ -1666,8 +1389,7 @@ mod tests {
         t.expect(&format!("{w}\n1: Warning: {SEE}\n{w}\n1: Warning: {SEE}"));
         // mov pr.rot=0x10000; (p16) add; (p6) add ;;
         let mut t = run();
-        t.i(1, "mov", 0, &[], &rotating_predicates())
-            .i(2, "add", 16, &[Gr(1), Gr(2)], &[Gr(9)]);
+        t.i(1, "mov", 0, &[], &rotating_predicates()).i(2, "add", 16, &[Gr(1), Gr(2)], &[Gr(9)]);
         t.i(3, "add", 6, &[Gr(1), Gr(2)], &[Gr(10)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'add' may violate RAW dependency 'PR%, % in 16 - 62' (impliedf), specific resource number is 16\n1: Warning: {SEE}"
@@ -1677,27 +1399,13 @@ mod tests {
     #[test]
     fn application_registers() {
         let mut t = run();
-        t.i(1, "mov.i", 0, &[Gr(9)], &[Ar(65)])
-            .i(2, "mov.i", 0, &[Ar(65)], &[Gr(10)])
-            .stop();
-        t.i(3, "mov.i", 0, &[Gr(9)], &[Ar(65)])
-            .i(4, "mov.i", 0, &[Gr(10)], &[Ar(65)])
-            .stop();
-        t.i(5, "mov.m", 0, &[Gr(9)], &[Ar(6)])
-            .i(6, "mov.m", 0, &[Ar(6)], &[Gr(10)])
-            .stop();
-        t.i(7, "mov.m", 0, &[Gr(9)], &[Ar(6)])
-            .i(8, "mov.m", 0, &[Ar(5)], &[Gr(10)])
-            .stop();
-        t.i(9, "mov", 0, &[Gr(9)], &[Ar(48)])
-            .i(10, "mov", 0, &[Ar(48)], &[Gr(10)])
-            .stop();
-        t.i(11, "mov", 0, &[Gr(1)], &[Ar(48)])
-            .i(12, "mov", 0, &[Gr(2)], &[Ar(48)])
-            .stop();
-        t.i(13, "mov.m", 0, &[Gr(9)], &[Ar(8)])
-            .i(14, "mov.m", 0, &[Ar(8)], &[Gr(10)])
-            .stop();
+        t.i(1, "mov.i", 0, &[Gr(9)], &[Ar(65)]).i(2, "mov.i", 0, &[Ar(65)], &[Gr(10)]).stop();
+        t.i(3, "mov.i", 0, &[Gr(9)], &[Ar(65)]).i(4, "mov.i", 0, &[Gr(10)], &[Ar(65)]).stop();
+        t.i(5, "mov.m", 0, &[Gr(9)], &[Ar(6)]).i(6, "mov.m", 0, &[Ar(6)], &[Gr(10)]).stop();
+        t.i(7, "mov.m", 0, &[Gr(9)], &[Ar(6)]).i(8, "mov.m", 0, &[Ar(5)], &[Gr(10)]).stop();
+        t.i(9, "mov", 0, &[Gr(9)], &[Ar(48)]).i(10, "mov", 0, &[Ar(48)], &[Gr(10)]).stop();
+        t.i(11, "mov", 0, &[Gr(1)], &[Ar(48)]).i(12, "mov", 0, &[Gr(2)], &[Ar(48)]).stop();
+        t.i(13, "mov.m", 0, &[Gr(9)], &[Ar(8)]).i(14, "mov.m", 0, &[Ar(8)], &[Gr(10)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'mov.i' violates RAW dependency 'AR[LC]' (impliedf)\n1: Warning: {SEE}\n\
              4: Warning: Use of 'mov.i' violates WAW dependency 'AR[LC]' (impliedf)\n3: Warning: {SEE}\n\
@@ -1710,9 +1418,7 @@ mod tests {
     #[test]
     fn fpsr_fields() {
         let mut t = run();
-        t.i(1, "mov.m", 0, &[Gr(9)], &[Ar(40)])
-            .i(2, "mov.m", 0, &[Ar(40)], &[Gr(10)])
-            .stop();
+        t.i(1, "mov.m", 0, &[Gr(9)], &[Ar(40)]).i(2, "mov.m", 0, &[Ar(40)], &[Gr(10)]).stop();
         let want: String = FPSR_RAW
             .iter()
             .map(|f| {
@@ -1726,16 +1432,10 @@ mod tests {
     fn pfs_rows() {
         // mov ar.pfs twice: no WAW row; then br.call: WAW; then br.ret: the row has no semantics.
         let mut t = run();
-        t.i(1, "mov.i", 0, &[Gr(1)], &[Ar(64)])
-            .i(2, "mov.i", 0, &[Gr(2)], &[Ar(64)])
-            .stop();
-        t.i(3, "mov.i", 0, &[Gr(1)], &[Ar(64)])
-            .br(4, "br.call.sptk.many", 0, &[], &[Br(0)], true)
-            .stop();
+        t.i(1, "mov.i", 0, &[Gr(1)], &[Ar(64)]).i(2, "mov.i", 0, &[Gr(2)], &[Ar(64)]).stop();
+        t.i(3, "mov.i", 0, &[Gr(1)], &[Ar(64)]).br(4, "br.call.sptk.many", 0, &[], &[Br(0)], true).stop();
         t.label("1");
-        t.i(5, "mov.i", 0, &[Gr(1)], &[Ar(64)])
-            .br(6, "br.ret.sptk.many", 0, &[Br(0)], &[], false)
-            .stop();
+        t.i(5, "mov.i", 0, &[Gr(1)], &[Ar(64)]).br(6, "br.ret.sptk.many", 0, &[Br(0)], &[], false).stop();
         t.expect(&format!(
             "4: Warning: Use of 'br.call.sptk.many' violates WAW dependency 'AR[PFS]' (impliedf)\n3: Warning: {SEE}"
         ));
@@ -1744,37 +1444,12 @@ mod tests {
     #[test]
     fn unat_spill_fill_and_ccv() {
         let mut t = run();
-        t.k(
-            1,
-            "st8.spill",
-            "st8.spill",
-            0,
-            &[Gr(9), Gr(8)],
-            &[Gr(9)],
-            DvKind::Plain,
-        );
-        t.k(
-            2,
-            "ld8.fill",
-            "ld8.fill",
-            0,
-            &[Gr(9)],
-            &[Gr(11)],
-            DvKind::Plain,
-        )
-        .stop();
-        t.i(3, "st8.spill", 0, &[Gr(9), Gr(8)], &[])
-            .i(4, "mov.m", 0, &[Ar(36)], &[Gr(11)])
-            .stop();
-        t.i(5, "mov.m", 0, &[Gr(1)], &[Ar(36)])
-            .i(6, "st8.spill", 0, &[Gr(9), Gr(8)], &[])
-            .stop();
-        t.i(7, "mov.m", 0, &[Gr(9)], &[Ar(36)])
-            .i(8, "mov.m", 0, &[Ar(36)], &[Gr(10)])
-            .stop();
-        t.i(9, "mov.m", 0, &[Gr(9)], &[Ar(32)])
-            .i(10, "cmpxchg8.acq", 0, &[Gr(10), Gr(11), Ar(32)], &[Gr(8)])
-            .stop();
+        t.k(1, "st8.spill", "st8.spill", 0, &[Gr(9), Gr(8)], &[Gr(9)], DvKind::Plain);
+        t.k(2, "ld8.fill", "ld8.fill", 0, &[Gr(9)], &[Gr(11)], DvKind::Plain).stop();
+        t.i(3, "st8.spill", 0, &[Gr(9), Gr(8)], &[]).i(4, "mov.m", 0, &[Ar(36)], &[Gr(11)]).stop();
+        t.i(5, "mov.m", 0, &[Gr(1)], &[Ar(36)]).i(6, "st8.spill", 0, &[Gr(9), Gr(8)], &[]).stop();
+        t.i(7, "mov.m", 0, &[Gr(9)], &[Ar(36)]).i(8, "mov.m", 0, &[Ar(36)], &[Gr(10)]).stop();
+        t.i(9, "mov.m", 0, &[Gr(9)], &[Ar(32)]).i(10, "cmpxchg8.acq", 0, &[Gr(10), Gr(11), Ar(32)], &[Gr(8)]).stop();
         let u = "'AR[UNAT]{%}, % in 0 - 63' (impliedf)";
         t.expect(&format!(
             "2: Warning: Use of 'ld8.fill' may violate RAW dependency {u}\n1: Warning: {SEE}\n\
@@ -1792,15 +1467,9 @@ mod tests {
         // mov r=ar.rnat; mov r=ar.bsp ;;  mov ar.bspstore; mov r=ar.bsp; mov r=ar.rnat ;;
         // (gas adds RSE reports, out of scope here.)
         let mut t = run();
-        t.i(3, "mov.m", 0, &[Gr(1)], &[Ar(16)])
-            .i(4, "mov.m", 0, &[Gr(2)], &[Ar(19)])
-            .stop();
-        t.i(5, "mov.m", 0, &[Gr(1)], &[Ar(16)])
-            .i(6, "mov.m", 0, &[Gr(2)], &[Ar(18)])
-            .stop();
-        t.i(7, "loadrs", 0, &[], &[])
-            .i(8, "mov.m", 0, &[Ar(18)], &[Gr(9)])
-            .i(9, "mov.m", 0, &[Ar(19)], &[Gr(10)]);
+        t.i(3, "mov.m", 0, &[Gr(1)], &[Ar(16)]).i(4, "mov.m", 0, &[Gr(2)], &[Ar(19)]).stop();
+        t.i(5, "mov.m", 0, &[Gr(1)], &[Ar(16)]).i(6, "mov.m", 0, &[Gr(2)], &[Ar(18)]).stop();
+        t.i(7, "loadrs", 0, &[], &[]).i(8, "mov.m", 0, &[Ar(18)], &[Gr(9)]).i(9, "mov.m", 0, &[Ar(19)], &[Gr(10)]);
         t.i(10, "mov.m", 0, &[Ar(17)], &[Gr(11)]).stop();
         t.i(11, "mov.m", 0, &[Gr(2)], &[Ar(18)])
             .i(12, "mov.m", 0, &[Ar(17)], &[Gr(11)])
@@ -1820,78 +1489,26 @@ mod tests {
     fn control_registers_and_serialization() {
         let mut t = run();
         // mov cr.ifs=r9;; mov r10=cr.ifs ;;   (data survives a stop)
-        t.i(1, "mov", 0, &[Gr(9)], &[Cr(23)])
-            .stop()
-            .i(2, "mov", 0, &[Cr(23)], &[Gr(10)])
-            .stop();
+        t.i(1, "mov", 0, &[Gr(9)], &[Cr(23)]).stop().i(2, "mov", 0, &[Cr(23)], &[Gr(10)]).stop();
         // srlz.d in a later group clears it.
-        t.k(
-            3,
-            "srlz.d",
-            "srlz.d",
-            0,
-            &[],
-            &[],
-            DvKind::Srlz { instr: false },
-        );
+        t.k(3, "srlz.d", "srlz.d", 0, &[], &[], DvKind::Srlz { instr: false });
         t.i(4, "mov", 0, &[Cr(23)], &[Gr(10)]).stop();
         // mov cr.ifs=r9; srlz.d;; mov r10=cr.ifs — srlz.d in the same group is too early.
         t.i(5, "mov", 0, &[Gr(9)], &[Cr(23)])
-            .k(
-                6,
-                "srlz.d",
-                "srlz.d",
-                0,
-                &[],
-                &[],
-                DvKind::Srlz { instr: false },
-            )
+            .k(6, "srlz.d", "srlz.d", 0, &[], &[], DvKind::Srlz { instr: false })
             .stop();
         t.i(7, "mov", 0, &[Cr(23)], &[Gr(10)]).stop();
         // srlz.i needs one more stop.
-        t.k(
-            8,
-            "srlz.i",
-            "srlz.i",
-            0,
-            &[],
-            &[],
-            DvKind::Srlz { instr: true },
-        );
-        t.i(9, "mov", 0, &[Cr(23)], &[Gr(10)])
-            .stop()
-            .i(10, "mov", 0, &[Cr(23)], &[Gr(11)])
-            .stop();
-        t.i(11, "mov", 0, &[Gr(9)], &[Cr(19)])
-            .i(12, "mov", 0, &[Gr(10)], &[Cr(19)])
-            .stop();
-        t.i(13, "mov", 0, &[Gr(9)], &[Cr(2)])
-            .stop()
-            .i(14, "mov", 0, &[Cr(2)], &[Gr(10)])
-            .stop();
-        t.k(
-            15,
-            "srlz.d",
-            "srlz.d",
-            0,
-            &[],
-            &[],
-            DvKind::Srlz { instr: false },
-        )
-        .stop();
+        t.k(8, "srlz.i", "srlz.i", 0, &[], &[], DvKind::Srlz { instr: true });
+        t.i(9, "mov", 0, &[Cr(23)], &[Gr(10)]).stop().i(10, "mov", 0, &[Cr(23)], &[Gr(11)]).stop();
+        t.i(11, "mov", 0, &[Gr(9)], &[Cr(19)]).i(12, "mov", 0, &[Gr(10)], &[Cr(19)]).stop();
+        t.i(13, "mov", 0, &[Gr(9)], &[Cr(2)]).stop().i(14, "mov", 0, &[Cr(2)], &[Gr(10)]).stop();
+        t.k(15, "srlz.d", "srlz.d", 0, &[], &[], DvKind::Srlz { instr: false }).stop();
         t.i(16, "mov", 0, &[Cr(2)], &[Gr(10)]).stop();
-        t.i(17, "mov", 0, &[Gr(9)], &[Cr(64)])
-            .i(18, "mov", 0, &[Cr(64)], &[Gr(10)])
-            .stop();
-        t.i(19, "mov", 0, &[Gr(9)], &[Cr(80)])
-            .i(20, "mov", 0, &[Cr(80)], &[Gr(10)])
-            .stop();
-        t.i(21, "mov", 0, &[Gr(9)], &[Cr(67)])
-            .i(22, "mov", 0, &[Cr(67)], &[Gr(10)])
-            .stop();
-        t.i(23, "mov", 0, &[Gr(9)], &[Cr(3)])
-            .i(24, "mov", 0, &[Cr(3)], &[Gr(10)])
-            .stop();
+        t.i(17, "mov", 0, &[Gr(9)], &[Cr(64)]).i(18, "mov", 0, &[Cr(64)], &[Gr(10)]).stop();
+        t.i(19, "mov", 0, &[Gr(9)], &[Cr(80)]).i(20, "mov", 0, &[Cr(80)], &[Gr(10)]).stop();
+        t.i(21, "mov", 0, &[Gr(9)], &[Cr(67)]).i(22, "mov", 0, &[Cr(67)], &[Gr(10)]).stop();
+        t.i(23, "mov", 0, &[Gr(9)], &[Cr(3)]).i(24, "mov", 0, &[Cr(3)], &[Gr(10)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'mov' violates RAW dependency 'CR[IFS]' (data)\n1: Warning: {SEE}\n\
              7: Warning: Use of 'mov' violates RAW dependency 'CR[IFS]' (data)\n5: Warning: {SEE}\n\
@@ -1908,9 +1525,7 @@ mod tests {
         // mov cr.iip=r9;; mov cr.iip=r10; mov r11=cr.iip ;;
         let mut t = run();
         t.i(1, "mov", 0, &[Gr(9)], &[Cr(19)]).stop();
-        t.i(2, "mov", 0, &[Gr(10)], &[Cr(19)])
-            .i(3, "mov", 0, &[Cr(19)], &[Gr(11)])
-            .stop();
+        t.i(2, "mov", 0, &[Gr(10)], &[Cr(19)]).i(3, "mov", 0, &[Cr(19)], &[Gr(11)]).stop();
         t.expect(&format!(
             "3: Warning: Use of 'mov' violates RAW dependency 'CR[IIP]' (data)\n1: Warning: {SEE}\n\
              3: Warning: Use of 'mov' violates RAW dependency 'CR[IIP]' (data)\n2: Warning: {SEE}"
@@ -1921,23 +1536,15 @@ mod tests {
     fn rfi_reads_interruption_crs() {
         // mov cr.ifs=r9; rfi — the implied row (same group only).
         let mut t = run();
-        t.i(1, "mov", 0, &[Gr(9)], &[Cr(23)])
-            .k(2, "rfi", "rfi", 0, &[], &[], DvKind::Rfi)
-            .stop();
-        t.expect(&format!(
-            "2: Warning: Use of 'rfi' violates RAW dependency 'CR[IFS]' (implied)\n1: Warning: {SEE}"
-        ));
+        t.i(1, "mov", 0, &[Gr(9)], &[Cr(23)]).k(2, "rfi", "rfi", 0, &[], &[], DvKind::Rfi).stop();
+        t.expect(&format!("2: Warning: Use of 'rfi' violates RAW dependency 'CR[IFS]' (implied)\n1: Warning: {SEE}"));
     }
 
     #[test]
     fn entry_paths() {
         // L1: mov r8=1; L2: add r9=r8,r0 ;;  (d8)
         let mut t = run();
-        t.label("L1")
-            .i(1, "mov", 0, &[], &[Gr(8)])
-            .label("L2")
-            .i(2, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)])
-            .stop();
+        t.label("L1").i(1, "mov", 0, &[], &[Gr(8)]).label("L2").i(2, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n\
              2: Warning: Only the first path encountering the conflict is reported\n1: Warning: {SEE}"
@@ -1945,38 +1552,25 @@ mod tests {
         // .pred.rel.mutex p6,p7; add;; L1: (p6) mov r8=1; (p7) mov r8=2 ;;  (d17)
         let mut t = run();
         t.c.pred_rel_mutex(&[6, 7]);
-        t.i(2, "add", 0, &[Gr(2), Gr(3)], &[Gr(1)])
-            .stop()
-            .label("L1");
-        t.i(3, "mov", 6, &[], &[Gr(8)])
-            .i(4, "mov", 7, &[], &[Gr(8)])
-            .stop();
+        t.i(2, "add", 0, &[Gr(2), Gr(3)], &[Gr(1)]).stop().label("L1");
+        t.i(3, "mov", 6, &[], &[Gr(8)]).i(4, "mov", 7, &[], &[Gr(8)]).stop();
         t.expect(&format!(
             "4: Warning: Use of 'mov' may violate WAW dependency 'GR%, % in 1 - 127' (impliedf) when entry is at label 'L1', specific resource number is 8\n3: Warning: {SEE}"
         ));
         // The same with a second label before the second write: both texts.
         let mut t = run();
         t.c.pred_rel_mutex(&[6, 7]);
-        t.i(2, "add", 0, &[Gr(2), Gr(3)], &[Gr(1)])
-            .stop()
-            .label("L1");
-        t.i(3, "mov", 6, &[], &[Gr(8)])
-            .label("L2")
-            .i(4, "mov", 7, &[], &[Gr(8)])
-            .stop();
+        t.i(2, "add", 0, &[Gr(2), Gr(3)], &[Gr(1)]).stop().label("L1");
+        t.i(3, "mov", 6, &[], &[Gr(8)]).label("L2").i(4, "mov", 7, &[], &[Gr(8)]).stop();
         t.expect(&format!(
             "4: Warning: Use of 'mov' may violate WAW dependency 'GR%, % in 1 - 127' (impliedf) when entry is at label 'L1', specific resource number is 8\n\
              4: Warning: Only the first path encountering the conflict is reported\n3: Warning: {SEE}"
         ));
         // A stop keeps the paths; a taken branch ends them.
         let mut t = run();
-        t.label("L1")
-            .i(1, "add", 0, &[Gr(2), Gr(3)], &[Gr(1)])
-            .stop();
+        t.label("L1").i(1, "add", 0, &[Gr(2), Gr(3)], &[Gr(1)]).stop();
         t.br(2, "br.sptk.many", 0, &[], &[], false).stop();
-        t.i(3, "mov", 0, &[], &[Gr(8)])
-            .i(4, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)])
-            .stop();
+        t.i(3, "mov", 0, &[], &[Gr(8)]).i(4, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
         t.expect(&format!(
             "4: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n3: Warning: {SEE}"
         ));
@@ -1989,23 +1583,18 @@ mod tests {
         };
         // Unconditional br.call / br.ret / rfi / any br.ia clear everything.
         let mut t = run();
-        t.i(1, "mov", 0, &[], &[Gr(8)])
-            .br(2, "br.call.sptk.many", 0, &[], &[Br(0)], true);
+        t.i(1, "mov", 0, &[], &[Gr(8)]).br(2, "br.call.sptk.many", 0, &[], &[Br(0)], true);
         add(&mut t, 3);
-        t.i(4, "mov", 0, &[], &[Gr(8)])
-            .br(5, "br.ret.sptk.many", 0, &[Br(0)], &[], false);
+        t.i(4, "mov", 0, &[], &[Gr(8)]).br(5, "br.ret.sptk.many", 0, &[Br(0)], &[], false);
         add(&mut t, 6);
-        t.i(7, "mov", 0, &[], &[Gr(8)])
-            .k(8, "rfi", "rfi", 0, &[], &[], DvKind::Rfi);
+        t.i(7, "mov", 0, &[], &[Gr(8)]).k(8, "rfi", "rfi", 0, &[], &[], DvKind::Rfi);
         add(&mut t, 9);
-        t.i(10, "mov", 0, &[], &[Gr(8)])
-            .br(11, "br.ia.sptk.many", 6, &[Br(0)], &[], false);
+        t.i(10, "mov", 0, &[], &[Gr(8)]).br(11, "br.ia.sptk.many", 6, &[Br(0)], &[], false);
         add(&mut t, 12);
         t.expect("");
         // (p6) br.ret, br.cloop, epc, break.b do not.
         let mut t = run();
-        t.i(1, "mov", 0, &[], &[Gr(8)])
-            .br(2, "br.ret.sptk.many", 6, &[Br(0)], &[], false);
+        t.i(1, "mov", 0, &[], &[Gr(8)]).br(2, "br.ret.sptk.many", 6, &[Br(0)], &[], false);
         add(&mut t, 3);
         t.i(4, "mov", 0, &[], &[Gr(8)]).k(
             5,
@@ -2014,10 +1603,7 @@ mod tests {
             0,
             &[],
             &[],
-            DvKind::Branch {
-                unconditional: true,
-                call: false,
-            },
+            DvKind::Branch { unconditional: true, call: false },
         );
         add(&mut t, 6);
         t.i(7, "mov", 0, &[], &[Gr(8)]).i(8, "epc", 0, &[], &[]);
@@ -2032,30 +1618,25 @@ mod tests {
     fn predicated_branch_clears_its_predicate() {
         let mut t = run();
         // (p6) mov r8=1; (p6) br.cond; add r9=r8 — cleared.  (p7) br.cond — not.
-        t.i(1, "mov", 6, &[], &[Gr(8)])
-            .br(2, "br.cond.sptk.many", 6, &[], &[], false);
+        t.i(1, "mov", 6, &[], &[Gr(8)]).br(2, "br.cond.sptk.many", 6, &[], &[], false);
         t.i(3, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
-        t.i(4, "mov", 6, &[], &[Gr(8)])
-            .br(5, "br.cond.sptk.many", 7, &[], &[], false);
+        t.i(4, "mov", 6, &[], &[Gr(8)]).br(5, "br.cond.sptk.many", 7, &[], &[], false);
         t.i(6, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
         // (p6) mov r8=1; (p6) br.call; add — cleared too.
-        t.i(7, "mov", 6, &[], &[Gr(8)])
-            .br(8, "br.call.sptk.many", 6, &[], &[Br(0)], true);
+        t.i(7, "mov", 6, &[], &[Gr(8)]).br(8, "br.call.sptk.many", 6, &[], &[Br(0)], true);
         t.i(9, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
         // (p6) mov r8=1; cmp.eq p6,p7 (rewrites p6); (p6) br.cond; add — kept.
-        t.i(10, "mov", 6, &[], &[Gr(8)])
-            .cmp(11, "cmp.eq", 0, 6, 7, false)
-            .br(12, "br.cond.sptk.many", 6, &[], &[], false);
-        t.i(13, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
-        // (p6) mov cr.ifs=r8;; (p6) br.cond; mov r9=cr.ifs — the data entry is cleared as well.
-        t.i(14, "mov", 6, &[Gr(8)], &[Cr(23)]).stop().br(
-            15,
+        t.i(10, "mov", 6, &[], &[Gr(8)]).cmp(11, "cmp.eq", 0, 6, 7, false).br(
+            12,
             "br.cond.sptk.many",
             6,
             &[],
             &[],
             false,
         );
+        t.i(13, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
+        // (p6) mov cr.ifs=r8;; (p6) br.cond; mov r9=cr.ifs — the data entry is cleared as well.
+        t.i(14, "mov", 6, &[Gr(8)], &[Cr(23)]).stop().br(15, "br.cond.sptk.many", 6, &[], &[], false);
         t.i(16, "mov", 0, &[Cr(23)], &[Gr(9)]).stop();
         let raw = |l: u32, e: u32| {
             format!("{l}: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n{e}: Warning: {SEE}\n")
@@ -2064,9 +1645,7 @@ mod tests {
     }
 
     fn two_writes(t: &mut Run, first: u32) {
-        t.i(first, "mov", 6, &[], &[Gr(8)])
-            .i(first + 1, "mov", 7, &[], &[Gr(8)])
-            .stop();
+        t.i(first, "mov", 6, &[], &[Gr(8)]).i(first + 1, "mov", 7, &[], &[Gr(8)]).stop();
     }
 
     fn waw8(l: u32) -> String {
@@ -2079,9 +1658,7 @@ mod tests {
         let mut t = run();
         t.c.pred_rel_mutex(&[6, 7, 8]);
         two_writes(&mut t, 1);
-        t.i(3, "mov", 6, &[], &[Gr(8)])
-            .i(4, "add", 7, &[Gr(8), Gr(0)], &[Gr(9)])
-            .stop();
+        t.i(3, "mov", 6, &[], &[Gr(8)]).i(4, "add", 7, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
         t.expect("");
         // d4: unpredicated compare; d15: predicated .unc compare; d16: predicated plain compare.
         let mut t = run();
@@ -2097,9 +1674,7 @@ mod tests {
         t.c.pred_rel_mutex(&[6, 7]);
         t.cmp(1, "cmp.eq", 0, 6, 8, false).stop();
         two_writes(&mut t, 2);
-        t.i(4, "mov", 6, &[], &[Gr(8)])
-            .i(5, "mov", 8, &[], &[Gr(8)])
-            .stop();
+        t.i(4, "mov", 6, &[], &[Gr(8)]).i(5, "mov", 8, &[], &[Gr(8)]).stop();
         t.expect(&waw8(3));
         // .and keeps the relation, .or drops it.
         let mut t = run();
@@ -2113,9 +1688,7 @@ mod tests {
         // own predicate update.
         let mut t = run();
         t.c.pred_rel_mutex(&[6, 7]);
-        t.i(1, "mov", 6, &[], &[Gr(8)])
-            .cmp(2, "cmp.eq.or", 7, 6, 8, false)
-            .stop();
+        t.i(1, "mov", 6, &[], &[Gr(8)]).cmp(2, "cmp.eq.or", 7, 6, 8, false).stop();
         t.i(3, "mov", 0, &[Gr(1)], &predicates_in_mask(0x40)).stop();
         two_writes(&mut t, 4);
         t.c.pred_rel_mutex(&[6, 7, 8]);
@@ -2142,12 +1715,8 @@ mod tests {
         // .pred.rel.mutex p1,p2; (p1) cmp.eq.unc p6,p7; (p2) cmp.eq.unc p6,p7 ;; then plain.
         let mut t = run();
         t.c.pred_rel_mutex(&[1, 2]);
-        t.cmp(2, "cmp.eq.unc", 1, 6, 7, true)
-            .cmp(3, "cmp.eq.unc", 2, 6, 7, true)
-            .stop();
-        t.cmp(4, "cmp.eq", 1, 6, 7, false)
-            .cmp(5, "cmp.eq", 2, 6, 7, false)
-            .stop();
+        t.cmp(2, "cmp.eq.unc", 1, 6, 7, true).cmp(3, "cmp.eq.unc", 2, 6, 7, true).stop();
+        t.cmp(4, "cmp.eq", 1, 6, 7, false).cmp(5, "cmp.eq", 2, 6, 7, false).stop();
         let w = |n| {
             format!("3: Warning: Use of 'cmp.eq.unc' may violate WAW dependency 'PR%, % in 1 - 15' (impliedf), specific resource number is {n}\n2: Warning: {SEE}\n")
         };
@@ -2157,29 +1726,20 @@ mod tests {
     #[test]
     fn parallel_compares_of_one_type_do_not_conflict() {
         let mut t = run();
-        t.cmp(1, "cmp.eq.and", 0, 6, 7, false)
-            .cmp(2, "cmp.ne.and", 0, 6, 7, false)
-            .stop();
-        t.cmp(3, "cmp.eq.or", 0, 6, 7, false)
-            .cmp(4, "cmp.ne.or", 0, 6, 7, false)
-            .stop();
+        t.cmp(1, "cmp.eq.and", 0, 6, 7, false).cmp(2, "cmp.ne.and", 0, 6, 7, false).stop();
+        t.cmp(3, "cmp.eq.or", 0, 6, 7, false).cmp(4, "cmp.ne.or", 0, 6, 7, false).stop();
         t.expect("");
     }
 
     #[test]
     fn and_then_or_conflicts_cover_and_br_ia() {
         let mut t = run();
-        t.cmp(5, "cmp.eq.and", 0, 6, 7, false)
-            .cmp(6, "cmp.ne.or", 0, 6, 7, false)
-            .stop();
+        t.cmp(5, "cmp.eq.and", 0, 6, 7, false).cmp(6, "cmp.ne.or", 0, 6, 7, false).stop();
         // mov cr.ifs=r1; cover;; mov r8=cr.ifs
-        t.i(7, "mov", 0, &[Gr(1)], &[Cr(23)])
-            .i(8, "cover", 0, &[], &[])
-            .stop();
+        t.i(7, "mov", 0, &[Gr(1)], &[Cr(23)]).i(8, "cover", 0, &[], &[]).stop();
         t.i(9, "mov", 0, &[Cr(23)], &[Gr(8)]).stop();
         // mov ar.pfs=r1; mov ar.lc=r2; br.ia b6 ;;
-        t.i(10, "mov.i", 0, &[Gr(1)], &[Ar(64)])
-            .i(11, "mov.i", 0, &[Gr(2)], &[Ar(65)]);
+        t.i(10, "mov.i", 0, &[Gr(1)], &[Ar(64)]).i(11, "mov.i", 0, &[Gr(2)], &[Ar(65)]);
         t.br(12, "br.ia.sptk.many", 0, &[Br(6)], &[], false).stop();
         let w = |n| {
             format!("6: Warning: Use of 'cmp.ne.or' violates WAW dependency 'PR%, % in 1 - 15' (impliedf), specific resource number is {n}\n5: Warning: {SEE}\n")
@@ -2197,10 +1757,7 @@ mod tests {
     #[test]
     fn implicit_resource_lists() {
         let (r, w) = implicit_resources("br.call.sptk.many");
-        assert_eq!(
-            (r, w),
-            (vec![Ar(AR_BSP), Ar(AR_EC)], vec![Ar(AR_BSP), Ar(AR_PFS)])
-        );
+        assert_eq!((r, w), (vec![Ar(AR_BSP), Ar(AR_EC)], vec![Ar(AR_BSP), Ar(AR_PFS)]));
         assert_eq!(implicit_resources("cover").1, vec![Ar(AR_BSP), Cr(CR_IFS)]);
         assert_eq!(implicit_resources("add"), (vec![], vec![]));
         assert_eq!(predicates_in_mask(0x10042).len(), 2 + 48);

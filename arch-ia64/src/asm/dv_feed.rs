@@ -1,9 +1,7 @@
 //! What the dependency checker needs to know of a matched instruction: the registers it
 //! reads and writes, and its kind (compare, branch, rfi, srlz).
 
-use super::dv::{
-    all_predicates, predicates_in_mask, rotating_predicates, DvInsn, DvKind, Resource,
-};
+use super::dv::{all_predicates, predicates_in_mask, rotating_predicates, DvInsn, DvKind, Resource};
 use super::matcher::{Matched, Value};
 use crate::table::{table, Form, OpClass, OpKind, TimingClass};
 use emu_core::error::SourceLoc;
@@ -48,17 +46,10 @@ fn resource(kind: OpKind, value: i64) -> Option<Resource> {
 pub(super) fn facts(m: &Matched) -> DvFacts {
     let rows = m.rows;
     let Some(idx) = rows.m.or(rows.i).or(rows.f).or(rows.b).or(rows.x) else {
-        return DvFacts {
-            mnemonic: String::new(),
-            reads: Vec::new(),
-            writes: Vec::new(),
-            kind: DvKind::Plain,
-        };
+        return DvFacts { mnemonic: String::new(), reads: Vec::new(), writes: Vec::new(), kind: DvKind::Plain };
     };
     let form: &Form = table().form(idx);
-    let mnemonic = form
-        .mnemonic(form.bits | m.comp_bits)
-        .unwrap_or_else(|| form.name.replace("{}", ""));
+    let mnemonic = form.mnemonic(form.bits | m.comp_bits).unwrap_or_else(|| form.name.replace("{}", ""));
     let known = |i: usize| match m.values.get(i) {
         Some(Value::Known(v)) => Some(*v),
         _ => None,
@@ -73,11 +64,7 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
         let is_out = i < n_out;
         match kind {
             OpKind::PrAll if is_out => {
-                let mask = kinds
-                    .iter()
-                    .position(|k| *k == OpKind::Mask17)
-                    .and_then(known)
-                    .unwrap_or(-1);
+                let mask = kinds.iter().position(|k| *k == OpKind::Mask17).and_then(known).unwrap_or(-1);
                 writes.extend(predicates_in_mask(mask as u64));
             }
             OpKind::PrAll => reads.extend(all_predicates()),
@@ -89,23 +76,13 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
                 after_mem = !is_out;
             }
             OpKind::Imm9St => {
-                if let Some(base) = kinds
-                    .iter()
-                    .position(|k| *k == OpKind::Mem3)
-                    .and_then(known)
-                {
+                if let Some(base) = kinds.iter().position(|k| *k == OpKind::Mem3).and_then(known) {
                     writes.extend(resource(OpKind::Mem3, base));
                 }
             }
-            OpKind::R2 | OpKind::Imm9Ld
-                if after_mem && !matches!(form.timing, TimingClass::Atomic) =>
-            {
+            OpKind::R2 | OpKind::Imm9Ld if after_mem && !matches!(form.timing, TimingClass::Atomic) => {
                 // A post-increment writes the base register back.
-                if let Some(base) = kinds
-                    .iter()
-                    .position(|k| *k == OpKind::Mem3)
-                    .and_then(known)
-                {
+                if let Some(base) = kinds.iter().position(|k| *k == OpKind::Mem3).and_then(known) {
                     writes.extend(resource(OpKind::Mem3, base));
                 }
                 if *kind == OpKind::R2 {
@@ -122,24 +99,13 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
             p2: known(1).unwrap_or(0) as u8,
             unc: mnemonic.contains(".unc"),
         },
-        TimingClass::Branch | TimingClass::BranchIndirect | TimingClass::Return => DvKind::Branch {
-            unconditional: m.qp == 0,
-            call: false,
-        },
-        TimingClass::Call => DvKind::Branch {
-            unconditional: m.qp == 0,
-            call: true,
-        },
+        TimingClass::Branch | TimingClass::BranchIndirect | TimingClass::Return => {
+            DvKind::Branch { unconditional: m.qp == 0, call: false }
+        }
+        TimingClass::Call => DvKind::Branch { unconditional: m.qp == 0, call: true },
         TimingClass::Rfi => DvKind::Rfi,
-        TimingClass::Serialize if mnemonic.starts_with("srlz") => DvKind::Srlz {
-            instr: mnemonic == "srlz.i",
-        },
+        TimingClass::Serialize if mnemonic.starts_with("srlz") => DvKind::Srlz { instr: mnemonic == "srlz.i" },
         _ => DvKind::Plain,
     };
-    DvFacts {
-        mnemonic,
-        reads,
-        writes,
-        kind,
-    }
+    DvFacts { mnemonic, reads, writes, kind }
 }

@@ -217,10 +217,9 @@ impl Expr {
     pub fn eval(&self, env: &dyn SymbolEnv) -> Result<i64, ExprError> {
         match self {
             Expr::Num(n) => Ok(*n as i64),
-            Expr::Sym(name) => env
-                .symbol(name)
-                .map(|v| v as i64)
-                .ok_or_else(|| ExprError::UndefinedSymbol(name.clone())),
+            Expr::Sym(name) => {
+                env.symbol(name).map(|v| v as i64).ok_or_else(|| ExprError::UndefinedSymbol(name.clone()))
+            }
             Expr::Dot => env.dot().map(|v| v as i64).ok_or(ExprError::NoDot),
             Expr::Unary(op, e) => {
                 let v = e.eval(env)?;
@@ -348,18 +347,10 @@ mod tests {
 
     #[test]
     fn symbols_dot_and_errors() {
-        let e = Expr::Binary(
-            BinOp::Sub,
-            Box::new(Expr::Dot),
-            Box::new(Expr::Sym("x".into())),
-        );
+        let e = Expr::Binary(BinOp::Sub, Box::new(Expr::Dot), Box::new(Expr::Sym("x".into())));
         assert_eq!(e.eval(&Env), Ok(0x80));
         assert_eq!(e.eval(&HashMap::new()), Err(ExprError::NoDot));
-        let u = Expr::Binary(
-            BinOp::Add,
-            Box::new(Expr::Sym("y".into())),
-            Box::new(Expr::Sym("x".into())),
-        );
+        let u = Expr::Binary(BinOp::Add, Box::new(Expr::Sym("y".into())), Box::new(Expr::Sym("x".into())));
         assert_eq!(u.eval(&Env), Err(ExprError::UndefinedSymbol("y".into())));
         assert_eq!(u.symbols(), vec!["y", "x"]);
         let r = Expr::RelocFn("gprel".into(), Box::new(Expr::Sym("x".into())));
@@ -372,10 +363,7 @@ mod tests {
         assert_ne!(local_label_name(1, 2), local_label_name(12, 2));
         assert_ne!(local_label_name(1, 12), local_label_name(11, 2));
         assert!(local_label_name(1, 1).contains('\u{2}'));
-        assert_eq!(
-            split_local_label_name(&local_label_name(7, 12)),
-            Some((7, 12))
-        );
+        assert_eq!(split_local_label_name(&local_label_name(7, 12)), Some((7, 12)));
         assert_eq!(split_local_label_name(".L7"), None);
         assert_eq!(split_local_label_name("foo"), None);
     }

@@ -66,11 +66,7 @@ pub(super) enum SymDef {
     /// An offset in a section.
     At(usize, u64),
     /// The bundle (and slot, for tags) holding instruction `index` of a code section.
-    Insn {
-        section: usize,
-        index: usize,
-        slot_offset: bool,
-    },
+    Insn { section: usize, index: usize, slot_offset: bool },
 }
 
 /// The assembler.
@@ -181,11 +177,8 @@ impl Assembler {
     pub fn define(&mut self, name: &str, def: SymDef, loc: &SourceLoc, redefinable: bool) {
         if let Some((old, old_loc)) = self.symbols.get(name) {
             if !redefinable || !matches!(old, SymDef::Abs(_)) {
-                let d = Diagnostic::error(
-                    loc.clone(),
-                    format!("symbol `{}` is already defined", display_name(name)),
-                )
-                .with_note(old_loc.clone(), "first defined here");
+                let d = Diagnostic::error(loc.clone(), format!("symbol `{}` is already defined", display_name(name)))
+                    .with_note(old_loc.clone(), "first defined here");
                 self.errors.push(d);
                 return;
             }
@@ -227,16 +220,7 @@ impl Assembler {
             StmtKind::Tag(name) => {
                 let cur = self.current;
                 let index = self.sections[cur].insns.len();
-                self.define(
-                    &name,
-                    SymDef::Insn {
-                        section: cur,
-                        index,
-                        slot_offset: true,
-                    },
-                    &loc,
-                    false,
-                );
+                self.define(&name, SymDef::Insn { section: cur, index, slot_offset: true }, &loc, false);
             }
             StmtKind::Assign(name, expr) => self.assign(&name, &expr, &loc),
             StmtKind::Insn(syn) => self.insn(&syn, &loc),
@@ -255,16 +239,7 @@ impl Assembler {
         let cur = self.current;
         if self.sections[cur].kind == SectionKind::Code {
             let index = self.sections[cur].insns.len();
-            self.define(
-                name,
-                SymDef::Insn {
-                    section: cur,
-                    index,
-                    slot_offset: false,
-                },
-                loc,
-                false,
-            );
+            self.define(name, SymDef::Insn { section: cur, index, slot_offset: false }, loc, false);
             self.sections[cur].pending_labels.push(name.to_string());
             self.dv.label(display_name(name));
         } else {
@@ -283,10 +258,9 @@ impl Assembler {
         }
         match expr.eval(&EarlyEnv { asm: self }) {
             Ok(v) => self.define(name, SymDef::Abs(v as u64), loc, true),
-            Err(e) => self.errors.push(Diagnostic::error(
-                loc.clone(),
-                format!("cannot evaluate `{}`: {e}", display_name(name)),
-            )),
+            Err(e) => self
+                .errors
+                .push(Diagnostic::error(loc.clone(), format!("cannot evaluate `{}`: {e}", display_name(name)))),
         }
     }
 
@@ -295,10 +269,7 @@ impl Assembler {
         if self.sections[cur].kind != SectionKind::Code {
             self.errors.push(Diagnostic::error(
                 loc.clone(),
-                format!(
-                    "instruction `{}` in non-code section `{}`",
-                    syn.mnemonic.value, self.sections[cur].name
-                ),
+                format!("instruction `{}` in non-code section `{}`", syn.mnemonic.value, self.sections[cur].name),
             ));
             return;
         }
@@ -309,17 +280,10 @@ impl Assembler {
                 return;
             }
         };
-        if syn.outputs.iter().any(|o| {
-            matches!(
-                o.value,
-                super::syntax::Operand::Reg(super::syntax::Reg::Gr(0))
-            )
-        }) && !matched.kind_is_compare()
+        if syn.outputs.iter().any(|o| matches!(o.value, super::syntax::Operand::Reg(super::syntax::Reg::Gr(0))))
+            && !matched.kind_is_compare()
         {
-            self.warnings.push(Diagnostic::warning(
-                loc.clone(),
-                "Invalid use of `r0' as output operand",
-            ));
+            self.warnings.push(Diagnostic::warning(loc.clone(), "Invalid use of `r0' as output operand"));
         }
         let template = self.user_template.take();
         let sec = &mut self.sections[cur];
@@ -330,14 +294,7 @@ impl Assembler {
             self.dv.stop();
         }
         let sec = &mut self.sections[cur];
-        sec.bundler.push(
-            PendingInsn {
-                class: matched.class,
-                placement,
-            },
-            labelled,
-            template,
-        );
+        sec.bundler.push(PendingInsn { class: matched.class, placement }, labelled, template);
         let facts = super::dv_feed::facts(&matched);
         let warnings = self.dv.insn(&facts.insn(&matched, loc));
         self.warnings.extend(warnings);
@@ -345,19 +302,10 @@ impl Assembler {
             self.dv.stop();
         }
         let sec = &mut self.sections[cur];
-        sec.insns.push(InsnRec {
-            matched,
-            loc: loc.clone(),
-        });
+        sec.insns.push(InsnRec { matched, loc: loc.clone() });
         for d in sec.bundler.take_diagnostics() {
-            let at = sec
-                .insns
-                .get(d.index)
-                .map_or(loc.clone(), |r| r.loc.clone());
-            self.errors.push(Diagnostic::error(
-                at,
-                format!("instruction does not fit the template: {:?}", d.kind),
-            ));
+            let at = sec.insns.get(d.index).map_or(loc.clone(), |r| r.loc.clone());
+            self.errors.push(Diagnostic::error(at, format!("instruction does not fit the template: {:?}", d.kind)));
         }
     }
 
@@ -405,11 +353,7 @@ impl Assembler {
             let v = match *def {
                 SymDef::Abs(v) => Some(v),
                 SymDef::At(s, off) => Some(bases[s] + off),
-                SymDef::Insn {
-                    section,
-                    index,
-                    slot_offset,
-                } => {
+                SymDef::Insn { section, index, slot_offset } => {
                     let sec = &self.sections[section];
                     sec.bundler.location(index).and_then(|l| {
                         let off = sec.bundle_offsets.get(l.bundle)?;
@@ -427,23 +371,9 @@ impl Assembler {
         let sections = std::mem::take(&mut self.sections);
         let mut object = Vec::new();
         for (si, sec) in sections.iter().enumerate() {
-            let data = self.render(
-                sec,
-                bases[si],
-                &values,
-                &mut listing,
-                &mut source_map,
-                false,
-            );
+            let data = self.render(sec, bases[si], &values, &mut listing, &mut source_map, false);
             let errors = self.errors.len();
-            let obj = self.render(
-                sec,
-                0,
-                &values,
-                &mut Vec::new(),
-                &mut SourceMap::new(),
-                true,
-            );
+            let obj = self.render(sec, 0, &values, &mut Vec::new(), &mut SourceMap::new(), true);
             self.errors.truncate(errors);
             image.sections.push(Section {
                 name: sec.name.clone(),
@@ -452,13 +382,7 @@ impl Assembler {
                 kind: sec.kind,
                 align: sec.align,
             });
-            object.push(Section {
-                name: sec.name.clone(),
-                addr: 0,
-                data: obj,
-                kind: sec.kind,
-                align: sec.align,
-            });
+            object.push(Section { name: sec.name.clone(), addr: 0, data: obj, kind: sec.kind, align: sec.align });
         }
         let mut names: Vec<&String> = values.keys().collect();
         names.sort_by_key(|n| (values.get(*n).copied().unwrap_or(0), (*n).clone()));
@@ -479,30 +403,14 @@ impl Assembler {
                 name: name.clone(),
                 value,
                 section,
-                binding: if global {
-                    Binding::Global
-                } else {
-                    Binding::Local
-                },
-                kind: if section.is_none() {
-                    SymbolKind::Absolute
-                } else {
-                    SymbolKind::Label
-                },
+                binding: if global { Binding::Global } else { Binding::Local },
+                kind: if section.is_none() { SymbolKind::Absolute } else { SymbolKind::Label },
                 size: 0,
             });
         }
         image.source_map = source_map;
         let errors = std::mem::take(&mut self.errors);
-        (
-            Assembly {
-                image,
-                object,
-                warnings: std::mem::take(&mut self.warnings),
-                listing,
-            },
-            errors,
-        )
+        (Assembly { image, object, warnings: std::mem::take(&mut self.warnings), listing }, errors)
     }
 
     fn render(
@@ -524,9 +432,7 @@ impl Assembler {
                     if let Ok(decoded) = decode_bundle(bytes) {
                         for slot in 0..3u8 {
                             let rec = match b.slots[slot as usize] {
-                                SlotFill::Insn { index, unit } if unit != SlotUnit::X => {
-                                    sec.insns.get(index)
-                                }
+                                SlotFill::Insn { index, unit } if unit != SlotUnit::X => sec.insns.get(index),
                                 _ => None,
                             };
                             if let Some(r) = rec {
@@ -537,8 +443,7 @@ impl Assembler {
                                 slot,
                                 bytes,
                                 template: b.template,
-                                text: format_slot(&decoded, slot as usize, ip, &NoSymbols)
-                                    .unwrap_or_default(),
+                                text: format_slot(&decoded, slot as usize, ip, &NoSymbols).unwrap_or_default(),
                                 loc: rec.map(|r| r.loc.clone()),
                                 source: None,
                             });
@@ -549,13 +454,8 @@ impl Assembler {
             }
         }
         for fx in &sec.fixups {
-            let env = FinalEnv {
-                values,
-                dot: base + fx.offset,
-            };
-            if fx.expr.symbols().iter().any(|s| self.is_external(s))
-                || object && self.relocatable(&fx.expr)
-            {
+            let env = FinalEnv { values, dot: base + fx.offset };
+            if fx.expr.symbols().iter().any(|s| self.is_external(s)) || object && self.relocatable(&fx.expr) {
                 continue;
             }
             match fx.expr.eval(&env) {
@@ -566,9 +466,7 @@ impl Assembler {
                         dst.copy_from_slice(&le[..fx.size]);
                     }
                 }
-                Err(e) => self
-                    .errors
-                    .push(Diagnostic::error(fx.loc.clone(), e.to_string())),
+                Err(e) => self.errors.push(Diagnostic::error(fx.loc.clone(), e.to_string())),
             }
         }
         out
@@ -591,9 +489,7 @@ impl Assembler {
                     SlotUnit::L => continue,
                     _ => filler_nop(unit),
                 },
-                SlotFill::Insn {
-                    unit: SlotUnit::L, ..
-                } => continue,
+                SlotFill::Insn { unit: SlotUnit::L, .. } => continue,
                 SlotFill::Insn { index, unit } => match sec.insns.get(index) {
                     Some(rec) => match self.encode_insn(rec, unit, ip, values, object) {
                         Some(raw) => raw,
@@ -607,11 +503,7 @@ impl Assembler {
             }
             slots[s] = raw.slot;
         }
-        Bundle {
-            template: b.template,
-            slots,
-        }
-        .to_bytes()
+        Bundle { template: b.template, slots }.to_bytes()
     }
 
     fn encode_insn(
@@ -623,10 +515,8 @@ impl Assembler {
         object: bool,
     ) -> Option<Raw> {
         let Some(row) = rec.matched.rows.for_unit(unit) else {
-            self.errors.push(Diagnostic::error(
-                rec.loc.clone(),
-                format!("instruction does not fit a {} slot", unit.letter()),
-            ));
+            self.errors
+                .push(Diagnostic::error(rec.loc.clone(), format!("instruction does not fit a {} slot", unit.letter())));
             return None;
         };
         let env = FinalEnv { values, dot: ip };
@@ -638,9 +528,7 @@ impl Assembler {
                 // A reference to an external symbol leaves the field for the linker, as gas
                 // does: zero for an absolute value, no displacement for an IP-relative one.
                 Value::Later(e, _) if e.symbols().iter().any(|s| self.is_external(s)) => {
-                    let target = kinds
-                        .get(i)
-                        .is_some_and(|k| k.spec().class == crate::table::OpClass::Target);
+                    let target = kinds.get(i).is_some_and(|k| k.spec().class == crate::table::OpClass::Target);
                     vals.push(if target { ip as i64 } else { 0 });
                 }
                 // In the object file gas leaves a relocation for a section address used as an
@@ -648,17 +536,14 @@ impl Assembler {
                 Value::Later(e, _)
                     if object
                         && self.relocatable(e)
-                        && kinds
-                            .get(i)
-                            .is_some_and(|k| k.spec().class != crate::table::OpClass::Target) =>
+                        && kinds.get(i).is_some_and(|k| k.spec().class != crate::table::OpClass::Target) =>
                 {
                     vals.push(0)
                 }
                 Value::Later(e, loc) => match e.eval(&env) {
                     Ok(k) => vals.push(k),
                     Err(err) => {
-                        self.errors
-                            .push(Diagnostic::error(loc.clone(), undefined_message(&err)));
+                        self.errors.push(Diagnostic::error(loc.clone(), undefined_message(&err)));
                         return None;
                     }
                 },

@@ -122,11 +122,7 @@ fn is_r0(op: Option<&Located<Operand>>) -> bool {
     matches!(op.map(|o| &o.value), Some(Operand::Reg(Reg::Gr(0))))
 }
 
-fn rewrite_compare(
-    m: &str,
-    outs: &[Located<Operand>],
-    ins: &[Located<Operand>],
-) -> Option<Rewrite> {
+fn rewrite_compare(m: &str, outs: &[Located<Operand>], ins: &[Located<Operand>]) -> Option<Rewrite> {
     let (head, rest) = m.split_once('.')?;
     if head != "cmp" && head != "cmp4" {
         return None;
@@ -153,30 +149,17 @@ fn rewrite_compare(
     if matches!(ctype, "and" | "or" | "or.andcm") {
         // Parallel compares: eq/ne have register and immediate rows; the other relations
         // exist only against r0 in the first position, so r0 second mirrors the relation.
-        if !matches!(rel, "eq" | "ne") && !is_r0(ins.first()) && is_r0(ins.get(1)) && ins.len() == 2
-        {
+        if !matches!(rel, "eq" | "ne") && !is_r0(ins.first()) && is_r0(ins.get(1)) && ins.len() == 2 {
             ins.swap(0, 1);
             rel = mirror(rel);
         }
-        return Some(Rewrite {
-            mnemonic: format!("{head}.{rel}.{ctype}"),
-            outs,
-            ins,
-            imm_adjust: 0,
-        });
+        return Some(Rewrite { mnemonic: format!("{head}.{rel}.{ctype}"), outs, ins, imm_adjust: 0 });
     }
     let sep = if ctype.is_empty() { "" } else { "." };
-    let Some(&(_, canon, reg_swap_p, reg_swap_r, imm_swap_p, adj)) = CMP_REWRITES
-        .iter()
-        .chain(std::iter::once(&CMP_REWRITE_LEU))
-        .find(|(r, ..)| *r == rel)
+    let Some(&(_, canon, reg_swap_p, reg_swap_r, imm_swap_p, adj)) =
+        CMP_REWRITES.iter().chain(std::iter::once(&CMP_REWRITE_LEU)).find(|(r, ..)| *r == rel)
     else {
-        return Some(Rewrite {
-            mnemonic: format!("{head}.{rel}{sep}{ctype}"),
-            outs,
-            ins,
-            imm_adjust: 0,
-        });
+        return Some(Rewrite { mnemonic: format!("{head}.{rel}{sep}{ctype}"), outs, ins, imm_adjust: 0 });
     };
     let imm_first = matches!(ins.first().map(|o| &o.value), Some(Operand::Expr(_)));
     let mut imm_adjust = 0;
@@ -192,12 +175,7 @@ fn rewrite_compare(
     if swap_p && outs.len() == 2 {
         outs.swap(0, 1);
     }
-    Some(Rewrite {
-        mnemonic: format!("{head}.{canon}{sep}{ctype}"),
-        outs,
-        ins,
-        imm_adjust,
-    })
+    Some(Rewrite { mnemonic: format!("{head}.{canon}{sep}{ctype}"), outs, ins, imm_adjust })
 }
 
 fn rewrite(syn: &InsnSyntax) -> Rewrite {
@@ -215,11 +193,7 @@ fn rewrite(syn: &InsnSyntax) -> Rewrite {
         }
         // .andcm/.orcm/.and.orcm test the opposite bit with .and/.or/.or.andcm (gas pseudo-ops).
         for (rel, opposite) in [("z", "nz"), ("nz", "z")] {
-            for (ctype, canon, swap) in [
-                ("andcm", "and", true),
-                ("orcm", "or", true),
-                ("and.orcm", "or.andcm", true),
-            ] {
+            for (ctype, canon, swap) in [("andcm", "and", true), ("orcm", "or", true), ("and.orcm", "or.andcm", true)] {
                 if m == format!("{head}.{rel}.{ctype}") {
                     mnemonic = format!("{head}.{opposite}.{canon}");
                     if swap && outs.len() == 2 {
@@ -231,10 +205,7 @@ fn rewrite(syn: &InsnSyntax) -> Rewrite {
     }
     // `br` with whether hints is br.cond; the bare `br{.few|.many}{.clr}` stays for the row.
     if let Some(rest) = m.strip_prefix("br.") {
-        if [".sptk", ".spnt", ".dptk", ".dpnt"]
-            .iter()
-            .any(|h| format!(".{rest}").starts_with(h))
-        {
+        if [".sptk", ".spnt", ".dptk", ".dpnt"].iter().any(|h| format!(".{rest}").starts_with(h)) {
             mnemonic = format!("br.cond.{rest}");
         } else if rest == "few"
             || rest == "many"
@@ -247,10 +218,7 @@ fn rewrite(syn: &InsnSyntax) -> Rewrite {
     } else if m == "br" {
         mnemonic = "br.cond".to_string();
     } else if let Some(rest) = m.strip_prefix("brl.") {
-        if [".sptk", ".spnt", ".dptk", ".dpnt"]
-            .iter()
-            .any(|h| format!(".{rest}").starts_with(h))
-        {
+        if [".sptk", ".spnt", ".dptk", ".dpnt"].iter().any(|h| format!(".{rest}").starts_with(h)) {
             mnemonic = format!("brl.cond.{rest}");
         } else if rest.starts_with("few") || rest.starts_with("many") || rest == "clr" {
             mnemonic = format!("brl.cond.sptk.{rest}");
@@ -258,12 +226,7 @@ fn rewrite(syn: &InsnSyntax) -> Rewrite {
     } else if m == "brl" {
         mnemonic = "brl.cond".to_string();
     }
-    Rewrite {
-        mnemonic,
-        outs,
-        ins,
-        imm_adjust: 0,
-    }
+    Rewrite { mnemonic, outs, ins, imm_adjust: 0 }
 }
 
 /// Whether a syntax operand can stand for an operand of `kind`.
@@ -279,7 +242,8 @@ fn fits(op: &Operand, kind: OpKind) -> bool {
         (Operand::Mem(Reg::Gr(_)), OpClass::Mem) => true,
         (Operand::Reg(r), OpClass::Fixed(text)) => matches!(
             (r, text),
-            (Reg::Ar(64), "ar.pfs")
+            (Reg::Gr(0), "r0")
+                | (Reg::Ar(64), "ar.pfs")
                 | (Reg::Ar(32), "ar.ccv")
                 | (Reg::PrAll, "pr")
                 | (Reg::PrRot, "pr.rot")
@@ -331,11 +295,7 @@ fn try_form(
         let value = match &op.value {
             Operand::Expr(e) => match e.eval(env) {
                 Ok(v) => {
-                    let v = if matches!(spec.class, OpClass::Dec | OpClass::Hex) {
-                        v.wrapping_add(adjust)
-                    } else {
-                        v
-                    };
+                    let v = if matches!(spec.class, OpClass::Dec | OpClass::Hex) { v.wrapping_add(adjust) } else { v };
                     if matches!(spec.class, OpClass::Dec | OpClass::Hex)
                         && (i128::from(v) < spec.min || i128::from(v) > spec.max)
                         && *kind != OpKind::Imm64
@@ -422,9 +382,7 @@ fn find(
     match (named, range_error) {
         (_, Some(d)) => Err(d),
         (true, None) => Err(Diagnostic::error(
-            ins.first()
-                .or(outs.first())
-                .map_or_else(|| SourceLoc::new("".into(), 0, 0), |o| o.loc.clone()),
+            ins.first().or(outs.first()).map_or_else(|| SourceLoc::new("".into(), 0, 0), |o| o.loc.clone()),
             "operands do not match any form of this instruction",
         )),
         (false, None) => Ok(None),
@@ -436,10 +394,7 @@ impl Matched {
     pub fn kind_is_compare(&self) -> bool {
         let rows = self.rows;
         rows.m.or(rows.i).is_some_and(|r| {
-            matches!(
-                table().form(r).timing,
-                crate::table::TimingClass::Compare | crate::table::TimingClass::Tbit
-            )
+            matches!(table().form(r).timing, crate::table::TimingClass::Compare | crate::table::TimingClass::Tbit)
         })
     }
 }
@@ -455,10 +410,7 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
     let mloc = syn.mnemonic.loc.clone();
     let operands_loc = |d: Diagnostic| {
         if d.loc.line == 0 {
-            Diagnostic {
-                loc: mloc.clone(),
-                ..d
-            }
+            Diagnostic { loc: mloc.clone(), ..d }
         } else {
             d
         }
@@ -472,9 +424,7 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
         let mut values = Vec::new();
         for (suffix, slot) in [("m", 0), ("i", 1), ("f", 2), ("b", 3), ("x", 4)] {
             let name = format!("{base}.{suffix}");
-            if let Some((idx, _, v)) =
-                find(&name, &rw.outs, &rw.ins, 0, env).map_err(operands_loc)?
-            {
+            if let Some((idx, _, v)) = find(&name, &rw.outs, &rw.ins, 0, env).map_err(operands_loc)? {
                 match slot {
                     0 => rows.m = Some(idx),
                     1 => rows.i = Some(idx),
@@ -485,11 +435,7 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
                 values = v;
             }
         }
-        let class = if base == "hint" {
-            InsnClass::Hint
-        } else {
-            InsnClass::Dyn
-        };
+        let class = if base == "hint" { InsnClass::Hint } else { InsnClass::Dyn };
         return Ok(Matched {
             rows,
             comp_bits: 0,
@@ -500,73 +446,32 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
             gas_name: base.to_string(),
         });
     }
-    let is_mov_ar = (base == "mov")
-        && rw
-            .outs
-            .iter()
-            .chain(rw.ins.iter())
-            .any(|o| matches!(o.value, Operand::Reg(Reg::Ar(_))));
-    let is_chk_gr = base == "chk.s"
-        && matches!(
-            rw.ins.first().map(|o| &o.value),
-            Some(Operand::Reg(Reg::Gr(_)))
-        );
+    let is_mov_ar =
+        (base == "mov") && rw.outs.iter().chain(rw.ins.iter()).any(|o| matches!(o.value, Operand::Reg(Reg::Ar(_))));
+    let is_chk_gr = base == "chk.s" && matches!(rw.ins.first().map(|o| &o.value), Some(Operand::Reg(Reg::Gr(_))));
     if is_mov_ar || is_chk_gr {
-        let ar = rw
-            .outs
-            .iter()
-            .chain(rw.ins.iter())
-            .find_map(|o| match o.value {
-                Operand::Reg(Reg::Ar(n)) => Some(n),
-                _ => None,
-            });
-        let (m_name, i_name) = if is_chk_gr {
-            ("chk.s.m", "chk.s.i")
-        } else {
-            ("mov.m", "mov.i")
-        };
+        let ar = rw.outs.iter().chain(rw.ins.iter()).find_map(|o| match o.value {
+            Operand::Reg(Reg::Ar(n)) => Some(n),
+            _ => None,
+        });
+        let (m_name, i_name) = if is_chk_gr { ("chk.s.m", "chk.s.i") } else { ("mov.m", "mov.i") };
         let m = find(m_name, &rw.outs, &rw.ins, 0, env).map_err(operands_loc)?;
         let i = find(i_name, &rw.outs, &rw.ins, 0, env).map_err(operands_loc)?;
-        let only = if is_chk_gr {
-            None
-        } else {
-            ar.and_then(ar_m_unit_only)
-        };
+        let only = if is_chk_gr { None } else { ar.and_then(ar_m_unit_only) };
         let (rows, values, class, gas_name) = match (only, m, i) {
-            (Some(true), Some((idx, _, v)), _) => (
-                UnitRows {
-                    m: Some(idx),
-                    ..Default::default()
-                },
-                v,
-                InsnClass::M,
-                "mov.m",
-            ),
-            (Some(false), _, Some((idx, _, v))) => (
-                UnitRows {
-                    i: Some(idx),
-                    ..Default::default()
-                },
-                v,
-                InsnClass::I,
-                "mov.i",
-            ),
+            (Some(true), Some((idx, _, v)), _) => {
+                (UnitRows { m: Some(idx), ..Default::default() }, v, InsnClass::M, "mov.m")
+            }
+            (Some(false), _, Some((idx, _, v))) => {
+                (UnitRows { i: Some(idx), ..Default::default() }, v, InsnClass::I, "mov.i")
+            }
             (None, Some((mi, _, v)), Some((ii, _, _))) => (
-                UnitRows {
-                    m: Some(mi),
-                    i: Some(ii),
-                    ..Default::default()
-                },
+                UnitRows { m: Some(mi), i: Some(ii), ..Default::default() },
                 v,
                 InsnClass::DynMI,
                 if is_chk_gr { "chk.s" } else { "mov" },
             ),
-            _ => {
-                return Err(Diagnostic::error(
-                    mloc,
-                    "operands do not match any form of this instruction",
-                ))
-            }
+            _ => return Err(Diagnostic::error(mloc, "operands do not match any form of this instruction")),
         };
         return Ok(Matched {
             rows,
@@ -588,10 +493,7 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
             })
             .collect();
         let [Some(i), Some(l), Some(o), Some(r)] = sizes[..] else {
-            return Err(Diagnostic::error(
-                rw.ins[1].loc.clone(),
-                "alloc frame sizes must be constants",
-            ));
+            return Err(Diagnostic::error(rw.ins[1].loc.clone(), "alloc frame sizes must be constants"));
         };
         if r > i + l + o {
             return Err(Diagnostic::error(
@@ -599,37 +501,19 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
                 format!("rotating size {r} larger than the frame ({})", i + l + o),
             ));
         }
-        let num = |v: i64, at: usize| Located {
-            value: Operand::Expr(Expr::Num(v as u64)),
-            loc: rw.ins[at].loc.clone(),
-        };
-        (
-            rw.outs.clone(),
-            vec![
-                rw.ins[0].clone(),
-                num(i + l + o, 1),
-                num(i + l, 2),
-                num(r, 4),
-            ],
-        )
+        let num =
+            |v: i64, at: usize| Located { value: Operand::Expr(Expr::Num(v as u64)), loc: rw.ins[at].loc.clone() };
+        (rw.outs.clone(), vec![rw.ins[0].clone(), num(i + l + o, 1), num(i + l, 2), num(r, 4)])
     } else {
         (rw.outs.clone(), rw.ins.clone())
     };
-    let Some((idx, comp_bits, values)) =
-        find(base, &outs, &ins, rw.imm_adjust, env).map_err(operands_loc)?
-    else {
-        return Err(Diagnostic::error(
-            mloc,
-            format!("unknown instruction `{}`", syn.mnemonic.value),
-        ));
+    let Some((idx, comp_bits, values)) = find(base, &outs, &ins, rw.imm_adjust, env).map_err(operands_loc)? else {
+        return Err(Diagnostic::error(mloc, format!("unknown instruction `{}`", syn.mnemonic.value)));
     };
     let form = table().form(idx);
     if qp != 0 && form.flags.has(Flags::NO_QP) {
         let loc = syn.qp.as_ref().map_or(mloc, |q| q.loc.clone());
-        return Err(Diagnostic::error(
-            loc,
-            format!("`{}` cannot be predicated", syn.mnemonic.value),
-        ));
+        return Err(Diagnostic::error(loc, format!("`{}` cannot be predicated", syn.mnemonic.value)));
     }
     let mut rows = UnitRows::default();
     match form.unit {

@@ -68,8 +68,7 @@ pub fn assemble(
     let pp = preprocess(file, text, opts, loader).map_err(Diagnostics::from)?;
     let locate = |line: u32, col: u32| pp.lines.origin_col(line, col);
     let (statements, mut errors) = parse::parse(&pp.text, &locate);
-    let source_line =
-        |loc: &SourceLoc| -> Option<String> { pp.lines.source_line_at(loc).map(str::to_string) };
+    let source_line = |loc: &SourceLoc| -> Option<String> { pp.lines.source_line_at(loc).map(str::to_string) };
     let mut asm = layout::Assembler::new();
     for stmt in statements {
         asm.statement(stmt);

@@ -31,10 +31,7 @@ use std::collections::HashMap;
 ///
 /// `locate(line, col)` maps a 1-based line and column of `text` to the original source
 /// location. Statements after a bad one are still parsed.
-pub fn parse(
-    text: &str,
-    locate: &dyn Fn(u32, u32) -> SourceLoc,
-) -> (Vec<Statement>, Vec<Diagnostic>) {
+pub fn parse(text: &str, locate: &dyn Fn(u32, u32) -> SourceLoc) -> (Vec<Statement>, Vec<Diagnostic>) {
     let mut p = Parser {
         locate,
         frame: None,
@@ -82,10 +79,7 @@ struct PErr {
 }
 
 fn err<T>(col: u32, msg: impl Into<String>) -> Result<T, PErr> {
-    Err(PErr {
-        col,
-        msg: msg.into(),
-    })
+    Err(PErr { col, msg: msg.into() })
 }
 
 /// A position in one statement's tokens.
@@ -134,21 +128,13 @@ impl<'t> Cur<'t> {
             self.pos += 1;
             Ok(())
         } else {
-            err(
-                self.col(),
-                format!("expected '{p}' {what}, found {}", self.found()),
-            )
+            err(self.col(), format!("expected '{p}' {what}, found {}", self.found()))
         }
     }
 
     /// A sub-cursor over the rest of the tokens up to `end` (exclusive).
     fn slice(&self, end: usize, end_col: u32, end_desc: &'t str) -> Cur<'t> {
-        Cur {
-            toks: self.toks.get(self.pos..end).unwrap_or_default(),
-            pos: 0,
-            end_col,
-            end_desc,
-        }
+        Cur { toks: self.toks.get(self.pos..end).unwrap_or_default(), pos: 0, end_col, end_desc }
     }
 }
 
@@ -188,10 +174,7 @@ impl Parser<'_> {
     }
 
     fn located<T>(&self, value: T, col: u32) -> Located<T> {
-        Located {
-            value,
-            loc: self.loc(col),
-        }
+        Located { value, loc: self.loc(col) }
     }
 
     fn push(&mut self, kind: StmtKind, col: u32) {
@@ -214,12 +197,7 @@ impl Parser<'_> {
                 (None, _) => (line_end, "end of line"),
             };
             let seg = toks.get(start..i).unwrap_or_default();
-            let cur = Cur {
-                toks: seg,
-                pos: 0,
-                end_col,
-                end_desc,
-            };
+            let cur = Cur { toks: seg, pos: 0, end_col, end_desc };
             if let Err(e) = self.statement(cur) {
                 let d = Diagnostic::error(self.loc(e.col), e.msg).with_source_line(line_text);
                 self.diags.push(d);
@@ -243,27 +221,17 @@ impl Parser<'_> {
                 break;
             }
             match &t.kind {
-                Tk::Ident(name) | Tk::ForcedSym(name) => {
-                    self.push(StmtKind::Label(name.clone()), t.col)
-                }
+                Tk::Ident(name) | Tk::ForcedSym(name) => self.push(StmtKind::Label(name.clone()), t.col),
                 Tk::Num(_) if t.text.bytes().all(|b| b.is_ascii_digit()) => {
                     let Some(n) = canonical_number(&t.text).or_else(|| t.text.parse().ok()) else {
-                        return err(
-                            t.col,
-                            format!("local label number '{}' is too large", t.text),
-                        );
+                        return err(t.col, format!("local label number '{}' is too large", t.text));
                     };
                     let count = self.local_counts.entry(n).or_insert(0);
                     *count += 1;
                     let name = local_label_name(n, *count);
                     self.push(StmtKind::Label(name), t.col);
                 }
-                _ => {
-                    return err(
-                        t.col,
-                        format!("expected a label name before ':', found {}", c.found()),
-                    )
-                }
+                _ => return err(t.col, format!("expected a label name before ':', found {}", c.found())),
             }
             c.pos += 2;
         }
@@ -320,13 +288,7 @@ impl Parser<'_> {
                     break;
                 }
                 if !c.is_p(0, ",") {
-                    return err(
-                        c.col(),
-                        format!(
-                            "expected ',' between arguments of {name}, found {}",
-                            c.found()
-                        ),
-                    );
+                    return err(c.col(), format!("expected ',' between arguments of {name}, found {}", c.found()));
                 }
                 c.pos += 1;
                 ctx = "after ','".to_string();
@@ -351,17 +313,9 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn dir_arg(
-        &self,
-        c: &mut Cur<'_>,
-        ctx: &str,
-        args: &mut Vec<Located<DirArg>>,
-    ) -> Result<(), PErr> {
+    fn dir_arg(&self, c: &mut Cur<'_>, ctx: &str, args: &mut Vec<Located<DirArg>>) -> Result<(), PErr> {
         let Some(t) = c.peek() else {
-            return err(
-                c.col(),
-                format!("expected an argument {ctx}, found {}", c.found()),
-            );
+            return err(c.col(), format!("expected an argument {ctx}, found {}", c.found()));
         };
         match &t.kind {
             Tk::Str(_) => {
@@ -383,9 +337,7 @@ impl Parser<'_> {
                 match lookup_reg(name, self.frame) {
                     RegLookup::Yes(r) => args.push(self.located(DirArg::Reg(r), t.col)),
                     RegLookup::Bad(m) => return err(t.col, m),
-                    RegLookup::No => {
-                        args.push(self.located(DirArg::Expr(Expr::Sym(name.clone())), t.col))
-                    }
+                    RegLookup::No => args.push(self.located(DirArg::Expr(Expr::Sym(name.clone())), t.col)),
                 }
                 c.pos += 1;
                 Ok(())
@@ -412,31 +364,19 @@ impl Parser<'_> {
                 _ => None,
             };
             let Some(p) = reg else {
-                return err(
-                    c.col(),
-                    format!(
-                        "expected a predicate register (p0-p63) after '(', found {}",
-                        c.found()
-                    ),
-                );
+                return err(c.col(), format!("expected a predicate register (p0-p63) after '(', found {}", c.found()));
             };
             c.pos += 1;
             c.expect(")", "after the qualifying predicate")?;
             qp = Some(self.located(p, start_col));
         }
         let Some(Tk::Ident(m)) = c.peek_kind(0) else {
-            return err(
-                c.col(),
-                format!("expected an instruction mnemonic, found {}", c.found()),
-            );
+            return err(c.col(), format!("expected an instruction mnemonic, found {}", c.found()));
         };
         let mcol = c.col();
         let mnemonic = m.to_ascii_lowercase();
         if mnemonic.starts_with('.') || is_data_directive(&mnemonic) {
-            return err(
-                mcol,
-                format!("directive '{m}' cannot have a qualifying predicate"),
-            );
+            return err(mcol, format!("directive '{m}' cannot have a qualifying predicate"));
         }
         c.pos += 1;
         // Find the single top-level '='.
@@ -461,16 +401,9 @@ impl Parser<'_> {
             }
             Some((k, eq_col)) => {
                 let mut outs = c.slice(k, eq_col, "'='");
-                let mut ins = Cur {
-                    toks: c.toks.get(k + 1..).unwrap_or_default(),
-                    pos: 0,
-                    ..c
-                };
+                let mut ins = Cur { toks: c.toks.get(k + 1..).unwrap_or_default(), pos: 0, ..c };
                 if outs.at_end() {
-                    return err(
-                        eq_col,
-                        format!("expected register or expression {after_m}, found '='"),
-                    );
+                    return err(eq_col, format!("expected register or expression {after_m}, found '='"));
                 }
                 if mnemonic == "alloc" {
                     // alloc's own output is named in the frame it creates.
@@ -483,13 +416,7 @@ impl Parser<'_> {
                 }
             }
         };
-        let insn = InsnSyntax {
-            qp,
-            mnemonic: self.located(mnemonic, mcol),
-            outputs,
-            inputs,
-            has_equals: eq.is_some(),
-        };
+        let insn = InsnSyntax { qp, mnemonic: self.located(mnemonic, mcol), outputs, inputs, has_equals: eq.is_some() };
         self.push(StmtKind::Insn(insn), start_col);
         Ok(())
     }
@@ -504,14 +431,7 @@ impl Parser<'_> {
 
     /// `.set name, expr` and its synonyms.
     fn note_constant(&mut self, args: &[Located<DirArg>]) {
-        if let [Located {
-            value: DirArg::Expr(Expr::Sym(name)),
-            ..
-        }, Located {
-            value: DirArg::Expr(e),
-            ..
-        }] = args
-        {
+        if let [Located { value: DirArg::Expr(Expr::Sym(name)), .. }, Located { value: DirArg::Expr(e), .. }] = args {
             self.set_constant(name, e);
         }
     }
@@ -539,10 +459,8 @@ impl Parser<'_> {
     fn set_frame<'e>(&mut self, sizes: impl Iterator<Item = (&'e Expr, u32)>) -> Result<(), PErr> {
         let mut v = [0u32; 3];
         for (slot, (e, col)) in v.iter_mut().zip(sizes) {
-            let n = e.eval(&self.consts).map_err(|x| PErr {
-                col,
-                msg: format!("frame size must be a constant: {x}"),
-            })?;
+            let n =
+                e.eval(&self.consts).map_err(|x| PErr { col, msg: format!("frame size must be a constant: {x}") })?;
             match u32::try_from(n) {
                 Ok(n) if n <= 96 => *slot = n,
                 _ => return Ok(()),
@@ -556,12 +474,7 @@ impl Parser<'_> {
     }
 
     /// A comma-separated operand list filling the cursor.
-    fn operands(
-        &self,
-        c: &mut Cur<'_>,
-        first_ctx: &str,
-        allow_empty: bool,
-    ) -> Result<Vec<Located<Operand>>, PErr> {
+    fn operands(&self, c: &mut Cur<'_>, first_ctx: &str, allow_empty: bool) -> Result<Vec<Located<Operand>>, PErr> {
         let mut out = Vec::new();
         if c.at_end() && allow_empty {
             return Ok(out);
@@ -575,14 +488,7 @@ impl Parser<'_> {
                 return Ok(out);
             }
             if !c.is_p(0, ",") {
-                return err(
-                    c.col(),
-                    format!(
-                        "expected ',' or {} after operand, found {}",
-                        c.end_desc,
-                        c.found()
-                    ),
-                );
+                return err(c.col(), format!("expected ',' or {} after operand, found {}", c.end_desc, c.found()));
             }
             c.pos += 1;
             ctx = "after ','".to_string();
@@ -591,16 +497,12 @@ impl Parser<'_> {
 
     fn operand(&self, c: &mut Cur<'_>, ctx: &str) -> Result<Operand, PErr> {
         let Some(t) = c.peek() else {
-            return err(
-                c.col(),
-                format!("expected register or expression {ctx}, found {}", c.found()),
-            );
+            return err(c.col(), format!("expected register or expression {ctx}, found {}", c.found()));
         };
         match &t.kind {
-            Tk::P(",") | Tk::P("=") | Tk::P(")") | Tk::P("]") => err(
-                t.col,
-                format!("expected register or expression {ctx}, found {}", c.found()),
-            ),
+            Tk::P(",") | Tk::P("=") | Tk::P(")") | Tk::P("]") => {
+                err(t.col, format!("expected register or expression {ctx}, found {}", c.found()))
+            }
             Tk::P("[") => {
                 c.pos += 1;
                 Ok(Operand::Mem(self.bracketed_reg(c)?))
@@ -617,8 +519,7 @@ impl Parser<'_> {
             }
             // A register stands alone unless an operator follows (then `expr` reports it).
             Tk::Ident(name) => match lookup_reg(name, self.frame) {
-                RegLookup::Yes(r) if !matches!(c.peek_kind(1), Some(Tk::P(p)) if BinOp::from_text(p).is_some()) =>
-                {
+                RegLookup::Yes(r) if !matches!(c.peek_kind(1), Some(Tk::P(p)) if BinOp::from_text(p).is_some()) => {
                     c.pos += 1;
                     Ok(Operand::Reg(r))
                 }
@@ -640,10 +541,7 @@ impl Parser<'_> {
             _ => None,
         };
         let Some(r) = reg else {
-            return err(
-                c.col(),
-                format!("expected a register after '[', found {}", c.found()),
-            );
+            return err(c.col(), format!("expected a register after '[', found {}", c.found()));
         };
         c.pos += 1;
         c.expect("]", "after the register")?;
@@ -654,14 +552,7 @@ impl Parser<'_> {
     fn full_expr(&self, c: &mut Cur<'_>, ctx: &str) -> Result<Expr, PErr> {
         let e = self.expr(c, ctx)?;
         if !c.at_end() {
-            return err(
-                c.col(),
-                format!(
-                    "expected an operator or {}, found {}",
-                    c.end_desc,
-                    c.found()
-                ),
-            );
+            return err(c.col(), format!("expected an operator or {}, found {}", c.end_desc, c.found()));
         }
         Ok(e)
     }
@@ -671,13 +562,7 @@ impl Parser<'_> {
     }
 
     /// Precedence climbing; returns the expression and its tree depth.
-    fn binary(
-        &self,
-        c: &mut Cur<'_>,
-        min_rank: u8,
-        depth: u32,
-        ctx: &str,
-    ) -> Result<(Expr, u32), PErr> {
+    fn binary(&self, c: &mut Cur<'_>, min_rank: u8, depth: u32, ctx: &str) -> Result<(Expr, u32), PErr> {
         let (mut lhs, mut ld) = self.unary(c, depth + 1, ctx)?;
         while let Some(Tk::P(p)) = c.peek_kind(0) {
             let Some(op) = BinOp::from_text(p) else { break };
@@ -702,10 +587,7 @@ impl Parser<'_> {
             return err(col, "expression is too deeply nested");
         }
         let Some(t) = c.peek() else {
-            return err(
-                col,
-                format!("expected an expression {ctx}, found {}", c.found()),
-            );
+            return err(col, format!("expected an expression {ctx}, found {}", c.found()));
         };
         let unop = |op: UnaryOp, (e, d): (Expr, u32)| (Expr::Unary(op, Box::new(e)), d + 1);
         let result = match &t.kind {
@@ -719,22 +601,14 @@ impl Parser<'_> {
                     return err(col, format!("backward reference '{n}b' to local label {n}, which is not defined yet"));
                 }
                 c.pos += 1;
-                (
-                    Expr::Sym(local_label_name(*n, if *fwd { count + 1 } else { count })),
-                    1,
-                )
+                (Expr::Sym(local_label_name(*n, if *fwd { count + 1 } else { count })), 1)
             }
             Tk::Ident(name) if name == "." => {
                 c.pos += 1;
                 (Expr::Dot, 1)
             }
             Tk::Ident(name) => match lookup_reg(name, self.frame) {
-                RegLookup::Yes(_) => {
-                    return err(
-                        col,
-                        format!("register '{name}' cannot be used in an expression"),
-                    )
-                }
+                RegLookup::Yes(_) => return err(col, format!("register '{name}' cannot be used in an expression")),
                 RegLookup::Bad(m) => return err(col, m),
                 RegLookup::No => {
                     c.pos += 1;
@@ -749,13 +623,7 @@ impl Parser<'_> {
                 c.pos += 1;
                 let inner = self.binary(c, 0, depth + 1, "after '('")?;
                 if !c.is_p(0, ")") {
-                    return err(
-                        c.col(),
-                        format!(
-                            "expected ')' to close '(' at column {col}, found {}",
-                            c.found()
-                        ),
-                    );
+                    return err(c.col(), format!("expected ')' to close '(' at column {col}, found {}", c.found()));
                 }
                 c.pos += 1;
                 inner
@@ -791,12 +659,7 @@ impl Parser<'_> {
                 (Expr::RelocFn(w.clone(), Box::new(inner)), d + 1)
             }
             Tk::Str(_) => return err(col, "a string cannot be used in an expression"),
-            _ => {
-                return err(
-                    col,
-                    format!("expected an expression {ctx}, found {}", c.found()),
-                )
-            }
+            _ => return err(col, format!("expected an expression {ctx}, found {}", c.found())),
         };
         if result.1 > MAX_DEPTH {
             return err(col, "expression is too deeply nested");

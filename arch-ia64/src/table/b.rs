@@ -5,85 +5,47 @@ use super::field::f;
 use super::{Comp, Flags, Form, OpKind::*, TimingClass as T, Unit};
 
 /// Whether hint of B1, B3, B4 (two bits at 33-34). Omitted means .sptk.
-pub(super) const WH: Comp = Comp {
-    field: f::WH,
-    opts: &[(".sptk", 0), (".spnt", 1), (".dptk", 2), (".dpnt", 3)],
-    implied: Some(0),
-};
+pub(super) const WH: Comp =
+    Comp { field: f::WH, opts: &[(".sptk", 0), (".spnt", 1), (".dptk", 2), (".dpnt", 3)], implied: Some(0) };
 /// Whether hint of B5 (three bits at 32-34).
-const WH3: Comp = Comp {
-    field: f::WH3,
-    opts: &[(".sptk", 1), (".spnt", 3), (".dptk", 5), (".dpnt", 7)],
-    implied: Some(1),
-};
+const WH3: Comp =
+    Comp { field: f::WH3, opts: &[(".sptk", 1), (".spnt", 3), (".dptk", 5), (".dpnt", 7)], implied: Some(1) };
 /// Prefetch hint; omitted means .few.
-pub(super) const PH: Comp = Comp {
-    field: f::PH,
-    opts: &[(".few", 0), (".many", 1)],
-    implied: Some(0),
-};
+pub(super) const PH: Comp = Comp { field: f::PH, opts: &[(".few", 0), (".many", 1)], implied: Some(0) };
 /// Deallocation hint.
-pub(super) const DH: Comp = Comp {
-    field: f::DH,
-    opts: &[("", 0), (".clr", 1)],
-    implied: None,
-};
+pub(super) const DH: Comp = Comp { field: f::DH, opts: &[("", 0), (".clr", 1)], implied: None };
 
 fn ip_rel(name: &'static str, comps: &'static [Comp], btype: u64) -> Form {
-    Form::new(name, comps, Unit::B, "B1", &[(f::OP, 4), (f::B1, btype)])
-        .ops(&[], &[Tgt25])
-        .timing(T::Branch)
+    Form::new(name, comps, Unit::B, "B1", &[(f::OP, 4), (f::B1, btype)]).ops(&[], &[Tgt25]).timing(T::Branch)
 }
 
 fn indirect(name: &'static str, comps: &'static [Comp], x6: u64, btype: u64) -> Form {
-    Form::new(
-        name,
-        comps,
-        Unit::B,
-        "B4",
-        &[(f::OP, 0), (f::X6, x6), (f::B1, btype)],
-    )
-    .ops(&[], &[B2])
-    .timing(T::BranchIndirect)
+    Form::new(name, comps, Unit::B, "B4", &[(f::OP, 0), (f::X6, x6), (f::B1, btype)])
+        .ops(&[], &[B2])
+        .timing(T::BranchIndirect)
 }
 
 fn b8(name: &'static str, x6: u64, timing: T) -> Form {
-    Form::new(name, &[], Unit::B, "B8", &[(f::OP, 0), (f::X6, x6)])
-        .flags(Flags::NO_QP)
-        .timing(timing)
+    Form::new(name, &[], Unit::B, "B8", &[(f::OP, 0), (f::X6, x6)]).flags(Flags::NO_QP).timing(timing)
 }
 
 /// Appends the B-unit rows.
 pub(super) fn list(out: &mut Vec<Form>) {
     out.extend([
         // `br.cond.sptk` is displayed and accepted as plain `br`.
-        ip_rel("br{}{}", &[PH, DH], 0)
-            .pin(f::WH, 0)
-            .flags(Flags::PSEUDO | Flags::QP0_ALIAS),
+        ip_rel("br{}{}", &[PH, DH], 0).pin(f::WH, 0).flags(Flags::PSEUDO | Flags::QP0_ALIAS),
         ip_rel("br.cond{}{}{}", &[WH, PH, DH], 0),
         ip_rel("br.wexit{}{}{}", &[WH, PH, DH], 2).flags(Flags::SLOT2),
         ip_rel("br.wtop{}{}{}", &[WH, PH, DH], 3).flags(Flags::SLOT2),
         ip_rel("br.cloop{}{}{}", &[WH, PH, DH], 5).flags(Flags::SLOT2 | Flags::NO_QP),
         ip_rel("br.cexit{}{}{}", &[WH, PH, DH], 6).flags(Flags::SLOT2 | Flags::NO_QP),
         ip_rel("br.ctop{}{}{}", &[WH, PH, DH], 7).flags(Flags::SLOT2 | Flags::NO_QP),
-        Form::new("br.call{}{}{}", &[WH, PH, DH], Unit::B, "B3", &[(f::OP, 5)])
-            .ops(&[B1], &[Tgt25])
-            .timing(T::Call),
-        indirect("br{}{}", &[PH, DH], 0x20, 0)
-            .pin(f::WH, 0)
-            .flags(Flags::PSEUDO | Flags::QP0_ALIAS),
+        Form::new("br.call{}{}{}", &[WH, PH, DH], Unit::B, "B3", &[(f::OP, 5)]).ops(&[B1], &[Tgt25]).timing(T::Call),
+        indirect("br{}{}", &[PH, DH], 0x20, 0).pin(f::WH, 0).flags(Flags::PSEUDO | Flags::QP0_ALIAS),
         indirect("br.cond{}{}{}", &[WH, PH, DH], 0x20, 0),
         indirect("br.ia{}{}{}", &[WH, PH, DH], 0x20, 1),
         indirect("br.ret{}{}{}", &[WH, PH, DH], 0x21, 4).timing(T::Return),
-        Form::new(
-            "br.call{}{}{}",
-            &[WH3, PH, DH],
-            Unit::B,
-            "B5",
-            &[(f::OP, 1)],
-        )
-        .ops(&[B1], &[B2])
-        .timing(T::Call),
+        Form::new("br.call{}{}{}", &[WH3, PH, DH], Unit::B, "B5", &[(f::OP, 1)]).ops(&[B1], &[B2]).timing(T::Call),
         b8("cover", 0x02, T::Cover).flags(Flags::LAST),
         b8("clrrrb", 0x04, T::Clrrrb).flags(Flags::LAST),
         b8("clrrrb.pr", 0x05, T::Clrrrb).flags(Flags::LAST),
@@ -91,14 +53,8 @@ pub(super) fn list(out: &mut Vec<Form>) {
         b8("bsw.0", 0x0C, T::Bsw).flags(Flags::LAST | Flags::PRIV),
         b8("bsw.1", 0x0D, T::Bsw).flags(Flags::LAST | Flags::PRIV),
         b8("epc", 0x10, T::Epc),
-        Form::new("break.b", &[], Unit::B, "B9", &[(f::OP, 0), (f::X6, 0)])
-            .ops(&[], &[Imm21])
-            .timing(T::Break),
-        Form::new("nop.b", &[], Unit::B, "B9", &[(f::OP, 2), (f::X6, 0)])
-            .ops(&[], &[Imm21])
-            .timing(T::Nop),
-        Form::new("hint.b", &[], Unit::B, "B9", &[(f::OP, 2), (f::X6, 1)])
-            .ops(&[], &[Imm21])
-            .timing(T::Nop),
+        Form::new("break.b", &[], Unit::B, "B9", &[(f::OP, 0), (f::X6, 0)]).ops(&[], &[Imm21]).timing(T::Break),
+        Form::new("nop.b", &[], Unit::B, "B9", &[(f::OP, 2), (f::X6, 0)]).ops(&[], &[Imm21]).timing(T::Nop),
+        Form::new("hint.b", &[], Unit::B, "B9", &[(f::OP, 2), (f::X6, 1)]).ops(&[], &[Imm21]).timing(T::Nop),
     ]);
 }

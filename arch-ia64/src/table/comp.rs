@@ -32,12 +32,7 @@ pub(super) fn match_pieces(pieces: &[&str], comps: &[Comp], text: &str, bits: u6
     };
     for (spelling, value) in comp.opts {
         if let Some(after) = text.strip_prefix(spelling) {
-            if let Some(b) = match_pieces(
-                rest_pieces,
-                rest_comps,
-                after,
-                bits | comp.field.put(*value),
-            ) {
+            if let Some(b) = match_pieces(rest_pieces, rest_comps, after, bits | comp.field.put(*value)) {
                 return Some(b);
             }
         }

@@ -4,48 +4,22 @@
 use super::field::{f, Field};
 use super::{Comp, Constraint, Flags, Form, OpKind::*, TimingClass as T, Unit};
 
-const SF: Comp = Comp {
-    field: f::SF,
-    opts: &[(".s0", 0), (".s1", 1), (".s2", 2), (".s3", 3)],
-    implied: Some(0),
-};
+const SF: Comp = Comp { field: f::SF, opts: &[(".s0", 0), (".s1", 1), (".s2", 2), (".s3", 3)], implied: Some(0) };
 
 fn misc(name: &'static str, x6: u64) -> Form {
-    Form::new(
-        name,
-        &[],
-        Unit::F,
-        "F",
-        &[(f::OP, 0), (Field::new(33, 1), 0), (f::X6, x6)],
-    )
+    Form::new(name, &[], Unit::F, "F", &[(f::OP, 0), (Field::new(33, 1), 0), (f::X6, x6)])
 }
 
 /// Appends the F-unit rows.
 pub(super) fn list(out: &mut Vec<Form>) {
     out.extend([
-        misc("mov", 0x10)
-            .ops(&[F1], &[F3])
-            .constraint(Constraint::F2EqualsF3)
-            .flags(Flags::PSEUDO)
-            .timing(T::FpMerge),
-        misc("fmerge.s", 0x10)
-            .ops(&[F1], &[F2, F3])
-            .timing(T::FpMerge),
-        misc("fmerge.ns", 0x11)
-            .ops(&[F1], &[F2, F3])
-            .timing(T::FpMerge),
-        misc("fmerge.se", 0x12)
-            .ops(&[F1], &[F2, F3])
-            .timing(T::FpMerge),
+        misc("mov", 0x10).ops(&[F1], &[F3]).constraint(Constraint::F2EqualsF3).flags(Flags::PSEUDO).timing(T::FpMerge),
+        misc("fmerge.s", 0x10).ops(&[F1], &[F2, F3]).timing(T::FpMerge),
+        misc("fmerge.ns", 0x11).ops(&[F1], &[F2, F3]).timing(T::FpMerge),
+        misc("fmerge.se", 0x12).ops(&[F1], &[F2, F3]).timing(T::FpMerge),
         misc("break.f", 0x00).ops(&[], &[Imm21]).timing(T::Break),
-        misc("nop.f", 0x01)
-            .pin(f::Y26, 0)
-            .ops(&[], &[Imm21])
-            .timing(T::Nop),
-        misc("hint.f", 0x01)
-            .pin(f::Y26, 1)
-            .ops(&[], &[Imm21])
-            .timing(T::Nop),
+        misc("nop.f", 0x01).pin(f::Y26, 0).ops(&[], &[Imm21]).timing(T::Nop),
+        misc("hint.f", 0x01).pin(f::Y26, 1).ops(&[], &[Imm21]).timing(T::Nop),
     ]);
     // F1: (major op, x) -> name; f1 = f3 * f4 + f2.
     for (op, x, name) in [

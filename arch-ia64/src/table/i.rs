@@ -17,30 +17,12 @@ const TEST_NAMES: [(u64, u64, u64, &str, &str); 8] = [
 ];
 
 /// mov-to-br completers: return hint, whether hint, importance hint (I21).
-const MOV_BR_RET: Comp = Comp {
-    field: f::MRET,
-    opts: &[("", 0), (".ret", 1)],
-    implied: None,
-};
-const MOV_BR_WH: Comp = Comp {
-    field: f::MWH,
-    opts: &[(".sptk", 0), ("", 1), (".dptk", 2)],
-    implied: None,
-};
-const MOV_BR_IH: Comp = Comp {
-    field: f::MIH,
-    opts: &[("", 0), (".imp", 1)],
-    implied: None,
-};
+const MOV_BR_RET: Comp = Comp { field: f::MRET, opts: &[("", 0), (".ret", 1)], implied: None };
+const MOV_BR_WH: Comp = Comp { field: f::MWH, opts: &[(".sptk", 0), ("", 1), (".dptk", 2)], implied: None };
+const MOV_BR_IH: Comp = Comp { field: f::MIH, opts: &[("", 0), (".imp", 1)], implied: None };
 
 fn misc(name: &'static str, x6: u64) -> Form {
-    Form::new(
-        name,
-        &[],
-        Unit::I,
-        "I",
-        &[(f::OP, 0), (f::X3, 0), (f::X6, x6)],
-    )
+    Form::new(name, &[], Unit::I, "I", &[(f::OP, 0), (f::X3, 0), (f::X6, x6)])
 }
 
 fn shift_var(name: &'static str, x2c: u64, x2b: u64) -> Form {
@@ -49,15 +31,7 @@ fn shift_var(name: &'static str, x2c: u64, x2b: u64) -> Form {
         &[],
         Unit::I,
         if x2c == 1 { "I7" } else { "I5" },
-        &[
-            (f::OP, 7),
-            (f::BIT36, 1),
-            (f::X2A, 0),
-            (f::ZB, 1),
-            (f::VE32, 0),
-            (f::X2C, x2c),
-            (f::X2B_SH, x2b),
-        ],
+        &[(f::OP, 7), (f::BIT36, 1), (f::X2A, 0), (f::ZB, 1), (f::VE32, 0), (f::X2C, x2c), (f::X2B_SH, x2b)],
     )
     .timing(T::Shift)
 }
@@ -73,15 +47,7 @@ pub(super) fn list(out: &mut Vec<Form>) {
             &[(f::OP, 5), (f::X2I, 1), (f::X33, 0), (f::Y13, signed)],
         )
     };
-    let depz = || {
-        Form::new(
-            "dep.z",
-            &[],
-            Unit::I,
-            "I12",
-            &[(f::OP, 5), (f::X2I, 1), (f::X33, 1), (f::Y26, 0)],
-        )
-    };
+    let depz = || Form::new("dep.z", &[], Unit::I, "I12", &[(f::OP, 5), (f::X2I, 1), (f::X33, 1), (f::Y26, 0)]);
     out.extend([
         // Immediate shifts are extr/dep.z with len = 64 - pos (gas and objdump aliases).
         extr(0)
@@ -105,110 +71,42 @@ pub(super) fn list(out: &mut Vec<Form>) {
         shift_var("shr", 0, 2).ops(&[R1], &[R3, R2]),
         shift_var("shr.u", 0, 0).ops(&[R1], &[R3, R2]),
         shift_var("shl", 1, 0).ops(&[R1], &[R2, R3]),
-        Form::new(
-            "shrp",
-            &[],
-            Unit::I,
-            "I10",
-            &[(f::OP, 5), (f::X2I, 3), (f::X33, 0)],
-        )
-        .ops(&[R1], &[R2, R3, Count6])
-        .timing(T::Shift),
+        Form::new("shrp", &[], Unit::I, "I10", &[(f::OP, 5), (f::X2I, 3), (f::X33, 0)])
+            .ops(&[R1], &[R2, R3, Count6])
+            .timing(T::Shift),
         extr(1).ops(&[R1], &[R3, Pos6, Len6]).timing(T::Shift),
         extr(0).ops(&[R1], &[R3, Pos6, Len6]).timing(T::Shift),
         depz().ops(&[R1], &[R2, CPos6c, Len6]).timing(T::Shift),
-        Form::new(
-            "dep.z",
-            &[],
-            Unit::I,
-            "I13",
-            &[(f::OP, 5), (f::X2I, 1), (f::X33, 1), (f::Y26, 1)],
-        )
-        .ops(&[R1], &[Imm8, CPos6c, Len6])
-        .timing(T::Shift),
-        Form::new(
-            "dep",
-            &[],
-            Unit::I,
-            "I14",
-            &[(f::OP, 5), (f::X2I, 3), (f::X33, 1), (f::B13, 0)],
-        )
-        .ops(&[R1], &[Imm1, R3, CPos6b, Len6])
-        .timing(T::Shift),
-        Form::new("dep", &[], Unit::I, "I15", &[(f::OP, 4)])
-            .ops(&[R1], &[R2, R3, CPos6d, Len4])
+        Form::new("dep.z", &[], Unit::I, "I13", &[(f::OP, 5), (f::X2I, 1), (f::X33, 1), (f::Y26, 1)])
+            .ops(&[R1], &[Imm8, CPos6c, Len6])
             .timing(T::Shift),
+        Form::new("dep", &[], Unit::I, "I14", &[(f::OP, 5), (f::X2I, 3), (f::X33, 1), (f::B13, 0)])
+            .ops(&[R1], &[Imm1, R3, CPos6b, Len6])
+            .timing(T::Shift),
+        Form::new("dep", &[], Unit::I, "I15", &[(f::OP, 4)]).ops(&[R1], &[R2, R3, CPos6d, Len4]).timing(T::Shift),
     ]);
     for (tb, ta, c, name, _) in TEST_NAMES {
-        let fixed = [
-            (f::OP, 5),
-            (f::X2I, 0),
-            (f::BIT36, tb),
-            (f::TA, ta),
-            (f::C, c),
-            (f::Y13, 0),
-        ];
-        out.push(
-            Form::new(name, &[], Unit::I, "I16", &fixed)
-                .ops(&[P1, P2], &[R3, Pos6])
-                .timing(T::Tbit),
-        );
+        let fixed = [(f::OP, 5), (f::X2I, 0), (f::BIT36, tb), (f::TA, ta), (f::C, c), (f::Y13, 0)];
+        out.push(Form::new(name, &[], Unit::I, "I16", &fixed).ops(&[P1, P2], &[R3, Pos6]).timing(T::Tbit));
     }
     for (tb, ta, c, _, name) in TEST_NAMES {
-        let fixed = [
-            (f::OP, 5),
-            (f::X2I, 0),
-            (f::BIT36, tb),
-            (f::TA, ta),
-            (f::C, c),
-            (f::Y13, 1),
-            (Field::new(14, 6), 0),
-        ];
-        out.push(
-            Form::new(name, &[], Unit::I, "I17", &fixed)
-                .ops(&[P1, P2], &[R3])
-                .timing(T::Tbit),
-        );
+        let fixed =
+            [(f::OP, 5), (f::X2I, 0), (f::BIT36, tb), (f::TA, ta), (f::C, c), (f::Y13, 1), (Field::new(14, 6), 0)];
+        out.push(Form::new(name, &[], Unit::I, "I17", &fixed).ops(&[P1, P2], &[R3]).timing(T::Tbit));
     }
     out.extend([
-        misc("nop.i", 1)
-            .pin(f::Y26, 0)
-            .ops(&[], &[Imm21])
-            .timing(T::Nop),
-        misc("hint.i", 1)
-            .pin(f::Y26, 1)
-            .ops(&[], &[Imm21])
-            .timing(T::Nop),
+        misc("nop.i", 1).pin(f::Y26, 0).ops(&[], &[Imm21]).timing(T::Nop),
+        misc("hint.i", 1).pin(f::Y26, 1).ops(&[], &[Imm21]).timing(T::Nop),
         misc("break.i", 0).ops(&[], &[Imm21]).timing(T::Break),
-        Form::new("chk.s.i", &[], Unit::I, "I20", &[(f::OP, 0), (f::X3, 1)])
-            .ops(&[], &[R2, Tgt25Chk])
-            .timing(T::Chk),
+        Form::new("chk.s.i", &[], Unit::I, "I20", &[(f::OP, 0), (f::X3, 1)]).ops(&[], &[R2, Tgt25Chk]).timing(T::Chk),
         // objdump shows the plain hint form without its tag.
-        Form::new(
-            "mov",
-            &[],
-            Unit::I,
-            "I21",
-            &[
-                (f::OP, 0),
-                (f::X3, 7),
-                (f::MRET, 0),
-                (f::MWH, 1),
-                (f::MIH, 0),
-            ],
-        )
-        .ops(&[B1], &[R2])
-        .flags(Flags::PSEUDO)
-        .timing(T::MovToBr),
-        Form::new(
-            "mov{}{}{}",
-            &[MOV_BR_RET, MOV_BR_WH, MOV_BR_IH],
-            Unit::I,
-            "I21",
-            &[(f::OP, 0), (f::X3, 7)],
-        )
-        .ops(&[B1], &[R2, Tag13])
-        .timing(T::MovToBr),
+        Form::new("mov", &[], Unit::I, "I21", &[(f::OP, 0), (f::X3, 7), (f::MRET, 0), (f::MWH, 1), (f::MIH, 0)])
+            .ops(&[B1], &[R2])
+            .flags(Flags::PSEUDO)
+            .timing(T::MovToBr),
+        Form::new("mov{}{}{}", &[MOV_BR_RET, MOV_BR_WH, MOV_BR_IH], Unit::I, "I21", &[(f::OP, 0), (f::X3, 7)])
+            .ops(&[B1], &[R2, Tag13])
+            .timing(T::MovToBr),
         misc("mov", 0x31).ops(&[R1], &[B2]).timing(T::MovFromBr),
         Form::new("mov", &[], Unit::I, "I23", &[(f::OP, 0), (f::X3, 3)])
             .ops(&[PrAll], &[R2, Mask17])
@@ -220,9 +118,7 @@ pub(super) fn list(out: &mut Vec<Form>) {
             .ops(&[PrAll], &[R2])
             .flags(Flags::ASM_ONLY)
             .timing(T::MovToPr),
-        Form::new("mov", &[], Unit::I, "I24", &[(f::OP, 0), (f::X3, 2)])
-            .ops(&[PrRot], &[Imm44])
-            .timing(T::MovToPr),
+        Form::new("mov", &[], Unit::I, "I24", &[(f::OP, 0), (f::X3, 2)]).ops(&[PrRot], &[Imm44]).timing(T::MovToPr),
         misc("mov", 0x30).ops(&[R1], &[Ip]).timing(T::MovFromIp),
         misc("mov", 0x33).ops(&[R1], &[PrAll]).timing(T::MovFromPr),
         misc("mov.i", 0x2A).ops(&[Ar3], &[R2]).timing(T::MovToArI),

@@ -4,11 +4,7 @@
 use super::field::{f, Field};
 use super::{Comp, Flags, Form, OpKind::*, TimingClass as T, Unit};
 
-const LD_SIZE: Comp = Comp {
-    field: f::LS_SIZE,
-    opts: &[("1", 0), ("2", 1), ("4", 2), ("8", 3)],
-    implied: None,
-};
+const LD_SIZE: Comp = Comp { field: f::LS_SIZE, opts: &[("1", 0), ("2", 1), ("4", 2), ("8", 3)], implied: None };
 /// Integer load types (x6 high bits); 6 (fill), 0xC-0xE (stores) are other rows.
 const LD_TYPE: Comp = Comp {
     field: f::LS_TYPE,
@@ -25,59 +21,21 @@ const LD_TYPE: Comp = Comp {
     ],
     implied: None,
 };
-const LD_HINT: Comp = Comp {
-    field: f::HINT,
-    opts: &[("", 0), (".nt1", 1), (".nt2", 2), (".nta", 3)],
-    implied: None,
-};
-const ST_HINT: Comp = Comp {
-    field: f::HINT,
-    opts: &[("", 0), (".nt1", 1), (".nta", 3)],
-    implied: None,
-};
-const ST_TYPE: Comp = Comp {
-    field: f::LS_TYPE,
-    opts: &[("", 0xC), (".rel", 0xD)],
-    implied: None,
-};
-const LDF_SIZE: Comp = Comp {
-    field: f::LS_SIZE,
-    opts: &[("e", 0), ("8", 1), ("s", 2), ("d", 3)],
-    implied: None,
-};
+const LD_HINT: Comp = Comp { field: f::HINT, opts: &[("", 0), (".nt1", 1), (".nt2", 2), (".nta", 3)], implied: None };
+const ST_HINT: Comp = Comp { field: f::HINT, opts: &[("", 0), (".nt1", 1), (".nta", 3)], implied: None };
+const ST_TYPE: Comp = Comp { field: f::LS_TYPE, opts: &[("", 0xC), (".rel", 0xD)], implied: None };
+const LDF_SIZE: Comp = Comp { field: f::LS_SIZE, opts: &[("e", 0), ("8", 1), ("s", 2), ("d", 3)], implied: None };
 const LDF_TYPE: Comp = Comp {
     field: f::LS_TYPE,
-    opts: &[
-        ("", 0),
-        (".s", 1),
-        (".a", 2),
-        (".sa", 3),
-        (".c.clr", 8),
-        (".c.nc", 9),
-    ],
+    opts: &[("", 0), (".s", 1), (".a", 2), (".sa", 3), (".c.clr", 8), (".c.nc", 9)],
     implied: None,
 };
-const STF_TYPE: Comp = Comp {
-    field: f::LS_TYPE,
-    opts: &[("", 0xC)],
-    implied: None,
-};
-const SEM_ACQ_REL: Comp = Comp {
-    field: Field::new(32, 1),
-    opts: &[(".acq", 0), (".rel", 1)],
-    implied: None,
-};
+const STF_TYPE: Comp = Comp { field: f::LS_TYPE, opts: &[("", 0xC)], implied: None };
+const SEM_ACQ_REL: Comp = Comp { field: Field::new(32, 1), opts: &[(".acq", 0), (".rel", 1)], implied: None };
 const XCHG_SIZE: Comp = LD_SIZE;
-const FETCHADD_SIZE: Comp = Comp {
-    field: Field::new(30, 1),
-    opts: &[("4", 0), ("8", 1)],
-    implied: None,
-};
-const GETF_KIND: Comp = Comp {
-    field: Field::new(30, 2),
-    opts: &[(".sig", 0), (".exp", 1), (".s", 2), (".d", 3)],
-    implied: None,
-};
+const FETCHADD_SIZE: Comp = Comp { field: Field::new(30, 1), opts: &[("4", 0), ("8", 1)], implied: None };
+const GETF_KIND: Comp =
+    Comp { field: Field::new(30, 2), opts: &[(".sig", 0), (".exp", 1), (".s", 2), (".d", 3)], implied: None };
 
 /// A load or store in its three addressing forms: no update (op 4/6, m=0), register
 /// update (m=1) and immediate update (op 5/7).
@@ -107,197 +65,75 @@ fn mem3(
     };
     let [plain, reg, imm] = ops;
     out.push(
-        Form::new(
-            name,
-            comps,
-            Unit::M,
-            fmt(0),
-            &with(vec![(f::OP, base_op), (f::BIT36, 0), (f::X27, 0)]),
-        )
-        .ops(plain.0, plain.1)
-        .timing(timing),
+        Form::new(name, comps, Unit::M, fmt(0), &with(vec![(f::OP, base_op), (f::BIT36, 0), (f::X27, 0)]))
+            .ops(plain.0, plain.1)
+            .timing(timing),
     );
     if !reg.1.is_empty() {
         out.push(
-            Form::new(
-                name,
-                comps,
-                Unit::M,
-                fmt(1),
-                &with(vec![(f::OP, base_op), (f::BIT36, 1), (f::X27, 0)]),
-            )
-            .ops(reg.0, reg.1)
-            .timing(timing),
+            Form::new(name, comps, Unit::M, fmt(1), &with(vec![(f::OP, base_op), (f::BIT36, 1), (f::X27, 0)]))
+                .ops(reg.0, reg.1)
+                .timing(timing),
         );
     }
     out.push(
-        Form::new(
-            name,
-            comps,
-            Unit::M,
-            fmt(2),
-            &with(vec![(f::OP, base_op + 1)]),
-        )
-        .ops(imm.0, imm.1)
-        .timing(timing),
+        Form::new(name, comps, Unit::M, fmt(2), &with(vec![(f::OP, base_op + 1)])).ops(imm.0, imm.1).timing(timing),
     );
 }
 
 fn sys0(name: &'static str, x6: u64) -> Form {
-    Form::new(
-        name,
-        &[],
-        Unit::M,
-        "M24",
-        &[(f::OP, 0), (f::X3, 0), (f::X6, x6)],
-    )
+    Form::new(name, &[], Unit::M, "M24", &[(f::OP, 0), (f::X3, 0), (f::X6, x6)])
 }
 
 fn sys1(name: &'static str, x6: u64) -> Form {
-    Form::new(
-        name,
-        &[],
-        Unit::M,
-        "M",
-        &[(f::OP, 1), (f::X3, 0), (f::X6, x6)],
-    )
+    Form::new(name, &[], Unit::M, "M", &[(f::OP, 1), (f::X3, 0), (f::X6, x6)])
 }
 
 /// Appends the M-unit rows.
 pub(super) fn list(out: &mut Vec<Form>) {
-    const LD_OPS: [(&[super::OpKind], &[super::OpKind]); 3] = [
-        (&[R1], &[Mem3]),
-        (&[R1], &[Mem3, R2]),
-        (&[R1], &[Mem3, Imm9Ld]),
-    ];
-    const ST_OPS: [(&[super::OpKind], &[super::OpKind]); 3] =
-        [(&[Mem3], &[R2]), (&[], &[]), (&[Mem3], &[R2, Imm9St])];
-    const LDF_OPS: [(&[super::OpKind], &[super::OpKind]); 3] = [
-        (&[F1], &[Mem3]),
-        (&[F1], &[Mem3, R2]),
-        (&[F1], &[Mem3, Imm9Ld]),
-    ];
-    const STF_OPS: [(&[super::OpKind], &[super::OpKind]); 3] =
-        [(&[Mem3], &[F2]), (&[], &[]), (&[Mem3], &[F2, Imm9St])];
-    mem3(
-        out,
-        "ld{}{}{}",
-        &[LD_SIZE, LD_TYPE, LD_HINT],
-        4,
-        None,
-        LD_OPS,
-        T::Load,
-    );
-    mem3(
-        out,
-        "ld8.fill{}",
-        &[LD_HINT],
-        4,
-        Some(0x1B),
-        LD_OPS,
-        T::Load,
-    );
-    mem3(
-        out,
-        "st{}{}{}",
-        &[LD_SIZE, ST_TYPE, ST_HINT],
-        4,
-        None,
-        ST_OPS,
-        T::Store,
-    );
-    mem3(
-        out,
-        "st8.spill{}",
-        &[ST_HINT],
-        4,
-        Some(0x3B),
-        ST_OPS,
-        T::Store,
-    );
-    mem3(
-        out,
-        "ldf{}{}{}",
-        &[LDF_SIZE, LDF_TYPE, LD_HINT],
-        6,
-        None,
-        LDF_OPS,
-        T::FpLoad,
-    );
-    mem3(
-        out,
-        "ldf.fill{}",
-        &[LD_HINT],
-        6,
-        Some(0x1B),
-        LDF_OPS,
-        T::FpLoad,
-    );
-    mem3(
-        out,
-        "stf{}{}{}",
-        &[LDF_SIZE, STF_TYPE, ST_HINT],
-        6,
-        None,
-        STF_OPS,
-        T::FpStore,
-    );
-    mem3(
-        out,
-        "stf.spill{}",
-        &[ST_HINT],
-        6,
-        Some(0x3B),
-        STF_OPS,
-        T::FpStore,
-    );
+    const LD_OPS: [(&[super::OpKind], &[super::OpKind]); 3] =
+        [(&[R1], &[Mem3]), (&[R1], &[Mem3, R2]), (&[R1], &[Mem3, Imm9Ld])];
+    const ST_OPS: [(&[super::OpKind], &[super::OpKind]); 3] = [(&[Mem3], &[R2]), (&[], &[]), (&[Mem3], &[R2, Imm9St])];
+    const LDF_OPS: [(&[super::OpKind], &[super::OpKind]); 3] =
+        [(&[F1], &[Mem3]), (&[F1], &[Mem3, R2]), (&[F1], &[Mem3, Imm9Ld])];
+    const STF_OPS: [(&[super::OpKind], &[super::OpKind]); 3] = [(&[Mem3], &[F2]), (&[], &[]), (&[Mem3], &[F2, Imm9St])];
+    mem3(out, "ld{}{}{}", &[LD_SIZE, LD_TYPE, LD_HINT], 4, None, LD_OPS, T::Load);
+    mem3(out, "ld8.fill{}", &[LD_HINT], 4, Some(0x1B), LD_OPS, T::Load);
+    mem3(out, "st{}{}{}", &[LD_SIZE, ST_TYPE, ST_HINT], 4, None, ST_OPS, T::Store);
+    mem3(out, "st8.spill{}", &[ST_HINT], 4, Some(0x3B), ST_OPS, T::Store);
+    mem3(out, "ldf{}{}{}", &[LDF_SIZE, LDF_TYPE, LD_HINT], 6, None, LDF_OPS, T::FpLoad);
+    mem3(out, "ldf.fill{}", &[LD_HINT], 6, Some(0x1B), LDF_OPS, T::FpLoad);
+    mem3(out, "stf{}{}{}", &[LDF_SIZE, STF_TYPE, ST_HINT], 6, None, STF_OPS, T::FpStore);
+    mem3(out, "stf.spill{}", &[ST_HINT], 6, Some(0x3B), STF_OPS, T::FpStore);
     let atomic = |name: &'static str, comps: &'static [Comp], fixed: &[(Field, u64)]| {
         let mut all = vec![(f::OP, 4), (f::BIT36, 0), (f::X27, 1)];
         all.extend_from_slice(fixed);
         Form::new(name, comps, Unit::M, "M16", &all).timing(T::Atomic)
     };
     out.extend([
-        atomic(
-            "cmpxchg{}{}{}",
-            &[XCHG_SIZE, SEM_ACQ_REL, LD_HINT],
-            &[(Field::new(33, 3), 0)],
-        )
-        .ops(&[R1], &[Mem3, R2, ArCcv]),
-        atomic("xchg{}{}", &[XCHG_SIZE, LD_HINT], &[(Field::new(32, 4), 2)])
-            .ops(&[R1], &[Mem3, R2]),
+        atomic("cmpxchg{}{}{}", &[XCHG_SIZE, SEM_ACQ_REL, LD_HINT], &[(Field::new(33, 3), 0)])
+            .ops(&[R1], &[Mem3, R2, ArCcv]),
+        atomic("xchg{}{}", &[XCHG_SIZE, LD_HINT], &[(Field::new(32, 4), 2)]).ops(&[R1], &[Mem3, R2]),
         atomic(
             "fetchadd{}{}{}",
             &[FETCHADD_SIZE, SEM_ACQ_REL, LD_HINT],
             &[(Field::new(33, 3), 2), (Field::new(31, 1), 1)],
         )
         .ops(&[R1], &[Mem3, Inc3]),
-        atomic("getf{}", &[GETF_KIND], &[(Field::new(32, 4), 7)])
-            .ops(&[R1], &[F2])
-            .timing(T::GetF),
+        atomic("getf{}", &[GETF_KIND], &[(Field::new(32, 4), 7)]).ops(&[R1], &[F2]).timing(T::GetF),
         Form::new(
             "setf{}",
             &[GETF_KIND],
             Unit::M,
             "M18",
-            &[
-                (f::OP, 6),
-                (f::BIT36, 0),
-                (f::X27, 1),
-                (Field::new(32, 4), 7),
-            ],
+            &[(f::OP, 6), (f::BIT36, 0), (f::X27, 1), (Field::new(32, 4), 7)],
         )
         .ops(&[F1], &[R2])
         .timing(T::SetF),
         // System/memory management, op 0 (x3 = 0, x6 split into x2:x4).
         sys0("break.m", 0x00).ops(&[], &[Imm21]).timing(T::Break),
-        sys0("nop.m", 0x01)
-            .pin(f::Y26, 0)
-            .ops(&[], &[Imm21])
-            .timing(T::Nop),
-        sys0("hint.m", 0x01)
-            .pin(f::Y26, 1)
-            .ops(&[], &[Imm21Dec])
-            .timing(T::Nop),
+        sys0("nop.m", 0x01).pin(f::Y26, 0).ops(&[], &[Imm21]).timing(T::Nop),
+        sys0("hint.m", 0x01).pin(f::Y26, 1).ops(&[], &[Imm21Dec]).timing(T::Nop),
         sys0("invala", 0x10).timing(T::Invala),
         sys0("fwb", 0x20).timing(T::Fence),
         sys0("mf", 0x22).timing(T::Fence),
@@ -305,123 +141,51 @@ pub(super) fn list(out: &mut Vec<Form>) {
         sys0("srlz.d", 0x30).timing(T::Serialize),
         sys0("srlz.i", 0x31).timing(T::Serialize),
         sys0("sync.i", 0x33).timing(T::Serialize),
-        sys0("flushrs", 0x0C)
-            .flags(Flags::NO_QP | Flags::FIRST)
-            .timing(T::Rse),
-        sys0("loadrs", 0x0A)
-            .flags(Flags::NO_QP | Flags::FIRST)
-            .timing(T::Rse),
+        sys0("flushrs", 0x0C).flags(Flags::NO_QP | Flags::FIRST).timing(T::Rse),
+        sys0("loadrs", 0x0A).flags(Flags::NO_QP | Flags::FIRST).timing(T::Rse),
         sys0("mov.m", 0x28).ops(&[Ar3], &[Imm8]).timing(T::MovToArM),
         // sum/rum/ssm/rsm: x2 belongs to the immediate, so only x4 is fixed.
-        Form::new(
-            "sum",
-            &[],
-            Unit::M,
-            "M44",
-            &[(f::OP, 0), (f::X3, 0), (f::X4M, 4)],
-        )
-        .ops(&[], &[Imm24])
-        .timing(T::PsrMask),
-        Form::new(
-            "rum",
-            &[],
-            Unit::M,
-            "M44",
-            &[(f::OP, 0), (f::X3, 0), (f::X4M, 5)],
-        )
-        .ops(&[], &[Imm24])
-        .timing(T::PsrMask),
-        Form::new(
-            "ssm",
-            &[],
-            Unit::M,
-            "M44",
-            &[(f::OP, 0), (f::X3, 0), (f::X4M, 6)],
-        )
-        .ops(&[], &[Imm24])
-        .flags(Flags::PRIV)
-        .timing(T::PsrMask),
-        Form::new(
-            "rsm",
-            &[],
-            Unit::M,
-            "M44",
-            &[(f::OP, 0), (f::X3, 0), (f::X4M, 7)],
-        )
-        .ops(&[], &[Imm24])
-        .flags(Flags::PRIV)
-        .timing(T::PsrMask),
+        Form::new("sum", &[], Unit::M, "M44", &[(f::OP, 0), (f::X3, 0), (f::X4M, 4)])
+            .ops(&[], &[Imm24])
+            .timing(T::PsrMask),
+        Form::new("rum", &[], Unit::M, "M44", &[(f::OP, 0), (f::X3, 0), (f::X4M, 5)])
+            .ops(&[], &[Imm24])
+            .timing(T::PsrMask),
+        Form::new("ssm", &[], Unit::M, "M44", &[(f::OP, 0), (f::X3, 0), (f::X4M, 6)])
+            .ops(&[], &[Imm24])
+            .flags(Flags::PRIV)
+            .timing(T::PsrMask),
+        Form::new("rsm", &[], Unit::M, "M44", &[(f::OP, 0), (f::X3, 0), (f::X4M, 7)])
+            .ops(&[], &[Imm24])
+            .flags(Flags::PRIV)
+            .timing(T::PsrMask),
         // System/memory management, op 1.
-        Form::new("chk.s.m", &[], Unit::M, "M20", &[(f::OP, 1), (f::X3, 1)])
-            .ops(&[], &[R2, Tgt25Chk])
-            .timing(T::Chk),
-        Form::new("chk.s", &[], Unit::M, "M21", &[(f::OP, 1), (f::X3, 3)])
-            .ops(&[], &[F2, Tgt25Chk])
-            .timing(T::Chk),
-        Form::new(
-            "alloc",
-            &[],
-            Unit::M,
-            "M34",
-            &[(f::OP, 1), (f::X3, 6), (Field::new(31, 2), 0)],
-        )
-        .ops(&[R1], &[ArPfs, Sof, Sol, Sor])
-        .flags(Flags::NO_QP | Flags::FIRST)
-        .timing(T::Alloc),
-        sys1("fc", 0x30)
-            .pin(f::BIT36, 0)
-            .ops(&[], &[R3])
-            .timing(T::Fc),
-        sys1("fc.i", 0x30)
-            .pin(f::BIT36, 1)
-            .ops(&[], &[R3])
-            .timing(T::Fc),
+        Form::new("chk.s.m", &[], Unit::M, "M20", &[(f::OP, 1), (f::X3, 1)]).ops(&[], &[R2, Tgt25Chk]).timing(T::Chk),
+        Form::new("chk.s", &[], Unit::M, "M21", &[(f::OP, 1), (f::X3, 3)]).ops(&[], &[F2, Tgt25Chk]).timing(T::Chk),
+        Form::new("alloc", &[], Unit::M, "M34", &[(f::OP, 1), (f::X3, 6), (Field::new(31, 2), 0)])
+            .ops(&[R1], &[ArPfs, Sof, Sol, Sor])
+            .flags(Flags::NO_QP | Flags::FIRST)
+            .timing(T::Alloc),
+        sys1("fc", 0x30).pin(f::BIT36, 0).ops(&[], &[R3]).timing(T::Fc),
+        sys1("fc.i", 0x30).pin(f::BIT36, 1).ops(&[], &[R3]).timing(T::Fc),
         sys1("mov.m", 0x2A).ops(&[Ar3], &[R2]).timing(T::MovToArM),
         sys1("mov.m", 0x22).ops(&[R1], &[Ar3]).timing(T::MovFromArM),
-        sys1("mov", 0x2C)
-            .ops(&[Cr3], &[R2])
-            .flags(Flags::PRIV)
-            .timing(T::MovToCr),
-        sys1("mov", 0x24)
-            .ops(&[R1], &[Cr3])
-            .flags(Flags::PRIV)
-            .timing(T::MovFromCr),
-        sys1("mov", 0x2D)
-            .ops(&[PsrL], &[R2])
-            .flags(Flags::PRIV)
-            .timing(T::MovToPsr),
+        sys1("mov", 0x2C).ops(&[Cr3], &[R2]).flags(Flags::PRIV).timing(T::MovToCr),
+        sys1("mov", 0x24).ops(&[R1], &[Cr3]).flags(Flags::PRIV).timing(T::MovFromCr),
+        sys1("mov", 0x2D).ops(&[PsrL], &[R2]).flags(Flags::PRIV).timing(T::MovToPsr),
         sys1("mov", 0x29).ops(&[PsrUm], &[R2]).timing(T::MovToPsr),
-        sys1("mov", 0x25)
-            .ops(&[R1], &[Psr])
-            .flags(Flags::PRIV)
-            .timing(T::MovFromPsr),
+        sys1("mov", 0x25).ops(&[R1], &[Psr]).flags(Flags::PRIV).timing(T::MovFromPsr),
         sys1("mov", 0x21).ops(&[R1], &[PsrUm]).timing(T::MovFromPsr),
         sys1("probe.r", 0x38).ops(&[R1], &[R3, R2]).timing(T::Probe),
         sys1("probe.w", 0x39).ops(&[R1], &[R3, R2]).timing(T::Probe),
-        sys1("probe.r", 0x18)
-            .ops(&[R1], &[R3, Imm2])
-            .timing(T::Probe),
-        sys1("probe.w", 0x19)
-            .ops(&[R1], &[R3, Imm2])
-            .timing(T::Probe),
-        sys1("probe.rw.fault", 0x31)
-            .ops(&[], &[R3, Imm2])
-            .timing(T::Probe),
-        sys1("probe.r.fault", 0x32)
-            .ops(&[], &[R3, Imm2])
-            .timing(T::Probe),
-        sys1("probe.w.fault", 0x33)
-            .ops(&[], &[R3, Imm2])
-            .timing(T::Probe),
+        sys1("probe.r", 0x18).ops(&[R1], &[R3, Imm2]).timing(T::Probe),
+        sys1("probe.w", 0x19).ops(&[R1], &[R3, Imm2]).timing(T::Probe),
+        sys1("probe.rw.fault", 0x31).ops(&[], &[R3, Imm2]).timing(T::Probe),
+        sys1("probe.r.fault", 0x32).ops(&[], &[R3, Imm2]).timing(T::Probe),
+        sys1("probe.w.fault", 0x33).ops(&[], &[R3, Imm2]).timing(T::Probe),
         sys1("thash", 0x1A).ops(&[R1], &[R3]).timing(T::Tlb),
         sys1("ttag", 0x1B).ops(&[R1], &[R3]).timing(T::Tlb),
-        sys1("tpa", 0x1E)
-            .ops(&[R1], &[R3])
-            .flags(Flags::PRIV)
-            .timing(T::Tlb),
-        sys1("tak", 0x1F)
-            .ops(&[R1], &[R3])
-            .flags(Flags::PRIV)
-            .timing(T::Tlb),
+        sys1("tpa", 0x1E).ops(&[R1], &[R3]).flags(Flags::PRIV).timing(T::Tlb),
+        sys1("tak", 0x1F).ops(&[R1], &[R3]).flags(Flags::PRIV).timing(T::Tlb),
     ]);
 }

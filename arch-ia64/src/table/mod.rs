@@ -174,16 +174,8 @@ pub struct Form {
 }
 
 impl Form {
-    fn new(
-        name: &'static str,
-        comps: &'static [Comp],
-        unit: Unit,
-        format: Format,
-        fixed: &[(Field, u64)],
-    ) -> Form {
-        let (bits, mask) = fixed
-            .iter()
-            .fold((0, 0), |(b, m), (fd, v)| (b | fd.put(*v), m | fd.mask()));
+    fn new(name: &'static str, comps: &'static [Comp], unit: Unit, format: Format, fixed: &[(Field, u64)]) -> Form {
+        let (bits, mask) = fixed.iter().fold((0, 0), |(b, m), (fd, v)| (b | fd.put(*v), m | fd.mask()));
         Form {
             name,
             comps,

@@ -60,6 +60,7 @@ pub enum OpKind {
     Ar3,
     Cr3,
     Mem3,
+    Gr0,
     ArPfs,
     ArCcv,
     PrAll,
@@ -154,27 +155,14 @@ const fn spec(
     max: i128,
     range_text: &'static str,
 ) -> OpSpec {
-    OpSpec {
-        class,
-        pieces,
-        signed,
-        code,
-        min,
-        max,
-        range_text,
-    }
+    OpSpec { class, pieces, signed, code, min, max, range_text }
 }
 
 const F_IMM8: &[Field] = &[Field::new(13, 7), Field::new(36, 1)];
 const F_IMM9LD: &[Field] = &[Field::new(13, 7), Field::new(27, 1), Field::new(36, 1)];
 const F_IMM9ST: &[Field] = &[Field::new(6, 7), Field::new(27, 1), Field::new(36, 1)];
 const F_IMM14: &[Field] = &[Field::new(13, 7), Field::new(27, 6), Field::new(36, 1)];
-const F_IMM22: &[Field] = &[
-    Field::new(13, 7),
-    Field::new(27, 9),
-    Field::new(22, 5),
-    Field::new(36, 1),
-];
+const F_IMM22: &[Field] = &[Field::new(13, 7), Field::new(27, 9), Field::new(22, 5), Field::new(36, 1)];
 const F_IMM21: &[Field] = &[Field::new(6, 20), Field::new(36, 1)];
 const F_IMM24: &[Field] = &[Field::new(6, 21), Field::new(31, 2), Field::new(36, 1)];
 const F_TGT25: &[Field] = &[Field::new(13, 20), Field::new(36, 1)];
@@ -220,6 +208,8 @@ impl OpKind {
             Ar3 => spec(Ar, &[f::R3], false, Plain, 0, R7, "ar0-ar127"),
             Cr3 => spec(Cr, &[f::R3], false, Plain, 0, R7, "cr0-cr127"),
             Mem3 => spec(Mem, &[f::R3], false, Plain, 0, R7, "[r0]-[r127]"),
+            // The r0 of parallel compares against zero (A7): written, never encoded.
+            Gr0 => spec(Fixed("r0"), &[], false, Literal(0), 0, 0, "r0"),
             ArPfs => spec(Fixed("ar.pfs"), &[], false, Literal(64), 64, 64, "ar.pfs"),
             ArCcv => spec(Fixed("ar.ccv"), &[], false, Literal(32), 32, 32, "ar.ccv"),
             PrAll => spec(Fixed("pr"), &[], false, Literal(0), 0, 0, "pr"),
@@ -233,30 +223,14 @@ impl OpKind {
             Imm9Ld => spec(Dec, F_IMM9LD, true, Plain, -256, 255, "-256..255"),
             Imm9St => spec(Dec, F_IMM9ST, true, Plain, -256, 255, "-256..255"),
             Imm14 => spec(Dec, F_IMM14, true, Plain, -8192, 8191, "-8192..8191"),
-            Imm22 => spec(
-                Dec,
-                F_IMM22,
-                true,
-                Plain,
-                -2097152,
-                2097151,
-                "-2097152..2097151",
-            ),
+            Imm22 => spec(Dec, F_IMM22, true, Plain, -2097152, 2097151, "-2097152..2097151"),
             Imm21 => spec(Hex, F_IMM21, false, Plain, 0, 0x1f_ffff, "0..0x1fffff"),
             // hint.m's immediate, which objdump alone shows in decimal.
             Imm21Dec => spec(Dec, F_IMM21, false, Plain, 0, 0x1f_ffff, "0..0x1fffff"),
             Imm24 => spec(Hex, F_IMM24, false, Plain, 0, 0xff_ffff, "0..0xffffff"),
             Imm1 => spec(Dec, F_BIT36, true, Plain, -1, 0, "0 or -1"),
             Imm2 => spec(Dec, F_13_2, false, Plain, 0, 3, "0..3"),
-            Inc3 => spec(
-                Dec,
-                F_13_3,
-                false,
-                Code::Inc3,
-                -16,
-                16,
-                "-16, -8, -4, -1, 1, 4, 8 or 16",
-            ),
+            Inc3 => spec(Dec, F_13_3, false, Code::Inc3, -16, 16, "-16, -8, -4, -1, 1, 4, 8 or 16"),
             Mask17 => spec(
                 Hex,
                 F_MASK17,
@@ -266,33 +240,11 @@ impl OpKind {
                 0x1ffff,
                 "a 17-bit mask of p1-p16 (bit 16 extends to p16-p63)",
             ),
-            Imm44 => spec(
-                Hex,
-                F_IMM44,
-                true,
-                Shifted(16),
-                -(1 << 43),
-                (1 << 43) - 1,
-                "a 44-bit signed multiple of 0x10000",
-            ),
-            Imm64 => spec(
-                Hex,
-                &[],
-                false,
-                Code::Imm64,
-                I64_MIN,
-                U64_MAX,
-                "a 64-bit value",
-            ),
-            Imm62 => spec(
-                Hex,
-                &[],
-                false,
-                Code::Imm62,
-                0,
-                (1 << 62) - 1,
-                "0..0x3fffffffffffffff",
-            ),
+            Imm44 => {
+                spec(Hex, F_IMM44, true, Shifted(16), -(1 << 43), (1 << 43) - 1, "a 44-bit signed multiple of 0x10000")
+            }
+            Imm64 => spec(Hex, &[], false, Code::Imm64, I64_MIN, U64_MAX, "a 64-bit value"),
+            Imm62 => spec(Hex, &[], false, Code::Imm62, 0, (1 << 62) - 1, "0..0x3fffffffffffffff"),
             Pos6 => spec(Dec, F_14_6, false, Plain, 0, 63, "0..63"),
             CPos6c => spec(Dec, F_20_6, false, SixtyThreeMinus, 0, 63, "0..63"),
             CPos6b => spec(Dec, F_14_6, false, SixtyThreeMinus, 0, 63, "0..63"),
@@ -301,53 +253,15 @@ impl OpKind {
             Len4 => spec(Dec, F_27_4, false, MinusOne, 1, 16, "1..16"),
             Count2 => spec(Dec, F_27_2, false, MinusOne, 1, 4, "1..4"),
             Count6 => spec(Dec, F_27_6, false, Plain, 0, 63, "0..63"),
-            Tgt25 => spec(
-                Target,
-                F_TGT25,
-                true,
-                Bundles,
-                -(1 << 24),
-                (1 << 24) - 16,
-                "within 16 MiB of the bundle",
-            ),
-            Tgt25Chk => spec(
-                Target,
-                F_TGT25C,
-                true,
-                Bundles,
-                -(1 << 24),
-                (1 << 24) - 16,
-                "within 16 MiB of the bundle",
-            ),
-            Tgt64 => spec(
-                Target,
-                &[],
-                true,
-                Code::Tgt64,
-                I64_MIN,
-                U64_MAX,
-                "a 64-bit address",
-            ),
-            Tag13 => spec(
-                Target,
-                F_24_9,
-                true,
-                Bundles,
-                -4096,
-                4080,
-                "within 4 KiB of the bundle",
-            ),
+            Tgt25 => spec(Target, F_TGT25, true, Bundles, -(1 << 24), (1 << 24) - 16, "within 16 MiB of the bundle"),
+            Tgt25Chk => {
+                spec(Target, F_TGT25C, true, Bundles, -(1 << 24), (1 << 24) - 16, "within 16 MiB of the bundle")
+            }
+            Tgt64 => spec(Target, &[], true, Code::Tgt64, I64_MIN, U64_MAX, "a 64-bit address"),
+            Tag13 => spec(Target, F_24_9, true, Bundles, -4096, 4080, "within 4 KiB of the bundle"),
             Sof => spec(Dec, F_13_7, false, Plain, 0, 96, "0..96"),
             Sol => spec(Dec, F_20_7, false, Plain, 0, 96, "0..96"),
-            Sor => spec(
-                Dec,
-                F_27_4,
-                false,
-                Shifted(3),
-                0,
-                96,
-                "0..96 in multiples of 8",
-            ),
+            Sor => spec(Dec, F_27_4, false, Shifted(3), 0, 96, "0..96 in multiples of 8"),
         }
     }
 
@@ -438,9 +352,7 @@ impl OpKind {
             Code::Bundles => {
                 let d = value.wrapping_sub(ip as i64);
                 if d & 15 != 0 {
-                    return Err(OperandError::Misaligned(
-                        "a bundle address (multiple of 16)",
-                    ));
+                    return Err(OperandError::Misaligned("a bundle address (multiple of 16)"));
                 }
                 let d = d >> 4;
                 let w = width(s.pieces);
@@ -459,8 +371,7 @@ impl OpKind {
                     1 => 3,
                     _ => return Err(OperandError::OutOfRange(s.range_text)),
                 };
-                raw.slot |=
-                    Field::new(15, 1).put(u64::from(value < 0)) | Field::new(13, 2).put(code);
+                raw.slot |= Field::new(15, 1).put(u64::from(value < 0)) | Field::new(13, 2).put(code);
                 return Ok(());
             }
             Code::Imm64 => {
@@ -482,9 +393,7 @@ impl OpKind {
             Code::Tgt64 => {
                 let d = value.wrapping_sub(ip as i64);
                 if d & 15 != 0 {
-                    return Err(OperandError::Misaligned(
-                        "a bundle address (multiple of 16)",
-                    ));
+                    return Err(OperandError::Misaligned("a bundle address (multiple of 16)"));
                 }
                 let d = (d >> 4) as u64;
                 raw.slot |= Field::new(13, 20).put(d) | f::BIT36.put(d >> 59);
@@ -524,9 +433,8 @@ impl OpKind {
                 v as i64
             }
             Code::Imm62 => {
-                let v = Field::new(6, 20).get(raw.slot)
-                    | f::BIT36.get(raw.slot) << 20
-                    | (raw.long & ((1 << 41) - 1)) << 21;
+                let v =
+                    Field::new(6, 20).get(raw.slot) | f::BIT36.get(raw.slot) << 20 | (raw.long & ((1 << 41) - 1)) << 21;
                 v as i64
             }
             Code::Tgt64 => {

@@ -9,20 +9,11 @@ fn operand_fields_do_not_overlap_fixed_bits() {
             let overlap = kind.slot_mask() & form.mask;
             // Pseudo forms pin operand bits on purpose (e.g. `mov r1=r3` pins imm14 = 0).
             if form.is_real() {
-                assert_eq!(
-                    overlap, 0,
-                    "{} ({}) operand {:?} overlaps fixed bits",
-                    form.name, form.format, kind
-                );
+                assert_eq!(overlap, 0, "{} ({}) operand {:?} overlaps fixed bits", form.name, form.format, kind);
             }
         }
         for c in form.comps {
-            assert_eq!(
-                c.field.mask() & form.mask & !pinned_ok(form),
-                0,
-                "{} completer overlaps fixed bits",
-                form.name
-            );
+            assert_eq!(c.field.mask() & form.mask & !pinned_ok(form), 0, "{} completer overlaps fixed bits", form.name);
         }
     }
 }
@@ -40,13 +31,7 @@ fn every_real_row_has_a_distinct_mnemonic_and_operands_per_unit() {
     let t = table();
     let mut seen = std::collections::HashSet::new();
     for form in t.forms.iter().filter(|f| f.is_real()) {
-        let key = (
-            form.name,
-            form.format,
-            format!("{:?}", form.operands().collect::<Vec<_>>()),
-            form.bits,
-            form.mask,
-        );
+        let key = (form.name, form.format, format!("{:?}", form.operands().collect::<Vec<_>>()), form.bits, form.mask);
         assert!(seen.insert(key), "duplicate row {}", form.name);
     }
 }
@@ -70,26 +55,16 @@ fn real_rows_of_one_unit_do_not_overlap() {
             // Rows sharing fixed bits must differ in their completer values.
             let disjoint_comps = a.comps.iter().any(|ca| {
                 b.comps.iter().any(|cb| {
-                    ca.field == cb.field
-                        && ca
-                            .opts
-                            .iter()
-                            .all(|(_, va)| cb.opts.iter().all(|(_, vb)| va != vb))
+                    ca.field == cb.field && ca.opts.iter().all(|(_, va)| cb.opts.iter().all(|(_, vb)| va != vb))
                 })
-            }) || b.comps.iter().any(|cb| {
-                cb.opts
+            }) || b
+                .comps
+                .iter()
+                .any(|cb| cb.opts.iter().all(|(_, vb)| cb.field.put(*vb) & a.mask != a.bits & cb.field.mask()))
+                || a.comps
                     .iter()
-                    .all(|(_, vb)| cb.field.put(*vb) & a.mask != a.bits & cb.field.mask())
-            }) || a.comps.iter().any(|ca| {
-                ca.opts
-                    .iter()
-                    .all(|(_, va)| ca.field.put(*va) & b.mask != b.bits & ca.field.mask())
-            });
-            assert!(
-                disjoint_comps,
-                "rows {} ({}) and {} ({}) overlap",
-                a.name, a.format, b.name, b.format
-            );
+                    .any(|ca| ca.opts.iter().all(|(_, va)| ca.field.put(*va) & b.mask != b.bits & ca.field.mask()));
+            assert!(disjoint_comps, "rows {} ({}) and {} ({}) overlap", a.name, a.format, b.name, b.format);
         }
     }
 }

@@ -7,64 +7,24 @@ use super::{Flags, Form, OpKind::*, TimingClass as T, Unit};
 /// Appends the X-unit rows.
 pub(super) fn list(out: &mut Vec<Form>) {
     out.extend([
-        Form::new(
-            "break.x",
-            &[],
-            Unit::X,
-            "X1",
-            &[(f::OP, 0), (f::X3, 0), (f::X6, 0)],
-        )
-        .ops(&[], &[Imm62])
-        .timing(T::Break),
-        Form::new(
-            "nop.x",
-            &[],
-            Unit::X,
-            "X5",
-            &[(f::OP, 0), (f::X3, 0), (f::X6, 1), (f::Y26, 0)],
-        )
-        .ops(&[], &[Imm62])
-        .timing(T::Nop),
-        Form::new(
-            "hint.x",
-            &[],
-            Unit::X,
-            "X5",
-            &[(f::OP, 0), (f::X3, 0), (f::X6, 1), (f::Y26, 1)],
-        )
-        .ops(&[], &[Imm62])
-        .timing(T::Nop),
-        Form::new("movl", &[], Unit::X, "X2", &[(f::OP, 6), (f::VC, 0)])
-            .ops(&[R1], &[Imm64])
-            .timing(T::Movl),
-        Form::new(
-            "brl{}{}",
-            &[PH, DH],
-            Unit::X,
-            "X3",
-            &[(f::OP, 0xC), (f::B1, 0)],
-        )
-        .pin(f::WH, 0)
-        .flags(Flags::PSEUDO)
-        .ops(&[], &[Tgt64])
-        .timing(T::Branch),
-        Form::new(
-            "brl.cond{}{}{}",
-            &[WH, PH, DH],
-            Unit::X,
-            "X3",
-            &[(f::OP, 0xC), (f::B1, 0)],
-        )
-        .ops(&[], &[Tgt64])
-        .timing(T::Branch),
-        Form::new(
-            "brl.call{}{}{}",
-            &[WH, PH, DH],
-            Unit::X,
-            "X4",
-            &[(f::OP, 0xD)],
-        )
-        .ops(&[B1], &[Tgt64])
-        .timing(T::Call),
+        Form::new("break.x", &[], Unit::X, "X1", &[(f::OP, 0), (f::X3, 0), (f::X6, 0)])
+            .ops(&[], &[Imm62])
+            .timing(T::Break),
+        Form::new("nop.x", &[], Unit::X, "X5", &[(f::OP, 0), (f::X3, 0), (f::X6, 1), (f::Y26, 0)])
+            .ops(&[], &[Imm62])
+            .timing(T::Nop),
+        Form::new("hint.x", &[], Unit::X, "X5", &[(f::OP, 0), (f::X3, 0), (f::X6, 1), (f::Y26, 1)])
+            .ops(&[], &[Imm62])
+            .timing(T::Nop),
+        Form::new("movl", &[], Unit::X, "X2", &[(f::OP, 6), (f::VC, 0)]).ops(&[R1], &[Imm64]).timing(T::Movl),
+        Form::new("brl{}{}", &[PH, DH], Unit::X, "X3", &[(f::OP, 0xC), (f::B1, 0)])
+            .pin(f::WH, 0)
+            .flags(Flags::PSEUDO)
+            .ops(&[], &[Tgt64])
+            .timing(T::Branch),
+        Form::new("brl.cond{}{}{}", &[WH, PH, DH], Unit::X, "X3", &[(f::OP, 0xC), (f::B1, 0)])
+            .ops(&[], &[Tgt64])
+            .timing(T::Branch),
+        Form::new("brl.call{}{}{}", &[WH, PH, DH], Unit::X, "X4", &[(f::OP, 0xD)]).ops(&[B1], &[Tgt64]).timing(T::Call),
     ]);
 }

@@ -2,21 +2,8 @@ use std::sync::Arc;
 
 use super::*;
 
-fn sym(
-    name: &str,
-    value: u64,
-    section: Option<usize>,
-    binding: Binding,
-    kind: SymbolKind,
-) -> Symbol {
-    Symbol {
-        name: name.to_string(),
-        value,
-        section,
-        binding,
-        kind,
-        size: 0,
-    }
+fn sym(name: &str, value: u64, section: Option<usize>, binding: Binding, kind: SymbolKind) -> Symbol {
+    Symbol { name: name.to_string(), value, section, binding, kind, size: 0 }
 }
 
 fn image() -> Image {
@@ -44,28 +31,10 @@ fn image() -> Image {
     });
     img.symbols = vec![
         sym(".L1", 0x1010, Some(0), Binding::Local, SymbolKind::Label),
-        sym(
-            "ia64_syscall",
-            0x1010,
-            Some(0),
-            Binding::Global,
-            SymbolKind::Function,
-        ),
-        sym(
-            "start",
-            0x1000,
-            Some(0),
-            Binding::Global,
-            SymbolKind::Function,
-        ),
+        sym("ia64_syscall", 0x1010, Some(0), Binding::Global, SymbolKind::Function),
+        sym("start", 0x1000, Some(0), Binding::Global, SymbolKind::Function),
         sym("inner", 0x1020, Some(0), Binding::Local, SymbolKind::Label),
-        sym(
-            "counter",
-            0x2000,
-            Some(1),
-            Binding::Global,
-            SymbolKind::Object,
-        ),
+        sym("counter", 0x2000, Some(1), Binding::Global, SymbolKind::Object),
         sym("SIZE", 0x1030, None, Binding::Global, SymbolKind::Absolute),
     ];
     img
@@ -144,9 +113,7 @@ fn load_into_reports_overlapping_sections() {
     });
     let mut mem = Memory::new(Endian::Little);
     let err = img.load_into(&mut mem).unwrap_err();
-    assert!(
-        matches!(&err, LoadError::Map { section, source: MemError::Overlap { .. } } if section == ".rodata")
-    );
+    assert!(matches!(&err, LoadError::Map { section, source: MemError::Overlap { .. } } if section == ".rodata"));
     assert_eq!(
         err.to_string(),
         "cannot map section `.rodata`: region `.rodata` [0x2002..=0x2005] overlaps region `.data` [0x2000..=0x2003]"

@@ -50,14 +50,7 @@ fn access_straddling_pages_and_adjacent_regions() {
 fn unmapped_and_partially_unmapped_accesses_fault() {
     let mut m = mem();
     let f = m.read_u32(0x500).unwrap_err();
-    assert_eq!(
-        f,
-        MemFault {
-            kind: FaultKind::Unmapped,
-            addr: 0x500,
-            size: 4
-        }
-    );
+    assert_eq!(f, MemFault { kind: FaultKind::Unmapped, addr: 0x500, size: 4 });
     let f = m.write_u64(0x3ffc, 1).unwrap_err();
     assert_eq!(f.kind, FaultKind::CrossesRegion { at: 0x4000 });
     // The faulting write changed nothing.
@@ -70,25 +63,13 @@ fn unmapped_and_partially_unmapped_accesses_fault() {
 fn permissions_are_enforced_but_load_ignores_write() {
     let mut m = mem();
     let f = m.write_u32(0x8000, 1).unwrap_err();
-    assert_eq!(
-        f.kind,
-        FaultKind::Protection {
-            needed: Access::Write,
-            at: 0x8000
-        }
-    );
+    assert_eq!(f.kind, FaultKind::Protection { needed: Access::Write, at: 0x8000 });
     m.load(0x8000, &[1, 2, 3, 4]).unwrap();
     let mut insn = [0u8; 4];
     m.fetch(0x8000, &mut insn).unwrap();
     assert_eq!(insn, [1, 2, 3, 4]);
     let f = m.fetch(0x1000, &mut insn).unwrap_err();
-    assert_eq!(
-        f.kind,
-        FaultKind::Protection {
-            needed: Access::Exec,
-            at: 0x1000
-        }
-    );
+    assert_eq!(f.kind, FaultKind::Protection { needed: Access::Exec, at: 0x1000 });
     assert!(m.load(0x9000, &[1]).is_err());
 }
 
@@ -98,43 +79,19 @@ fn protection_fault_in_second_region_of_a_straddling_write() {
     m.map(0, 0x10, Perms::RW, "rw").unwrap();
     m.map(0x10, 0x10, Perms::READ, "ro").unwrap();
     let f = m.write_u32(0xe, 0xffff_ffff).unwrap_err();
-    assert_eq!(
-        f.kind,
-        FaultKind::Protection {
-            needed: Access::Write,
-            at: 0x10
-        }
-    );
+    assert_eq!(f.kind, FaultKind::Protection { needed: Access::Write, at: 0x10 });
     assert_eq!(m.read_u16(0xe).unwrap(), 0);
 }
 
 #[test]
 fn map_rejects_bad_regions() {
     let mut m = mem();
-    assert!(matches!(
-        m.map(0x2fff, 2, Perms::RW, "x"),
-        Err(MemError::Overlap { .. })
-    ));
-    assert!(matches!(
-        m.map(0x0, 0x1001, Perms::RW, "x"),
-        Err(MemError::Overlap { .. })
-    ));
-    assert!(matches!(
-        m.map(0x7000, 0x4000, Perms::RW, "x"),
-        Err(MemError::Overlap { .. })
-    ));
-    assert!(matches!(
-        m.map(0x100, 0, Perms::RW, "x"),
-        Err(MemError::ZeroSize { .. })
-    ));
-    assert!(matches!(
-        m.map(u64::MAX, 2, Perms::RW, "x"),
-        Err(MemError::Wraps { .. })
-    ));
-    assert!(matches!(
-        m.map(0x1_0000_0000, MAX_REGION_SIZE + 1, Perms::RW, "x"),
-        Err(MemError::TooLarge { .. })
-    ));
+    assert!(matches!(m.map(0x2fff, 2, Perms::RW, "x"), Err(MemError::Overlap { .. })));
+    assert!(matches!(m.map(0x0, 0x1001, Perms::RW, "x"), Err(MemError::Overlap { .. })));
+    assert!(matches!(m.map(0x7000, 0x4000, Perms::RW, "x"), Err(MemError::Overlap { .. })));
+    assert!(matches!(m.map(0x100, 0, Perms::RW, "x"), Err(MemError::ZeroSize { .. })));
+    assert!(matches!(m.map(u64::MAX, 2, Perms::RW, "x"), Err(MemError::Wraps { .. })));
+    assert!(matches!(m.map(0x1_0000_0000, MAX_REGION_SIZE + 1, Perms::RW, "x"), Err(MemError::TooLarge { .. })));
     // Ending exactly at the top of the address space is fine.
     m.map(u64::MAX - 0xfff, 0x1000, Perms::RW, "top").unwrap();
     m.write_u8(u64::MAX, 7).unwrap();
@@ -147,10 +104,7 @@ fn map_rejects_bad_regions() {
 fn regions_are_listed_in_address_order() {
     let mut m = mem();
     m.map(0x0, 0x10, Perms::NONE, "zero").unwrap();
-    let names: Vec<_> = m
-        .regions()
-        .map(|r| (r.name, r.base, r.size, r.perms.to_string()))
-        .collect();
+    let names: Vec<_> = m.regions().map(|r| (r.name, r.base, r.size, r.perms.to_string())).collect();
     assert_eq!(
         names,
         vec![
@@ -167,21 +121,14 @@ fn regions_are_listed_in_address_order() {
 fn fault_messages_name_address_size_and_pc() {
     let m = mem();
     let f = m.read_u64(0x5000).unwrap_err();
-    assert_eq!(
-        f.to_string(),
-        "memory fault: 8-byte access at 0x5000: unmapped address"
-    );
-    assert_eq!(
-        f.at_pc(0x8010).to_string(),
-        "memory fault: 8-byte access at 0x5000: unmapped address (pc 0x8010)"
-    );
+    assert_eq!(f.to_string(), "memory fault: 8-byte access at 0x5000: unmapped address");
+    assert_eq!(f.at_pc(0x8010).to_string(), "memory fault: 8-byte access at 0x5000: unmapped address (pc 0x8010)");
 }
 
 #[test]
 fn large_sparse_region_does_not_allocate_untouched_pages() {
     let mut m = Memory::new(Endian::Little);
-    m.map(0xe000_0000_0000_0000, 1 << 30, Perms::RW, "region7")
-        .unwrap();
+    m.map(0xe000_0000_0000_0000, 1 << 30, Perms::RW, "region7").unwrap();
     m.write_u64(0xe000_0000_3fff_fff8, 42).unwrap();
     assert_eq!(m.read_u64(0xe000_0000_3fff_fff8).unwrap(), 42);
     assert_eq!(m.read_u64(0xe000_0000_0000_0000).unwrap(), 0);

@@ -61,21 +61,14 @@ pub(super) struct Pp<'a> {
 }
 
 fn perr(col: u32, message: impl Into<String>) -> PpError {
-    PpError {
-        col,
-        message: message.into(),
-    }
+    PpError { col, message: message.into() }
 }
 
 impl<'a> Pp<'a> {
     fn emit(&mut self, text: &str, file: &Arc<str>, line: u32, verbatim: bool) {
         self.out.push_str(text);
         self.out.push('\n');
-        self.map.push(LineOrigin {
-            file: file.clone(),
-            line,
-            verbatim,
-        });
+        self.map.push(LineOrigin { file: file.clone(), line, verbatim });
     }
 
     fn emit_empty(&mut self, file: &Arc<str>, first: u32, count: u32) {
@@ -96,16 +89,9 @@ impl<'a> Pp<'a> {
         if !self.sources.iter().any(|(n, _)| *n == name) {
             self.sources.push((name.clone(), Arc::from(text)));
         }
-        let ctx = FileCtx {
-            name: name.clone(),
-            phys: physical_lines(text),
-            depth,
-        };
+        let ctx = FileCtx { name: name.clone(), phys: physical_lines(text), depth };
         let logical = logical_lines(text).map_err(|u| {
-            let d = Diagnostic::error(
-                SourceLoc::new(name.clone(), u.line, u.col),
-                "unterminated comment",
-            );
+            let d = Diagnostic::error(SourceLoc::new(name.clone(), u.line, u.col), "unterminated comment");
             match ctx.phys.get(u.line as usize - 1) {
                 Some(src) => d.with_source_line(*src),
                 None => d,
@@ -125,8 +111,7 @@ impl<'a> Pp<'a> {
                 let mut ex = Expander::new(&self.macros, &name, ll.first);
                 let expanded = ex.expand(toks).map_err(|e| ctx.diag(ll, e))?;
                 if ex.changed {
-                    let indent: String =
-                        ll.text.chars().take_while(|c| c.is_whitespace()).collect();
+                    let indent: String = ll.text.chars().take_while(|c| c.is_whitespace()).collect();
                     let line = format!("{indent}{}", spell(&expanded));
                     self.emit(&line, &name, ll.first, false);
                 } else {
@@ -136,12 +121,7 @@ impl<'a> Pp<'a> {
             }
         }
         if let Some(c) = conds.last() {
-            let ll = LogicalLine {
-                first: c.line,
-                count: 1,
-                text: String::new(),
-                exact_cols: u32::MAX,
-            };
+            let ll = LogicalLine { first: c.line, count: 1, text: String::new(), exact_cols: u32::MAX };
             return Err(ctx.diag(&ll, perr(c.col, format!("unterminated #{}", c.directive))));
         }
         Ok(())
@@ -167,22 +147,14 @@ impl<'a> Pp<'a> {
             // `# 12 "file"` line markers are dropped: the line map already knows.
             Kind::Number => return Ok(false),
             _ if active => {
-                return Err(at(perr(
-                    name_tok.col,
-                    format!("invalid preprocessing directive \"{}\"", name_tok.text),
-                )))
+                return Err(at(perr(name_tok.col, format!("invalid preprocessing directive \"{}\"", name_tok.text))))
             }
             _ => return Ok(false),
         };
         let col = name_tok.col;
         let line_rest = || -> String {
             let skip = (col as usize - 1) + name.chars().count();
-            ll.text
-                .chars()
-                .skip(skip)
-                .collect::<String>()
-                .trim()
-                .to_string()
+            ll.text.chars().skip(skip).collect::<String>().trim().to_string()
         };
         let new_cond = |active, taken, parent_active| Cond {
             line: ll.first,
@@ -200,12 +172,8 @@ impl<'a> Pp<'a> {
                 conds.push(new_cond(v, v, true));
             }
             "ifdef" | "ifndef" => {
-                let id = rest.first().ok_or_else(|| {
-                    at(perr(
-                        col,
-                        format!("no macro name given in #{name} directive"),
-                    ))
-                })?;
+                let id =
+                    rest.first().ok_or_else(|| at(perr(col, format!("no macro name given in #{name} directive"))))?;
                 if id.kind != Kind::Ident {
                     return Err(at(perr(id.col, "macro names must be identifiers")));
                 }
@@ -213,9 +181,7 @@ impl<'a> Pp<'a> {
                 conds.push(new_cond(v, v, true));
             }
             "elif" => {
-                let c = conds
-                    .last_mut()
-                    .ok_or_else(|| at(perr(hash_col, "#elif without #if")))?;
+                let c = conds.last_mut().ok_or_else(|| at(perr(hash_col, "#elif without #if")))?;
                 if c.seen_else {
                     return Err(at(perr(hash_col, "#elif after #else")));
                 }
@@ -228,9 +194,7 @@ impl<'a> Pp<'a> {
                 }
             }
             "else" => {
-                let c = conds
-                    .last_mut()
-                    .ok_or_else(|| at(perr(hash_col, "#else without #if")))?;
+                let c = conds.last_mut().ok_or_else(|| at(perr(hash_col, "#else without #if")))?;
                 if c.seen_else {
                     return Err(at(perr(hash_col, "#else after #else")));
                 }
@@ -239,26 +203,19 @@ impl<'a> Pp<'a> {
                 c.taken = true;
             }
             "endif" => {
-                conds
-                    .pop()
-                    .ok_or_else(|| at(perr(hash_col, "#endif without #if")))?;
+                conds.pop().ok_or_else(|| at(perr(hash_col, "#endif without #if")))?;
             }
             _ if !active => {}
             "define" => {
                 let m = parse_define(rest, col).map_err(at)?;
                 if let Some(old) = self.macros.get(&*m.name).filter(|old| !old.same_as(&m)) {
                     let d = at(perr(col, format!("\"{}\" redefined", old.name)));
-                    self.warnings.push(Diagnostic {
-                        severity: crate::error::Severity::Warning,
-                        ..d
-                    });
+                    self.warnings.push(Diagnostic { severity: crate::error::Severity::Warning, ..d });
                 }
                 self.macros.insert(m.name.to_string(), m);
             }
             "undef" => {
-                let id = rest
-                    .first()
-                    .ok_or_else(|| at(perr(col, "no macro name given in #undef directive")))?;
+                let id = rest.first().ok_or_else(|| at(perr(col, "no macro name given in #undef directive")))?;
                 if id.kind != Kind::Ident {
                     return Err(at(perr(id.col, "macro names must be identifiers")));
                 }
@@ -271,18 +228,10 @@ impl<'a> Pp<'a> {
             "error" => return Err(at(perr(hash_col, format!("#error {}", line_rest())))),
             "warning" => {
                 let d = at(perr(hash_col, format!("#warning {}", line_rest())));
-                self.warnings.push(Diagnostic {
-                    severity: crate::error::Severity::Warning,
-                    ..d
-                });
+                self.warnings.push(Diagnostic { severity: crate::error::Severity::Warning, ..d });
             }
             "line" | "pragma" | "ident" | "sccs" => {}
-            _ => {
-                return Err(at(perr(
-                    col,
-                    format!("invalid preprocessing directive #{name}"),
-                )))
-            }
+            _ => return Err(at(perr(col, format!("invalid preprocessing directive #{name}")))),
         }
         Ok(false)
     }
@@ -302,9 +251,7 @@ impl<'a> Pp<'a> {
                 continue;
             }
             let paren = rest.get(i + 1).is_some_and(|n| n.is("("));
-            let id = rest
-                .get(i + 1 + usize::from(paren))
-                .filter(|n| n.kind == Kind::Ident);
+            let id = rest.get(i + 1 + usize::from(paren)).filter(|n| n.kind == Kind::Ident);
             let Some(id) = id else {
                 return Err(perr(t.col, "operator \"defined\" requires an identifier"));
             };
@@ -334,9 +281,7 @@ impl<'a> Pp<'a> {
         let (path, quoted) = match include_name(raw) {
             Some(found) => found,
             None => {
-                let expanded = Expander::new(&self.macros, &ctx.name, ll.first)
-                    .expand(rest.to_vec())
-                    .map_err(at)?;
+                let expanded = Expander::new(&self.macros, &ctx.name, ll.first).expand(rest.to_vec()).map_err(at)?;
                 include_name(&spell(&expanded))
                     .ok_or_else(|| at(perr(col, "#include expects \"FILENAME\" or <FILENAME>")))?
             }
@@ -344,10 +289,7 @@ impl<'a> Pp<'a> {
         if ctx.depth + 1 > MAX_INCLUDE_DEPTH {
             return Err(at(perr(
                 col,
-                format!(
-                    "#include nested depth {} exceeds maximum of {MAX_INCLUDE_DEPTH}",
-                    ctx.depth + 1
-                ),
+                format!("#include nested depth {} exceeds maximum of {MAX_INCLUDE_DEPTH}", ctx.depth + 1),
             )));
         }
         let mut candidates: Vec<PathBuf> = Vec::new();
@@ -374,10 +316,7 @@ impl<'a> Pp<'a> {
                 Err(e) => failure = Some(e),
             }
         }
-        let why = failure.map_or_else(
-            || "No such file or directory".to_string(),
-            |e| e.to_string(),
-        );
+        let why = failure.map_or_else(|| "No such file or directory".to_string(), |e| e.to_string());
         Err(at(perr(col, format!("{path}: {why}"))))
     }
 }

@@ -33,28 +33,18 @@ impl Macro {
     /// Whether `other` is the same definition (C's rule for a harmless redefinition:
     /// same parameters, same body tokens with the same whitespace separation).
     pub fn same_as(&self, other: &Macro) -> bool {
-        let body = |m: &Macro| {
-            m.body
-                .iter()
-                .map(|t| (t.text.clone(), t.ws))
-                .collect::<Vec<_>>()
-        };
+        let body = |m: &Macro| m.body.iter().map(|t| (t.text.clone(), t.ws)).collect::<Vec<_>>();
         self.params == other.params && self.variadic == other.variadic && body(self) == body(other)
     }
 }
 
 fn err(col: u32, message: impl Into<String>) -> PpError {
-    PpError {
-        col,
-        message: message.into(),
-    }
+    PpError { col, message: message.into() }
 }
 
 /// Parse the tokens after `#define` (`col` is the directive's column, for errors).
 pub(super) fn parse_define(tokens: &[Token], col: u32) -> Result<Macro, PpError> {
-    let name = tokens
-        .first()
-        .ok_or_else(|| err(col, "no macro name given in #define directive"))?;
+    let name = tokens.first().ok_or_else(|| err(col, "no macro name given in #define directive"))?;
     if name.kind != Kind::Ident {
         return Err(err(name.col, "macro names must be identifiers"));
     }
@@ -76,18 +66,10 @@ pub(super) fn parse_define(tokens: &[Token], col: u32) -> Result<Macro, PpError>
     }
     for t in [body.first(), body.last()].into_iter().flatten() {
         if t.is("##") {
-            return Err(err(
-                t.col,
-                "'##' cannot appear at either end of a macro expansion",
-            ));
+            return Err(err(t.col, "'##' cannot appear at either end of a macro expansion"));
         }
     }
-    Ok(Macro {
-        name: Rc::from(name.text.as_str()),
-        params,
-        variadic,
-        body,
-    })
+    Ok(Macro { name: Rc::from(name.text.as_str()), params, variadic, body })
 }
 
 /// Parse `( a, b, ... )` starting at `tokens[1]`; returns names, variadic flag and the
@@ -95,11 +77,7 @@ pub(super) fn parse_define(tokens: &[Token], col: u32) -> Result<Macro, PpError>
 fn parse_params(tokens: &[Token], name_col: u32) -> Result<(Vec<String>, bool, usize), PpError> {
     let mut params: Vec<String> = Vec::new();
     let mut idx = 2;
-    let at = |i: usize| {
-        tokens
-            .get(i)
-            .ok_or_else(|| err(name_col, "missing ')' in macro parameter list"))
-    };
+    let at = |i: usize| tokens.get(i).ok_or_else(|| err(name_col, "missing ')' in macro parameter list"));
     // An empty list is only `()`.
     if at(idx)?.is(")") {
         return Ok((params, false, idx + 1));
@@ -111,10 +89,7 @@ fn parse_params(tokens: &[Token], name_col: u32) -> Result<(Vec<String>, bool, u
             true
         } else if t.kind == Kind::Ident {
             if params.contains(&t.text) || t.text == "__VA_ARGS__" {
-                return Err(err(
-                    t.col,
-                    format!("duplicate or reserved macro parameter \"{}\"", t.text),
-                ));
+                return Err(err(t.col, format!("duplicate or reserved macro parameter \"{}\"", t.text)));
             }
             params.push(t.text.clone());
             let named_variadic = tokens.get(idx + 1).is_some_and(|n| n.is("..."));
@@ -123,10 +98,7 @@ fn parse_params(tokens: &[Token], name_col: u32) -> Result<(Vec<String>, bool, u
             }
             named_variadic
         } else {
-            return Err(err(
-                t.col,
-                format!("expected parameter name, found \"{}\"", t.text),
-            ));
+            return Err(err(t.col, format!("expected parameter name, found \"{}\"", t.text)));
         };
         idx += 1;
         let sep = at(idx)?;
@@ -134,13 +106,7 @@ fn parse_params(tokens: &[Token], name_col: u32) -> Result<(Vec<String>, bool, u
             return Ok((params, variadic, idx + 1));
         }
         if variadic || !sep.is(",") {
-            return Err(err(
-                sep.col,
-                format!(
-                    "expected ',' or ')' in macro parameter list, found \"{}\"",
-                    sep.text
-                ),
-            ));
+            return Err(err(sep.col, format!("expected ',' or ')' in macro parameter list, found \"{}\"", sep.text)));
         }
         idx += 1;
     }
@@ -207,13 +173,7 @@ pub(super) struct Expander<'a> {
 impl<'a> Expander<'a> {
     /// An expander for line `line` of `file`.
     pub fn new(macros: &'a HashMap<String, Macro>, file: &'a str, line: u32) -> Expander<'a> {
-        Expander {
-            macros,
-            file,
-            line,
-            produced: 0,
-            changed: false,
-        }
+        Expander { macros, file, line, produced: 0, changed: false }
     }
 
     /// Fully expand `tokens`.
@@ -242,20 +202,12 @@ impl<'a> Expander<'a> {
                         continue;
                     }
                     let (args, rparen) = collect_args(&mut input, m, params.len(), t.col)?;
-                    let hide = t
-                        .hide
-                        .iter()
-                        .filter(|h| rparen.hide.contains(h))
-                        .cloned()
-                        .collect();
+                    let hide = t.hide.iter().filter(|h| rparen.hide.contains(h)).cloned().collect();
                     (args, hide)
                 }
             };
             if depth > MAX_DEPTH {
-                return Err(err(
-                    t.col,
-                    format!("macro expansion nested too deeply at \"{}\"", t.text),
-                ));
+                return Err(err(t.col, format!("macro expansion nested too deeply at \"{}\"", t.text)));
             }
             let mut hide = hide;
             add_hide(&mut hide, std::slice::from_ref(&m.name));
@@ -269,10 +221,7 @@ impl<'a> Expander<'a> {
             }
             self.produced += body.len();
             if self.produced > MAX_TOKENS {
-                return Err(err(
-                    t.col,
-                    format!("expansion of \"{}\" exceeds {MAX_TOKENS} tokens", t.text),
-                ));
+                return Err(err(t.col, format!("expansion of \"{}\" exceeds {MAX_TOKENS} tokens", t.text)));
             }
             self.changed = true;
             input.extend(body.into_iter().rev());
@@ -285,32 +234,19 @@ impl<'a> Expander<'a> {
         match t.text.as_str() {
             "__LINE__" => {
                 self.changed = true;
-                Token {
-                    kind: Kind::Number,
-                    text: self.line.to_string(),
-                    ..t
-                }
+                Token { kind: Kind::Number, text: self.line.to_string(), ..t }
             }
             "__FILE__" => {
                 self.changed = true;
                 let name = self.file.replace('\\', "\\\\").replace('"', "\\\"");
-                Token {
-                    kind: Kind::Literal,
-                    text: format!("\"{name}\""),
-                    ..t
-                }
+                Token { kind: Kind::Literal, text: format!("\"{name}\""), ..t }
             }
             _ => t,
         }
     }
 
     /// The body of `m` with parameters replaced, `#` and `##` applied.
-    fn subst(
-        &mut self,
-        m: &Macro,
-        args: &[Vec<Token>],
-        depth: usize,
-    ) -> Result<Vec<Token>, PpError> {
+    fn subst(&mut self, m: &Macro, args: &[Vec<Token>], depth: usize) -> Result<Vec<Token>, PpError> {
         let param_of = |t: &Token| -> Option<usize> {
             (t.kind == Kind::Ident).then_some(())?;
             m.params.as_ref()?.iter().position(|p| *p == t.text)
@@ -396,12 +332,8 @@ fn collect_args(
     let mut args: Vec<Vec<Token>> = vec![Vec::new()];
     let mut level = 0usize;
     let rparen = loop {
-        let t = input.pop().ok_or_else(|| {
-            err(
-                col,
-                format!("unterminated argument list invoking macro \"{}\"", m.name),
-            )
-        })?;
+        let t =
+            input.pop().ok_or_else(|| err(col, format!("unterminated argument list invoking macro \"{}\"", m.name)))?;
         if t.is(")") && level == 0 {
             break t;
         }
@@ -423,21 +355,9 @@ fn collect_args(
     } else if m.variadic && given + 1 == nparams {
         args.push(Vec::new());
     } else if given > nparams {
-        return Err(err(
-            col,
-            format!(
-                "macro \"{}\" passed {given} arguments, but takes just {nparams}",
-                m.name
-            ),
-        ));
+        return Err(err(col, format!("macro \"{}\" passed {given} arguments, but takes just {nparams}", m.name)));
     } else if given < nparams {
-        return Err(err(
-            col,
-            format!(
-                "macro \"{}\" requires {nparams} arguments, but only {given} given",
-                m.name
-            ),
-        ));
+        return Err(err(col, format!("macro \"{}\" requires {nparams} arguments, but only {given} given", m.name)));
     }
     Ok((args, rparen))
 }

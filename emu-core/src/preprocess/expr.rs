@@ -17,10 +17,7 @@ struct Val {
 
 impl Val {
     fn signed(v: i64) -> Val {
-        Val {
-            bits: v as u64,
-            unsigned: false,
-        }
+        Val { bits: v as u64, unsigned: false }
     }
 
     fn truth(b: bool) -> Val {
@@ -38,23 +35,13 @@ impl Val {
 
 /// Evaluate the fully expanded tokens of an `#if`/`#elif` (`col` locates an empty one).
 pub(super) fn evaluate(tokens: &[Token], col: u32) -> Result<bool, PpError> {
-    let mut p = Parser {
-        toks: tokens,
-        pos: 0,
-        end_col: col,
-    };
+    let mut p = Parser { toks: tokens, pos: 0, end_col: col };
     if tokens.is_empty() {
-        return Err(PpError {
-            col,
-            message: "#if with no expression".into(),
-        });
+        return Err(PpError { col, message: "#if with no expression".into() });
     }
     let v = p.comma(true)?;
     if let Some(t) = p.peek() {
-        return Err(p.error_at(
-            t,
-            format!("missing binary operator before token \"{}\"", t.text),
-        ));
+        return Err(p.error_at(t, format!("missing binary operator before token \"{}\"", t.text)));
     }
     Ok(v.is_true())
 }
@@ -67,16 +54,8 @@ struct Parser<'a> {
 
 /// Binary operators by precedence level, loosest first (`||` and `&&` are separate
 /// because they short-circuit).
-const LEVELS: [&[&str]; 8] = [
-    &["|"],
-    &["^"],
-    &["&"],
-    &["==", "!="],
-    &["<", "<=", ">", ">="],
-    &["<<", ">>"],
-    &["+", "-"],
-    &["*", "/", "%"],
-];
+const LEVELS: [&[&str]; 8] =
+    [&["|"], &["^"], &["&"], &["==", "!="], &["<", "<=", ">", ">="], &["<<", ">>"], &["+", "-"], &["*", "/", "%"]];
 
 impl<'a> Parser<'a> {
     fn peek(&self) -> Option<&'a Token> {
@@ -92,10 +71,7 @@ impl<'a> Parser<'a> {
     }
 
     fn error_at(&self, t: &Token, message: String) -> PpError {
-        PpError {
-            col: t.col,
-            message,
-        }
+        PpError { col: t.col, message }
     }
 
     fn col(&self) -> u32 {
@@ -117,18 +93,12 @@ impl<'a> Parser<'a> {
         }
         let a = self.comma(ev && c.is_true())?;
         if !self.eat(":") {
-            return Err(PpError {
-                col: self.col(),
-                message: "expected ':' in conditional expression".into(),
-            });
+            return Err(PpError { col: self.col(), message: "expected ':' in conditional expression".into() });
         }
         let b = self.cond(ev && !c.is_true())?;
         let unsigned = a.unsigned || b.unsigned;
         let pick = if c.is_true() { a } else { b };
-        Ok(Val {
-            bits: pick.bits,
-            unsigned,
-        })
+        Ok(Val { bits: pick.bits, unsigned })
     }
 
     fn logic_or(&mut self, ev: bool) -> Result<Val, PpError> {
@@ -154,10 +124,7 @@ impl<'a> Parser<'a> {
             return self.unary(ev);
         };
         let mut v = self.binary(level + 1, ev)?;
-        while let Some(t) = self
-            .peek()
-            .filter(|t| t.kind == Kind::Punct && ops.contains(&t.text.as_str()))
-        {
+        while let Some(t) = self.peek().filter(|t| t.kind == Kind::Punct && ops.contains(&t.text.as_str())) {
             self.pos += 1;
             let r = self.binary(level + 1, ev)?;
             v = apply(&t.text, v, r, ev).map_err(|m| self.error_at(t, m))?;
@@ -167,10 +134,7 @@ impl<'a> Parser<'a> {
 
     fn unary(&mut self, ev: bool) -> Result<Val, PpError> {
         let Some(t) = self.peek() else {
-            return Err(PpError {
-                col: self.end_col,
-                message: "missing expression in #if".into(),
-            });
+            return Err(PpError { col: self.end_col, message: "missing expression in #if".into() });
         };
         if t.kind == Kind::Punct && matches!(t.text.as_str(), "!" | "~" | "-" | "+") {
             self.pos += 1;
@@ -178,37 +142,23 @@ impl<'a> Parser<'a> {
             return Ok(match t.text.as_str() {
                 "!" => Val::truth(!v.is_true()),
                 "~" => Val { bits: !v.bits, ..v },
-                "-" => Val {
-                    bits: v.bits.wrapping_neg(),
-                    ..v
-                },
+                "-" => Val { bits: v.bits.wrapping_neg(), ..v },
                 _ => v,
             });
         }
         self.pos += 1;
         match t.kind {
             Kind::Number => number(&t.text).map_err(|m| self.error_at(t, m)),
-            Kind::Literal if t.text.starts_with('\'') => {
-                char_value(&t.text).map_err(|m| self.error_at(t, m))
-            }
+            Kind::Literal if t.text.starts_with('\'') => char_value(&t.text).map_err(|m| self.error_at(t, m)),
             Kind::Ident => Ok(Val::signed(0)),
             _ if t.is("(") => {
                 let v = self.comma(ev)?;
                 if !self.eat(")") {
-                    return Err(PpError {
-                        col: self.col(),
-                        message: "missing ')' in expression".into(),
-                    });
+                    return Err(PpError { col: self.col(), message: "missing ')' in expression".into() });
                 }
                 Ok(v)
             }
-            _ => Err(self.error_at(
-                t,
-                format!(
-                    "token \"{}\" is not valid in preprocessor expressions",
-                    t.text
-                ),
-            )),
+            _ => Err(self.error_at(t, format!("token \"{}\" is not valid in preprocessor expressions", t.text))),
         }
     }
 }
@@ -232,11 +182,7 @@ fn apply(op: &str, a: Val, b: Val, ev: bool) -> Result<Val, String> {
         "*" => arith(x.wrapping_mul(y)),
         "/" | "%" => {
             if y == 0 {
-                return if ev {
-                    Err("division by zero in #if".into())
-                } else {
-                    arith(0)
-                };
+                return if ev { Err("division by zero in #if".into()) } else { arith(0) };
             }
             let div = op == "/";
             match (unsigned, div) {
@@ -248,10 +194,7 @@ fn apply(op: &str, a: Val, b: Val, ev: bool) -> Result<Val, String> {
         }
         "+" => arith(x.wrapping_add(y)),
         "-" => arith(x.wrapping_sub(y)),
-        "<<" | ">>" => Ok(Val {
-            bits: shift(a, b, op == "<<"),
-            unsigned: a.unsigned,
-        }),
+        "<<" | ">>" => Ok(Val { bits: shift(a, b, op == "<<"), unsigned: a.unsigned }),
         "<" | "<=" | ">" | ">=" | "==" | "!=" => {
             let lt = if unsigned { x < y } else { sx < sy };
             cmp(lt, x == y)
@@ -265,11 +208,7 @@ fn apply(op: &str, a: Val, b: Val, ev: bool) -> Result<Val, String> {
 /// `a << b` or `a >> b` with C semantics for the left type; a negative count shifts the
 /// other way and counts of 64 or more shift everything out (GCC's behaviour).
 fn shift(a: Val, b: Val, left: bool) -> u64 {
-    let (left, count) = if b.neg() {
-        (!left, (b.bits as i64).unsigned_abs())
-    } else {
-        (left, b.bits)
-    };
+    let (left, count) = if b.neg() { (!left, (b.bits as i64).unsigned_abs()) } else { (left, b.bits) };
     let fill = if a.neg() { u64::MAX } else { 0 };
     if count >= 64 {
         return if left { 0 } else { fill };
@@ -289,10 +228,7 @@ fn number(text: &str) -> Result<Val, String> {
     let digits = lower.trim_end_matches(['u', 'l']);
     let suffix = lower.get(digits.len()..).unwrap_or_default();
     if !matches!(suffix, "" | "u" | "l" | "ul" | "lu" | "ll" | "ull" | "llu") {
-        return Err(format!(
-            "invalid suffix \"{}\" on integer constant",
-            text.get(digits.len()..).unwrap_or_default()
-        ));
+        return Err(format!("invalid suffix \"{}\" on integer constant", text.get(digits.len()..).unwrap_or_default()));
     }
     let (radix, body) = if let Some(h) = digits.strip_prefix("0x") {
         (16, h)
@@ -304,9 +240,7 @@ fn number(text: &str) -> Result<Val, String> {
         (10, digits)
     };
     if digits.contains('.') || (radix != 16 && digits.contains('e')) {
-        return Err(format!(
-            "floating constant \"{text}\" in preprocessor expression"
-        ));
+        return Err(format!("floating constant \"{text}\" in preprocessor expression"));
     }
     let bits = u64::from_str_radix(body, radix).map_err(|e| match e.kind() {
         std::num::IntErrorKind::PosOverflow => format!("integer constant \"{text}\" is too large"),
@@ -320,10 +254,7 @@ fn number(text: &str) -> Result<Val, String> {
 /// Value of a character constant such as `'a'` or `'\n'` (multi-character constants
 /// combine bytes, most significant first).
 fn char_value(text: &str) -> Result<Val, String> {
-    let inner = text
-        .strip_prefix('\'')
-        .and_then(|t| t.strip_suffix('\''))
-        .unwrap_or_default();
+    let inner = text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')).unwrap_or_default();
     let mut chars = inner.chars().peekable();
     let mut value: i64 = 0;
     let mut count = 0;
@@ -390,25 +321,13 @@ mod tests {
     #[test]
     fn precedence_and_arithmetic() {
         assert_eq!(eval("1 + 2 * 3 == 7"), Ok(true));
-        assert_eq!(
-            eval("(1 + 2) * 3 == 9 && 10 / 3 == 3 && 10 % 3 == 1"),
-            Ok(true)
-        );
-        assert_eq!(
-            eval("1 << 4 == 16 && 256 >> 4 == 0x10 && 017 == 15"),
-            Ok(true)
-        );
+        assert_eq!(eval("(1 + 2) * 3 == 9 && 10 / 3 == 3 && 10 % 3 == 1"), Ok(true));
+        assert_eq!(eval("1 << 4 == 16 && 256 >> 4 == 0x10 && 017 == 15"), Ok(true));
         assert_eq!(eval("~0 == -1 && !0 && -(-3) == +3"), Ok(true));
-        assert_eq!(
-            eval("(6 & 3) == 2 && (6 | 3) == 7 && (6 ^ 3) == 5"),
-            Ok(true)
-        );
+        assert_eq!(eval("(6 & 3) == 2 && (6 | 3) == 7 && (6 ^ 3) == 5"), Ok(true));
         assert_eq!(eval("1 ? 2 : 3"), Ok(true));
         assert_eq!(eval("0 ? 2 : 0"), Ok(false));
-        assert_eq!(
-            eval("3 > 2 && 2 >= 2 && 1 < 2 && 2 <= 2 && 1 != 2"),
-            Ok(true)
-        );
+        assert_eq!(eval("3 > 2 && 2 >= 2 && 1 < 2 && 2 <= 2 && 1 != 2"), Ok(true));
         assert_eq!(eval("UNDEFINED_THING"), Ok(false));
         assert_eq!(eval("'a' == 97 && '\\n' == 10"), Ok(true));
     }
@@ -427,10 +346,7 @@ mod tests {
     #[test]
     fn division_by_zero_only_when_evaluated() {
         assert_eq!(eval("1 / 0"), Err("division by zero in #if".to_string()));
-        assert_eq!(
-            eval("1 % (2 - 2)"),
-            Err("division by zero in #if".to_string())
-        );
+        assert_eq!(eval("1 % (2 - 2)"), Err("division by zero in #if".to_string()));
         assert_eq!(eval("0 && 1 / 0"), Ok(false));
         assert_eq!(eval("1 || 1 / 0"), Ok(true));
         assert_eq!(eval("1 ? 2 : 1 / 0"), Ok(true));

@@ -39,9 +39,7 @@ pub(super) fn physical_lines(text: &str) -> Vec<&str> {
     if text.is_empty() {
         return Vec::new();
     }
-    body.split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect()
+    body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
 }
 
 struct Spliced {
@@ -106,18 +104,10 @@ pub(super) fn logical_lines(text: &str) -> Result<Vec<LogicalLine>, Unterminated
         let chars: Vec<char> = sp.text.chars().collect();
         let continuing = comment_start.is_some();
         let mut cur = match out.pop() {
-            Some(prev) if continuing => LogicalLine {
-                count: prev.count + sp.count,
-                ..prev
-            },
+            Some(prev) if continuing => LogicalLine { count: prev.count + sp.count, ..prev },
             prev => {
                 out.extend(prev);
-                LogicalLine {
-                    first: sp.first,
-                    count: sp.count,
-                    text: String::new(),
-                    exact_cols: sp.first_len,
-                }
+                LogicalLine { first: sp.first, count: sp.count, text: String::new(), exact_cols: sp.first_len }
             }
         };
         let mut i = 0usize;
@@ -141,8 +131,8 @@ pub(super) fn logical_lines(text: &str) -> Result<Vec<LogicalLine>, Unterminated
                 }
                 ('/', Some('/')) => break,
                 ('/', Some('*')) => {
-                    let close = (i + 2..chars.len())
-                        .find(|&j| chars.get(j) == Some(&'*') && chars.get(j + 1) == Some(&'/'));
+                    let close =
+                        (i + 2..chars.len()).find(|&j| chars.get(j) == Some(&'*') && chars.get(j + 1) == Some(&'/'));
                     match close {
                         Some(j) => {
                             cur.text.extend(std::iter::repeat_n(' ', j + 2 - i));
@@ -151,10 +141,7 @@ pub(super) fn logical_lines(text: &str) -> Result<Vec<LogicalLine>, Unterminated
                         None => {
                             // A comment spanning lines collapses to one space: later columns move.
                             cur.exact_cols = cur.exact_cols.min(cur.text.chars().count() as u32);
-                            comment_start = Some(UnterminatedComment {
-                                line: sp.first,
-                                col: i as u32 + 1,
-                            });
+                            comment_start = Some(UnterminatedComment { line: sp.first, col: i as u32 + 1 });
                             i += 2;
                         }
                     }
@@ -181,19 +168,8 @@ mod tests {
     fn splices_and_comments_keep_line_count() {
         let text = "a /* x */ b // c\n#define X \\\n  1\nmov r1 = /* one\n two */ r2\nend\n";
         let ll = logical_lines(text).unwrap();
-        let got: Vec<_> = ll
-            .iter()
-            .map(|l| (l.first, l.count, l.text.as_str()))
-            .collect();
-        assert_eq!(
-            got,
-            vec![
-                (1, 1, "a         b "),
-                (2, 2, "#define X   1"),
-                (4, 2, "mov r1 =   r2"),
-                (6, 1, "end")
-            ]
-        );
+        let got: Vec<_> = ll.iter().map(|l| (l.first, l.count, l.text.as_str())).collect();
+        assert_eq!(got, vec![(1, 1, "a         b "), (2, 2, "#define X   1"), (4, 2, "mov r1 =   r2"), (6, 1, "end")]);
         assert!(ll.first().unwrap().verbatim());
         assert!(!ll.get(1).unwrap().verbatim());
     }
@@ -207,10 +183,7 @@ mod tests {
 
     #[test]
     fn unterminated_comment_is_reported_at_its_start() {
-        assert_eq!(
-            logical_lines("a\n  /* never\nb\n"),
-            Err(UnterminatedComment { line: 2, col: 3 })
-        );
+        assert_eq!(logical_lines("a\n  /* never\nb\n"), Err(UnterminatedComment { line: 2, col: 3 }));
     }
 
     #[test]

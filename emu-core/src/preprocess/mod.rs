@@ -56,11 +56,7 @@ impl PreprocessOptions {
     }
 
     /// The same options plus `-D name=value`.
-    pub fn defined(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<String>,
-    ) -> PreprocessOptions {
+    pub fn defined(mut self, name: impl Into<String>, value: impl Into<String>) -> PreprocessOptions {
         self.defines.push((name.into(), value.into()));
         self
     }
@@ -113,9 +109,7 @@ pub struct MemLoader {
 
 /// `a/./b` and `./b` name the same in-memory file as `a/b` and `b`.
 fn normalize(path: &Path) -> PathBuf {
-    path.components()
-        .filter(|c| *c != Component::CurDir)
-        .collect()
+    path.components().filter(|c| *c != Component::CurDir).collect()
 }
 
 impl MemLoader {
@@ -138,12 +132,10 @@ impl MemLoader {
 
 impl SourceLoader for MemLoader {
     fn load(&self, path: &Path) -> std::io::Result<String> {
-        self.files.get(&normalize(path)).cloned().ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                format!("{}: not found", path.display()),
-            )
-        })
+        self.files
+            .get(&normalize(path))
+            .cloned()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, format!("{}: not found", path.display())))
     }
 }
 
@@ -198,9 +190,7 @@ impl LineMap {
     pub fn source_line(&self, line: u32) -> Option<&str> {
         let o = self.get(line)?;
         let (_, text) = self.sources.iter().find(|(name, _)| *name == o.file)?;
-        lines::physical_lines(text)
-            .get((o.line as usize).checked_sub(1)?)
-            .copied()
+        lines::physical_lines(text).get((o.line as usize).checked_sub(1)?).copied()
     }
 
     /// Number of output lines.
@@ -246,9 +236,7 @@ pub fn preprocess(
         sources: Vec::new(),
         warnings: Vec::new(),
     };
-    let cmdline = |e: PpError| {
-        Diagnostic::error(SourceLoc::new(Arc::from("<command-line>"), 1, 0), e.message)
-    };
+    let cmdline = |e: PpError| Diagnostic::error(SourceLoc::new(Arc::from("<command-line>"), 1, 0), e.message);
     pp.define("__ASSEMBLER__", "1").map_err(cmdline)?;
     for (name, value) in &opts.defines {
         pp.define(name, value).map_err(cmdline)?;
@@ -260,11 +248,7 @@ pub fn preprocess(
     pp.run_file(main.clone(), text, 0)?;
     Ok(Preprocessed {
         text: pp.out,
-        lines: LineMap {
-            main,
-            origins: pp.map,
-            sources: pp.sources,
-        },
+        lines: LineMap { main, origins: pp.map, sources: pp.sources },
         warnings: pp.warnings,
     })
 }
@@ -274,8 +258,6 @@ impl LineMap {
     /// was read during preprocessing.
     pub fn source_line_at(&self, loc: &SourceLoc) -> Option<&str> {
         let (_, text) = self.sources.iter().find(|(name, _)| **name == *loc.file)?;
-        lines::physical_lines(text)
-            .get((loc.line as usize).checked_sub(1)?)
-            .copied()
+        lines::physical_lines(text).get((loc.line as usize).checked_sub(1)?).copied()
     }
 }

@@ -3,11 +3,7 @@
 
 use super::*;
 
-fn run_with(
-    text: &str,
-    opts: &PreprocessOptions,
-    loader: &MemLoader,
-) -> Result<Preprocessed, Diagnostic> {
+fn run_with(text: &str, opts: &PreprocessOptions, loader: &MemLoader) -> Result<Preprocessed, Diagnostic> {
     preprocess("entry.S", text, opts, loader)
 }
 
@@ -20,12 +16,7 @@ fn pp(text: &str) -> String {
 
 /// Non-empty output lines, trimmed.
 fn pp_lines(text: &str) -> Vec<String> {
-    pp(text)
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(String::from)
-        .collect()
+    pp(text).lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect()
 }
 
 fn pp_err(text: &str) -> Diagnostic {
@@ -52,10 +43,7 @@ fn kernel_pt_offsets_and_predicate_aliases() {
                #define pUStk p9\n\
                (pUStk) adds r16=PT(R8),r1\n\
                \tcmp.eq pUStk,p0=r0,r0\n";
-    assert_eq!(
-        pp_lines(src),
-        ["(p9) adds r16=(64),r1", "cmp.eq p9,p0=r0,r0"]
-    );
+    assert_eq!(pp_lines(src), ["(p9) adds r16=(64),r1", "cmp.eq p9,p0=r0,r0"]);
 }
 
 #[test]
@@ -70,10 +58,7 @@ fn config_conditionals_follow_defines() {
     let out = run_with(src, &opts, &MemLoader::new()).unwrap();
     assert_eq!(out.text, "\n\tmov.m r30=ar.itc\n\n\n\n");
     let opts = opts.undefined("CONFIG_VIRT_CPU_ACCOUNTING");
-    assert!(run_with(src, &opts, &MemLoader::new())
-        .unwrap()
-        .text
-        .contains("nop.m"));
+    assert!(run_with(src, &opts, &MemLoader::new()).unwrap().text.contains("nop.m"));
 }
 
 #[test]
@@ -108,14 +93,7 @@ fn stringize_and_variadics() {
                S(a  \"b\\n\" 'c')\n\
                E(1) E(1,2,3)\n\
                G(x) G(x, y, z)\n";
-    assert_eq!(
-        pp_lines(src),
-        [
-            "\"a \\\"b\\\\n\\\" 'c'\"",
-            "1 1 2,3 ,2,3",
-            "f(x) f(x, y, z)"
-        ]
-    );
+    assert_eq!(pp_lines(src), ["\"a \\\"b\\\\n\\\" 'c'\"", "1 1 2,3 ,2,3", "f(x) f(x, y, z)"]);
 }
 
 #[test]
@@ -130,15 +108,7 @@ fn rescanning_and_self_reference() {
                x y\n\
                #define ID(x) x\n\
                ID(ID)(ID)(3)\n";
-    assert_eq!(
-        pp_lines(src),
-        [
-            "2*9*g",
-            "foo + 1",
-            "(4 + (2 * x)) (2 * (4 + y))",
-            "ID(ID)(3)"
-        ]
-    );
+    assert_eq!(pp_lines(src), ["2*9*g", "foo + 1", "(4 + (2 * x)) (2 * (4 + y))", "ID(ID)(3)"]);
 }
 
 #[test]
@@ -169,19 +139,13 @@ fn comments_are_removed_but_stops_and_strings_stay() {
                /* a\n   block */ ld8 r3=[r4]\n\
                data1 \"/* not a comment */\", '//'\n";
     let out = pp(src);
-    assert_eq!(
-        out,
-        "\tmov r1=r2 ;; \n  ld8 r3=[r4]\n\ndata1 \"/* not a comment */\", '//'\n"
-    );
+    assert_eq!(out, "\tmov r1=r2 ;; \n  ld8 r3=[r4]\n\ndata1 \"/* not a comment */\", '//'\n");
 }
 
 #[test]
 fn line_map_tracks_includes_and_splices() {
     let loader = MemLoader::new()
-        .with(
-            "include/asm/offsets.h",
-            "#define TI_FLAGS 16\n#define X 1\n",
-        )
+        .with("include/asm/offsets.h", "#define TI_FLAGS 16\n#define X 1\n")
         .with("arch/entry.h", "// local header\n#define pKStk p8\n");
     let src = "#include <asm/offsets.h>\n\
                #include \"entry.h\"\n\
@@ -192,20 +156,7 @@ fn line_map_tracks_includes_and_splices() {
     let opts = PreprocessOptions::new().include_dir("include");
     let out = preprocess("arch/entry.S", src, &opts, &loader).unwrap();
     let lines: Vec<&str> = out.text.lines().collect();
-    assert_eq!(
-        lines,
-        [
-            "",
-            "",
-            "",
-            "",
-            "",
-            "",
-            "adds r2=16+2,r13",
-            "\t(p8) br.cond.dpnt 1f",
-            "\tnop.i 0"
-        ]
-    );
+    assert_eq!(lines, ["", "", "", "", "", "", "adds r2=16+2,r13", "\t(p8) br.cond.dpnt 1f", "\tnop.i 0"]);
     let origin = |l: u32| {
         let o = out.lines.origin(l);
         (o.file.to_string(), o.line)
@@ -225,9 +176,7 @@ fn line_map_tracks_includes_and_splices() {
 
 #[test]
 fn include_errors() {
-    let loader = MemLoader::new()
-        .with("self.h", "#include \"self.h\"\n")
-        .with("bad.h", "ok\n#error broken header\n");
+    let loader = MemLoader::new().with("self.h", "#include \"self.h\"\n").with("bad.h", "ok\n#error broken header\n");
     let opts = PreprocessOptions::new();
     let d = run_with("#include \"self.h\"\n", &opts, &loader).unwrap_err();
     assert!(d.message.contains("exceeds maximum of 64"), "{d}");
@@ -244,10 +193,7 @@ fn include_errors() {
 #[test]
 fn errors_point_at_the_right_place() {
     let d = pp_err("a\n#if 1\nb\n");
-    assert_eq!(
-        (d.loc.line, d.loc.col, d.message.as_str()),
-        (2, 1, "unterminated #if")
-    );
+    assert_eq!((d.loc.line, d.loc.col, d.message.as_str()), (2, 1, "unterminated #if"));
     let d = pp_err("#else\n");
     assert_eq!(d.message, "#else without #if");
     let d = pp_err("#if 1\n#else\n#else\n#endif\n");
@@ -257,25 +203,16 @@ fn errors_point_at_the_right_place() {
     let d = pp_err("#if 1\n#else\n#elif 1\n#endif\n");
     assert_eq!(d.message, "#elif after #else");
     let d = pp_err("x\n  #if 2 / (1 - 1)\n#endif\n");
-    assert_eq!(
-        (d.loc.line, d.loc.col, d.message.as_str()),
-        (2, 9, "division by zero in #if")
-    );
+    assert_eq!((d.loc.line, d.loc.col, d.message.as_str()), (2, 9, "division by zero in #if"));
     assert_eq!(d.source_line.as_deref(), Some("  #if 2 / (1 - 1)"));
     let d = pp_err("#error  stop here  \n");
     assert_eq!(d.message, "#error stop here");
     let d = pp_err("#frobnicate\n");
     assert_eq!(d.message, "invalid preprocessing directive #frobnicate");
     let d = pp_err("#define F(a,b) a\nF(1)\n");
-    assert_eq!(
-        (d.loc.line, d.message.as_str()),
-        (2, "macro \"F\" requires 2 arguments, but only 1 given")
-    );
+    assert_eq!((d.loc.line, d.message.as_str()), (2, "macro \"F\" requires 2 arguments, but only 1 given"));
     let d = pp_err("#define F(a) a\n  F(1,2)\n");
-    assert_eq!(
-        (d.loc.col, d.message.as_str()),
-        (3, "macro \"F\" passed 2 arguments, but takes just 1")
-    );
+    assert_eq!((d.loc.col, d.message.as_str()), (3, "macro \"F\" passed 2 arguments, but takes just 1"));
     let d = pp_err("#define F(a) a\nF(1\n");
     assert!(d.message.starts_with("unterminated argument list"), "{d}");
     let d = pp_err("#define C(x) ## x\n");
@@ -291,17 +228,9 @@ fn errors_point_at_the_right_place() {
 
 #[test]
 fn warnings_are_collected() {
-    let out = run_with(
-        "#warning careful\nx\n",
-        &PreprocessOptions::new(),
-        &MemLoader::new(),
-    )
-    .unwrap();
+    let out = run_with("#warning careful\nx\n", &PreprocessOptions::new(), &MemLoader::new()).unwrap();
     assert_eq!(out.warnings.len(), 1);
-    assert_eq!(
-        out.warnings.first().map(|w| w.message.as_str()),
-        Some("#warning careful")
-    );
+    assert_eq!(out.warnings.first().map(|w| w.message.as_str()), Some("#warning careful"));
 }
 
 #[test]
@@ -323,14 +252,9 @@ fn explosive_expansion_is_an_error_not_a_hang() {
 
 #[test]
 fn command_line_defines() {
-    assert_eq!(
-        parse_define("CONFIG_SMP"),
-        ("CONFIG_SMP".to_string(), "1".to_string())
-    );
+    assert_eq!(parse_define("CONFIG_SMP"), ("CONFIG_SMP".to_string(), "1".to_string()));
     assert_eq!(parse_define("N=4=5"), ("N".to_string(), "4=5".to_string()));
-    let opts = PreprocessOptions::new()
-        .defined("SQ(x)", "((x)*(x))")
-        .defined("N", "3");
+    let opts = PreprocessOptions::new().defined("SQ(x)", "((x)*(x))").defined("N", "3");
     let out = run_with("SQ(N)\n", &opts, &MemLoader::new()).unwrap();
     assert_eq!(out.text, "((3)*(3))\n");
 }

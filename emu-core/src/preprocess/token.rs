@@ -38,13 +38,7 @@ pub(super) struct Token {
 impl Token {
     /// A fresh token without hide set.
     pub fn new(kind: Kind, text: impl Into<String>, ws: bool, col: u32) -> Token {
-        Token {
-            kind,
-            text: text.into(),
-            ws,
-            col,
-            hide: Vec::new(),
-        }
+        Token { kind, text: text.into(), ws, col, hide: Vec::new() }
     }
 
     /// Whether this is the punctuator `p`.
@@ -55,8 +49,8 @@ impl Token {
 
 const PUNCT3: [&str; 3] = ["...", "<<=", ">>="];
 const PUNCT2: [&str; 20] = [
-    "##", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "->", "++", "--", "+=", "-=", "*=", "/=",
-    "%=", "&=", "|=", "^=",
+    "##", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "->", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
+    "^=",
 ];
 
 fn is_ident_start(c: char) -> bool {
@@ -86,12 +80,10 @@ pub(super) fn tokenize(line: &str) -> Vec<Token> {
                 i += 1;
             }
             Kind::Ident
-        } else if c.is_ascii_digit() || (c == '.' && at(i + 1).is_some_and(|d| d.is_ascii_digit()))
-        {
+        } else if c.is_ascii_digit() || (c == '.' && at(i + 1).is_some_and(|d| d.is_ascii_digit())) {
             i += 1;
             while let Some(d) = at(i) {
-                let exp_sign =
-                    matches!(d, '+' | '-') && matches!(at(i - 1), Some('e' | 'E' | 'p' | 'P'));
+                let exp_sign = matches!(d, '+' | '-') && matches!(at(i - 1), Some('e' | 'E' | 'p' | 'P'));
                 if is_ident_char(d) || d == '.' || exp_sign {
                     i += 1;
                 } else {
@@ -99,10 +91,7 @@ pub(super) fn tokenize(line: &str) -> Vec<Token> {
                 }
             }
             Kind::Number
-        } else if let Some(len) = (c == '"' || c == '\'')
-            .then(|| literal_end(&chars, i))
-            .flatten()
-        {
+        } else if let Some(len) = (c == '"' || c == '\'').then(|| literal_end(&chars, i)).flatten() {
             i += len;
             Kind::Literal
         } else {
@@ -170,10 +159,7 @@ mod tests {
 
     #[test]
     fn register_names_and_dots() {
-        assert_eq!(
-            texts("mov r2=ar.k6;;"),
-            ["mov", "r2", "=", "ar", ".", "k6", ";", ";"]
-        );
+        assert_eq!(texts("mov r2=ar.k6;;"), ["mov", "r2", "=", "ar", ".", "k6", ";", ";"]);
         assert_eq!(
             texts("ld8 r3=[r2],.5 0x10UL 1e+5 1f"),
             ["ld8", "r3", "=", "[", "r2", "]", ",", ".5", "0x10UL", "1e+5", "1f"]
@@ -184,32 +170,15 @@ mod tests {
     fn punctuators_and_literals() {
         assert_eq!(
             texts("a##b<<=c...\"x\\\"y\" 'q' 'it"),
-            [
-                "a",
-                "##",
-                "b",
-                "<<=",
-                "c",
-                "...",
-                "\"x\\\"y\"",
-                "'q'",
-                "'",
-                "it"
-            ]
+            ["a", "##", "b", "<<=", "c", "...", "\"x\\\"y\"", "'q'", "'", "it"]
         );
     }
 
     #[test]
     fn spelling_avoids_accidental_pastes() {
-        let toks = vec![
-            Token::new(Kind::Punct, "-", false, 1),
-            Token::new(Kind::Punct, "-", false, 2),
-        ];
+        let toks = vec![Token::new(Kind::Punct, "-", false, 1), Token::new(Kind::Punct, "-", false, 2)];
         assert_eq!(spell(&toks), "- -");
-        let toks = vec![
-            Token::new(Kind::Punct, "(", false, 1),
-            Token::new(Kind::Ident, "p9", false, 2),
-        ];
+        let toks = vec![Token::new(Kind::Punct, "(", false, 1), Token::new(Kind::Ident, "p9", false, 2)];
         assert_eq!(spell(&toks), "(p9");
     }
 }

@@ -32,10 +32,8 @@ pub(super) struct Tok {
 }
 
 const PUNCT2: [&str; 10] = [";;", "<<", ">>", "<=", ">=", "==", "!=", "<>", "&&", "||"];
-const PUNCT1: [&str; 23] = [
-    "(", ")", "[", "]", "{", "}", ",", "=", "+", "-", "*", "/", "%", "<", ">", "&", "|", "^", "!",
-    "~", ":", ";", "'",
-];
+const PUNCT1: [&str; 23] =
+    ["(", ")", "[", "]", "{", "}", ",", "=", "+", "-", "*", "/", "%", "<", ">", "&", "|", "^", "!", "~", ":", ";", "'"];
 
 pub(super) fn col_of(index: usize) -> u32 {
     u32::try_from(index + 1).unwrap_or(u32::MAX)
@@ -60,10 +58,7 @@ impl Lexer {
     }
 
     fn text_from(&self, start: usize) -> String {
-        self.cs
-            .get(start..self.i)
-            .map(|s| s.iter().collect())
-            .unwrap_or_default()
+        self.cs.get(start..self.i).map(|s| s.iter().collect()).unwrap_or_default()
     }
 
     fn take_while(&mut self, f: impl Fn(char) -> bool) {
@@ -152,9 +147,7 @@ impl Lexer {
                 match self.at(0) {
                     // gas gives odd values for numeric escapes in character constants.
                     Some(d) if d.is_ascii_digit() || d == 'x' || d == 'X' => {
-                        return Tk::Bad(
-                            "numeric escapes in character constants are not supported".into(),
-                        )
+                        return Tk::Bad("numeric escapes in character constants are not supported".into())
                     }
                     _ => match self.escape() {
                         Ok(v) => v,
@@ -174,11 +167,7 @@ impl Lexer {
     }
 
     fn digits(&self, start: usize, end: usize, radix: u32) -> Result<u64, String> {
-        let digits: String = self
-            .cs
-            .get(start..end)
-            .map(|s| s.iter().collect())
-            .unwrap_or_default();
+        let digits: String = self.cs.get(start..end).map(|s| s.iter().collect()).unwrap_or_default();
         let mut v: u64 = 0;
         for ch in digits.chars() {
             let Some(d) = ch.to_digit(radix) else {
@@ -204,9 +193,7 @@ impl Lexer {
             } else {
                 self.digits(ds, self.i, 16)
             }
-        } else if self.at(0) == Some('0')
-            && matches!(second, Some('b' | 'B'))
-            && matches!(self.at(2), Some('0' | '1'))
+        } else if self.at(0) == Some('0') && matches!(second, Some('b' | 'B')) && matches!(self.at(2), Some('0' | '1'))
         {
             self.i += 2;
             let ds = self.i;
@@ -218,10 +205,7 @@ impl Lexer {
             if matches!(self.at(0), Some('b' | 'f')) && !self.at(1).is_some_and(is_ident_char) {
                 let fwd = self.at(0) == Some('f');
                 self.i += 1;
-                let label = self
-                    .digits(start, end, 10)
-                    .ok()
-                    .and_then(|v| u32::try_from(v).ok());
+                let label = self.digits(start, end, 10).ok().and_then(|v| u32::try_from(v).ok());
                 return match label {
                     Some(n) => Tk::LocalRef(n, fwd),
                     None => Tk::Bad("local label number is too large".into()),
@@ -285,19 +269,13 @@ impl Lexer {
             return Some(Tk::P(p));
         }
         self.i += 1;
-        Some(Tk::Bad(format!(
-            "unexpected character '{}'",
-            c.escape_debug()
-        )))
+        Some(Tk::Bad(format!("unexpected character '{}'", c.escape_debug())))
     }
 }
 
 /// Splits one line into tokens; comments are dropped, lexical errors become `Tk::Bad`.
 pub(super) fn lex_line(line: &str) -> Vec<Tok> {
-    let mut lx = Lexer {
-        cs: line.chars().collect(),
-        i: 0,
-    };
+    let mut lx = Lexer { cs: line.chars().collect(), i: 0 };
     let mut out = Vec::new();
     if line.trim_start().starts_with('#') {
         return out;
@@ -309,11 +287,7 @@ pub(super) fn lex_line(line: &str) -> Vec<Tok> {
         }
         let start = lx.i;
         let Some(kind) = lx.next_token() else { break };
-        out.push(Tok {
-            kind,
-            col: col_of(start),
-            text: lx.text_from(start),
-        });
+        out.push(Tok { kind, col: col_of(start), text: lx.text_from(start) });
     }
     out
 }

@@ -46,14 +46,8 @@ pub(super) const AR_NAMES: [(&str, u8); 22] = [
 ];
 
 /// The remaining application registers (table split only to keep rows short).
-pub(super) const AR_NAMES2: [(&str, u8); 6] = [
-    ("fpsr", 40),
-    ("itc", 44),
-    ("ruc", 45),
-    ("pfs", 64),
-    ("lc", 65),
-    ("ec", 66),
-];
+pub(super) const AR_NAMES2: [(&str, u8); 6] =
+    [("fpsr", 40), ("itc", 44), ("ruc", 45), ("pfs", 64), ("lc", 65), ("ec", 66)];
 
 pub(super) const CR_NAMES: [(&str, u8); 29] = [
     ("dcr", 0),
@@ -131,11 +125,7 @@ pub(super) fn lookup_reg(name: &str, frame: Option<Frame>) -> RegLookup {
         return RegLookup::Yes(r);
     }
     if let Some(n) = name.strip_prefix("ar.") {
-        return match AR_NAMES
-            .iter()
-            .chain(AR_NAMES2.iter())
-            .find(|(s, _)| *s == n)
-        {
+        return match AR_NAMES.iter().chain(AR_NAMES2.iter()).find(|(s, _)| *s == n) {
             Some((_, v)) => RegLookup::Yes(Reg::Ar(*v)),
             None => RegLookup::Bad(format!("unknown application register '{name}'")),
         };
@@ -146,9 +136,7 @@ pub(super) fn lookup_reg(name: &str, frame: Option<Frame>) -> RegLookup {
             None => RegLookup::Bad(format!("unknown control register '{name}'")),
         };
     }
-    let split = name
-        .find(|c: char| c.is_ascii_digit())
-        .unwrap_or(name.len());
+    let split = name.find(|c: char| c.is_ascii_digit()).unwrap_or(name.len());
     let (prefix, digits) = name.split_at(split);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return RegLookup::No;
@@ -165,10 +153,7 @@ pub(super) fn lookup_reg(name: &str, frame: Option<Frame>) -> RegLookup {
         _ => None,
     };
     if let Some((limit, make, range)) = file {
-        return match num
-            .filter(|n| *n < limit)
-            .and_then(|n| u8::try_from(n).ok())
-        {
+        return match num.filter(|n| *n < limit).and_then(|n| u8::try_from(n).ok()) {
             Some(n) => RegLookup::Yes(make(n)),
             None => RegLookup::Bad(format!("unknown register '{name}' ({range})")),
         };
@@ -176,9 +161,7 @@ pub(super) fn lookup_reg(name: &str, frame: Option<Frame>) -> RegLookup {
     let Some(n) = num else { return RegLookup::No };
     let alias = |base: u32, count: u32, make: fn(u8) -> Reg| {
         if n < count {
-            u8::try_from(base + n)
-                .map(|v| RegLookup::Yes(make(v)))
-                .unwrap_or(RegLookup::No)
+            u8::try_from(base + n).map(|v| RegLookup::Yes(make(v))).unwrap_or(RegLookup::No)
         } else {
             RegLookup::No
         }
@@ -188,9 +171,7 @@ pub(super) fn lookup_reg(name: &str, frame: Option<Frame>) -> RegLookup {
         "farg" | "fret" => alias(8, 8, Reg::Fr),
         "in" | "loc" | "out" if n < 96 => {
             let Some(f) = frame else {
-                return RegLookup::Bad(format!(
-                    "'{name}' needs a register frame, but no alloc or .regstk precedes it"
-                ));
+                return RegLookup::Bad(format!("'{name}' needs a register frame, but no alloc or .regstk precedes it"));
             };
             let (base, count) = match prefix {
                 "in" => (32, f.ins),
@@ -203,15 +184,11 @@ pub(super) fn lookup_reg(name: &str, frame: Option<Frame>) -> RegLookup {
                 } else {
                     format!("{prefix}0-{prefix}{}", count - 1)
                 };
-                return RegLookup::Bad(format!(
-                    "register '{name}' out of range: the current frame has {have}"
-                ));
+                return RegLookup::Bad(format!("register '{name}' out of range: the current frame has {have}"));
             }
             match u8::try_from(base + n) {
                 Ok(v) if v < 128 => RegLookup::Yes(Reg::Gr(v)),
-                _ => RegLookup::Bad(format!(
-                    "register '{name}' out of range: the frame exceeds r127"
-                )),
+                _ => RegLookup::Bad(format!("register '{name}' out of range: the frame exceeds r127")),
             }
         }
         _ => RegLookup::No,

@@ -23,9 +23,7 @@ fn kinds(text: &str) -> Vec<StmtKind> {
 fn one_error(text: &str) -> Diagnostic {
     let (_, d) = run(text);
     assert_eq!(d.len(), 1, "expected one diagnostic for {text:?}: {d:?}");
-    d.into_iter()
-        .next()
-        .unwrap_or_else(|| Diagnostic::error(locate(0, 0), ""))
+    d.into_iter().next().unwrap_or_else(|| Diagnostic::error(locate(0, 0), ""))
 }
 
 fn insn(text: &str) -> InsnSyntax {
@@ -37,10 +35,7 @@ fn insn(text: &str) -> InsnSyntax {
         Some(i) => i,
         None => InsnSyntax {
             qp: None,
-            mnemonic: Located {
-                value: "<none>".into(),
-                loc: locate(0, 0),
-            },
+            mnemonic: Located { value: "<none>".into(), loc: locate(0, 0) },
             outputs: vec![],
             inputs: vec![],
             has_equals: false,
@@ -54,11 +49,7 @@ fn ops(v: &[Located<Operand>]) -> Vec<Operand> {
 
 /// The register of a one-operand `mov r1=X` style line.
 fn reg_in(text: &str) -> Operand {
-    insn(text)
-        .inputs
-        .first()
-        .map(|o| o.value.clone())
-        .unwrap_or(Operand::Expr(Expr::Dot))
+    insn(text).inputs.first().map(|o| o.value.clone()).unwrap_or(Operand::Expr(Expr::Dot))
 }
 
 struct NoSyms;
@@ -152,19 +143,14 @@ fn expression_values_match_gas() {
 #[test]
 fn expression_shapes() {
     let k = kinds("data8 @gprel(foo) + 8, @ltoff(@fptr(bar#)), . - x");
-    let StmtKind::Directive(name, args) = &k[0] else {
-        panic!("{k:?}")
-    };
+    let StmtKind::Directive(name, args) = &k[0] else { panic!("{k:?}") };
     assert_eq!(name, "data8");
     let e: Vec<&DirArg> = args.iter().map(|a| &a.value).collect();
     assert_eq!(
         e[0],
         &DirArg::Expr(Expr::Binary(
             BinOp::Add,
-            Box::new(Expr::RelocFn(
-                "gprel".into(),
-                Box::new(Expr::Sym("foo".into()))
-            )),
+            Box::new(Expr::RelocFn("gprel".into(), Box::new(Expr::Sym("foo".into())))),
             Box::new(Expr::Num(8))
         ))
     );
@@ -172,20 +158,10 @@ fn expression_shapes() {
         e[1],
         &DirArg::Expr(Expr::RelocFn(
             "ltoff".into(),
-            Box::new(Expr::RelocFn(
-                "fptr".into(),
-                Box::new(Expr::Sym("bar".into()))
-            ))
+            Box::new(Expr::RelocFn("fptr".into(), Box::new(Expr::Sym("bar".into()))))
         ))
     );
-    assert_eq!(
-        e[2],
-        &DirArg::Expr(Expr::Binary(
-            BinOp::Sub,
-            Box::new(Expr::Dot),
-            Box::new(Expr::Sym("x".into()))
-        ))
-    );
+    assert_eq!(e[2], &DirArg::Expr(Expr::Binary(BinOp::Sub, Box::new(Expr::Dot), Box::new(Expr::Sym("x".into())))));
 }
 
 #[test]
@@ -199,8 +175,7 @@ fn identifiers_may_hold_dollar_question_and_dots() {
 
 #[test]
 fn comments_and_line_markers() {
-    let k =
-        kinds("// whole line\n# 12 \"foo.S\"\n  # 3 \"x.h\" 2\nnop 0 // trailing ;; not a stop\n");
+    let k = kinds("// whole line\n# 12 \"foo.S\"\n  # 3 \"x.h\" 2\nnop 0 // trailing ;; not a stop\n");
     assert_eq!(k.len(), 1);
     let e = one_error("data8 1 # 2");
     assert_eq!((e.loc.line, e.loc.col), (1, 9));
@@ -218,10 +193,7 @@ fn stops_in_every_position() {
             _ => "other",
         })
         .collect();
-    assert_eq!(
-        shape,
-        ["stop", "insn", "stop", "stop", "insn", "insn", "stop", "stop", "stop", "insn", "insn"]
-    );
+    assert_eq!(shape, ["stop", "insn", "stop", "stop", "insn", "insn", "stop", "stop", "stop", "insn", "insn"]);
     let (s, _) = run("  ld8 r2=[r3] ;;");
     assert_eq!((s[1].loc.line, s[1].loc.col), (1, 15));
 }
@@ -255,10 +227,7 @@ fn labels_and_local_labels() {
     assert!(e.message.contains("'2b'"), "{}", e.message);
     // `0b` without binary digits is a local reference; `1f` is not hex.
     let k = kinds("0: data8 0b, 0x1f, 1f");
-    assert_eq!(
-        args(&k[1]),
-        vec![sym(0, 1), DirArg::Expr(Expr::Num(0x1f)), sym(1, 1)]
-    );
+    assert_eq!(args(&k[1]), vec![sym(0, 1), DirArg::Expr(Expr::Num(0x1f)), sym(1, 1)]);
 }
 
 #[test]
@@ -266,10 +235,7 @@ fn assignment() {
     let k = kinds("x = 4 * 8\ny=x+1");
     assert_eq!(
         k[0],
-        StmtKind::Assign(
-            "x".into(),
-            Expr::Binary(BinOp::Mul, Box::new(Expr::Num(4)), Box::new(Expr::Num(8)))
-        )
+        StmtKind::Assign("x".into(), Expr::Binary(BinOp::Mul, Box::new(Expr::Num(4)), Box::new(Expr::Num(8))))
     );
     assert!(matches!(&k[1], StmtKind::Assign(n, _) if n == "y"));
 }
@@ -296,43 +262,22 @@ fn qualifying_predicates_and_mnemonics() {
 #[test]
 fn outputs_and_inputs() {
     let i = insn("cmp.eq.unc p6,p7=r2,r3");
-    assert_eq!(
-        ops(&i.outputs),
-        vec![Operand::Reg(Reg::Pr(6)), Operand::Reg(Reg::Pr(7))]
-    );
-    assert_eq!(
-        ops(&i.inputs),
-        vec![Operand::Reg(Reg::Gr(2)), Operand::Reg(Reg::Gr(3))]
-    );
+    assert_eq!(ops(&i.outputs), vec![Operand::Reg(Reg::Pr(6)), Operand::Reg(Reg::Pr(7))]);
+    assert_eq!(ops(&i.inputs), vec![Operand::Reg(Reg::Gr(2)), Operand::Reg(Reg::Gr(3))]);
     assert!(i.has_equals);
     let i = insn("st8 [r1]=r2,8");
     assert_eq!(ops(&i.outputs), vec![Operand::Mem(Reg::Gr(1))]);
-    assert_eq!(
-        ops(&i.inputs),
-        vec![Operand::Reg(Reg::Gr(2)), Operand::Expr(Expr::Num(8))]
-    );
+    assert_eq!(ops(&i.inputs), vec![Operand::Reg(Reg::Gr(2)), Operand::Expr(Expr::Num(8))]);
     let i = insn("ld8 r1=[ r2 ], -8");
-    assert_eq!(
-        ops(&i.inputs)[1],
-        Operand::Expr(Expr::Unary(UnaryOp::Neg, Box::new(Expr::Num(8))))
-    );
+    assert_eq!(ops(&i.inputs)[1], Operand::Expr(Expr::Unary(UnaryOp::Neg, Box::new(Expr::Num(8)))));
     let i = insn("nop.i 0x1234");
     assert!(i.outputs.is_empty());
     assert_eq!(ops(&i.inputs), vec![Operand::Expr(Expr::Num(0x1234))]);
     assert!(insn("rfi").inputs.is_empty());
     let i = insn("mov r1=pmc [r3]");
-    assert_eq!(
-        ops(&i.inputs),
-        vec![Operand::Indirect(IndirectFile::Pmc, Reg::Gr(3))]
-    );
+    assert_eq!(ops(&i.inputs), vec![Operand::Indirect(IndirectFile::Pmc, Reg::Gr(3))]);
     let i = insn("addl r2=@ltoff(foo),gp");
-    assert_eq!(
-        i.inputs[0].value,
-        Operand::Expr(Expr::RelocFn(
-            "ltoff".into(),
-            Box::new(Expr::Sym("foo".into()))
-        ))
-    );
+    assert_eq!(i.inputs[0].value, Operand::Expr(Expr::RelocFn("ltoff".into(), Box::new(Expr::Sym("foo".into())))));
     assert_eq!(i.inputs[1].value, Operand::Reg(Reg::Gr(1)));
     // Operand locations are their first character.
     let i = insn("  add r1 = r2, 5");
@@ -345,17 +290,10 @@ fn outputs_and_inputs() {
 #[test]
 fn every_indirect_file() {
     for (name, file) in INDIRECT {
-        assert_eq!(
-            reg_in(&format!("mov r1={name}[r2]")),
-            Operand::Indirect(file, Reg::Gr(2))
-        );
+        assert_eq!(reg_in(&format!("mov r1={name}[r2]")), Operand::Indirect(file, Reg::Gr(2)));
     }
     let e = one_error("mov r1=foo[r2]");
-    assert!(
-        e.message.contains("unknown indirect register file 'foo'"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.contains("unknown indirect register file 'foo'"), "{}", e.message);
 }
 
 #[test]
@@ -390,81 +328,45 @@ fn register_files_and_ranges() {
     ] {
         let e = one_error(&format!("mov r1 = {bad}"));
         assert_eq!(e.loc.col, 10);
-        assert!(
-            e.message.contains(&format!("unknown register '{bad}'")),
-            "{}",
-            e.message
-        );
+        assert!(e.message.contains(&format!("unknown register '{bad}'")), "{}", e.message);
         assert!(e.message.contains(range), "{}", e.message);
     }
     let e = one_error("mov r1=ar.foo");
-    assert!(
-        e.message.contains("unknown application register 'ar.foo'"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.contains("unknown application register 'ar.foo'"), "{}", e.message);
     let e = one_error("mov r1=cr.bar");
-    assert!(
-        e.message.contains("unknown control register 'cr.bar'"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.contains("unknown control register 'cr.bar'"), "{}", e.message);
 }
 
 #[test]
 fn every_named_ar_and_cr() {
     for (name, n) in AR_NAMES.iter().chain(AR_NAMES2.iter()) {
-        assert_eq!(
-            reg_in(&format!("mov r1=ar.{name}")),
-            Operand::Reg(Reg::Ar(*n)),
-            "ar.{name}"
-        );
+        assert_eq!(reg_in(&format!("mov r1=ar.{name}")), Operand::Reg(Reg::Ar(*n)), "ar.{name}");
     }
     for (name, n) in CR_NAMES {
-        assert_eq!(
-            reg_in(&format!("mov r1=cr.{name}")),
-            Operand::Reg(Reg::Cr(n)),
-            "cr.{name}"
-        );
+        assert_eq!(reg_in(&format!("mov r1=cr.{name}")), Operand::Reg(Reg::Cr(n)), "cr.{name}");
     }
 }
 
 #[test]
 fn every_alias() {
-    let cases: Vec<(String, Reg)> = [
-        ("sp", Reg::Gr(12)),
-        ("gp", Reg::Gr(1)),
-        ("tp", Reg::Gr(13)),
-        ("rp", Reg::Br(0)),
-    ]
-    .into_iter()
-    .map(|(s, r)| (s.to_string(), r))
-    .chain((0..4).map(|i| (format!("ret{i}"), Reg::Gr(8 + i))))
-    .chain((0..8).map(|i| (format!("farg{i}"), Reg::Fr(8 + i))))
-    .chain((0..8).map(|i| (format!("fret{i}"), Reg::Fr(8 + i))))
-    .collect();
+    let cases: Vec<(String, Reg)> = [("sp", Reg::Gr(12)), ("gp", Reg::Gr(1)), ("tp", Reg::Gr(13)), ("rp", Reg::Br(0))]
+        .into_iter()
+        .map(|(s, r)| (s.to_string(), r))
+        .chain((0..4).map(|i| (format!("ret{i}"), Reg::Gr(8 + i))))
+        .chain((0..8).map(|i| (format!("farg{i}"), Reg::Fr(8 + i))))
+        .chain((0..8).map(|i| (format!("fret{i}"), Reg::Fr(8 + i))))
+        .collect();
     for (name, reg) in cases {
-        assert_eq!(
-            reg_in(&format!("mov x={name}")),
-            Operand::Reg(reg),
-            "{name}"
-        );
+        assert_eq!(reg_in(&format!("mov x={name}")), Operand::Reg(reg), "{name}");
     }
     // Past the alias range gas sees a symbol.
-    assert_eq!(
-        reg_in("mov x=fret8"),
-        Operand::Expr(Expr::Sym("fret8".into()))
-    );
-    assert_eq!(
-        reg_in("mov x=ret4"),
-        Operand::Expr(Expr::Sym("ret4".into()))
-    );
+    assert_eq!(reg_in("mov x=fret8"), Operand::Expr(Expr::Sym("fret8".into())));
+    assert_eq!(reg_in("mov x=ret4"), Operand::Expr(Expr::Sym("ret4".into())));
 }
 
 #[test]
 fn frame_registers_follow_alloc() {
-    let text =
-        "alloc r3=ar.pfs,2,3,4,0\nmov r1=in1\nmov r1=loc0\nmov r1=loc2\nmov r1=out0\nmov r1=out3";
+    let text = "alloc r3=ar.pfs,2,3,4,0\nmov r1=in1\nmov r1=loc0\nmov r1=loc2\nmov r1=out0\nmov r1=out3";
     let regs: Vec<Operand> = kinds(text)
         .into_iter()
         .skip(1)
@@ -473,23 +375,12 @@ fn frame_registers_follow_alloc() {
             _ => None,
         })
         .collect();
-    let want: Vec<Operand> = [33, 34, 36, 37, 40]
-        .iter()
-        .map(|n| Operand::Reg(Reg::Gr(*n)))
-        .collect();
+    let want: Vec<Operand> = [33, 34, 36, 37, 40].iter().map(|n| Operand::Reg(Reg::Gr(*n))).collect();
     assert_eq!(regs, want);
-    for (bad, have) in [
-        ("in2", "in0-in1"),
-        ("loc3", "loc0-loc2"),
-        ("out4", "out0-out3"),
-    ] {
+    for (bad, have) in [("in2", "in0-in1"), ("loc3", "loc0-loc2"), ("out4", "out0-out3")] {
         let e = one_error(&format!("alloc r3=ar.pfs,2,3,4,0\nmov r1 = {bad}"));
         assert_eq!((e.loc.line, e.loc.col), (2, 10));
-        assert!(
-            e.message.contains("out of range") && e.message.contains(have),
-            "{}",
-            e.message
-        );
+        assert!(e.message.contains("out of range") && e.message.contains(have), "{}", e.message);
     }
     let e = one_error("alloc r3=ar.pfs,0,3,0,0\nmov r1=in0");
     assert!(e.message.contains("no in registers"), "{}", e.message);
@@ -497,10 +388,7 @@ fn frame_registers_follow_alloc() {
     let e = one_error("mov r1=loc0");
     assert!(e.message.contains("no alloc"), "{}", e.message);
     // in96 and above are ordinary symbols.
-    assert_eq!(
-        reg_in("mov r1=in96"),
-        Operand::Expr(Expr::Sym("in96".into()))
-    );
+    assert_eq!(reg_in("mov r1=in96"), Operand::Expr(Expr::Sym("in96".into())));
 }
 
 #[test]
@@ -510,19 +398,12 @@ fn alloc_output_uses_its_own_frame() {
     assert_eq!(i.outputs[0].value, Operand::Reg(Reg::Gr(41)));
     assert_eq!(i.inputs[0].value, Operand::Reg(Reg::Ar(64)));
     let k = kinds("alloc r3=ar.pfs,8,2,0,0\nalloc loc1=ar.pfs,1,2,3,0");
-    let StmtKind::Insn(i) = &k[1] else {
-        panic!("{k:?}")
-    };
+    let StmtKind::Insn(i) = &k[1] else { panic!("{k:?}") };
     assert_eq!(i.outputs[0].value, Operand::Reg(Reg::Gr(34)));
     // Constants defined with `=` may size the frame; so may .regstk.
-    assert_eq!(
-        reg_in("N=3\nalloc r3=ar.pfs,N,2,0,0\nmov r1=loc1"),
-        Operand::Reg(Reg::Gr(36))
-    );
+    assert_eq!(reg_in("N=3\nalloc r3=ar.pfs,N,2,0,0\nmov r1=loc1"), Operand::Reg(Reg::Gr(36)));
     let k = kinds(".regstk 1,2,3,0\nmov r1=loc1");
-    let StmtKind::Insn(i) = &k[1] else {
-        panic!("{k:?}")
-    };
+    let StmtKind::Insn(i) = &k[1] else { panic!("{k:?}") };
     assert_eq!(i.inputs[0].value, Operand::Reg(Reg::Gr(34)));
     let e = one_error("alloc r3=ar.pfs,n,2,0,0");
     assert!(e.message.contains("constant"), "{}", e.message);
@@ -536,66 +417,33 @@ fn directives() {
     };
     assert_eq!(
         args(".pred.rel \"mutex\", p6, p7"),
-        (
-            ".pred.rel".into(),
-            vec![
-                DirArg::Str("mutex".into()),
-                DirArg::Reg(Reg::Pr(6)),
-                DirArg::Reg(Reg::Pr(7))
-            ]
-        )
+        (".pred.rel".into(), vec![DirArg::Str("mutex".into()), DirArg::Reg(Reg::Pr(6)), DirArg::Reg(Reg::Pr(7))])
     );
     assert_eq!(
         args(".pred.rel.mutex p6,p7"),
-        (
-            ".pred.rel.mutex".into(),
-            vec![DirArg::Reg(Reg::Pr(6)), DirArg::Reg(Reg::Pr(7))]
-        )
+        (".pred.rel.mutex".into(), vec![DirArg::Reg(Reg::Pr(6)), DirArg::Reg(Reg::Pr(7))])
     );
-    assert_eq!(
-        args(".save ar.pfs, r34").1,
-        vec![DirArg::Reg(Reg::Ar(64)), DirArg::Reg(Reg::Gr(34))]
-    );
+    assert_eq!(args(".save ar.pfs, r34").1, vec![DirArg::Reg(Reg::Ar(64)), DirArg::Reg(Reg::Gr(34))]);
     assert_eq!(
         args(".section .data, \"aw\", @progbits").1,
-        vec![
-            DirArg::Expr(Expr::Sym(".data".into())),
-            DirArg::Str("aw".into()),
-            DirArg::At("progbits".into())
-        ]
+        vec![DirArg::Expr(Expr::Sym(".data".into())), DirArg::Str("aw".into()), DirArg::At("progbits".into())]
     );
     assert_eq!(args(".mii"), (".mii".into(), vec![]));
     assert_eq!(args(".MLX").0, ".mlx");
     assert_eq!(args("DATA8.UA 1").0, "data8.ua");
-    for d in [
-        "data1", "data2", "data4", "data16", "real4", "real8", "string", "stringz", "data4.ua",
-    ] {
+    for d in ["data1", "data2", "data4", "data16", "real4", "real8", "string", "stringz", "data4.ua"] {
         assert_eq!(args(&format!("{d} 1")).0, d);
     }
-    assert_eq!(
-        args(".ascii \"a\" \"b\"").1,
-        vec![DirArg::Str("a".into()), DirArg::Str("b".into())]
-    );
-    assert_eq!(
-        args("string \"a\\tb\\101\\x41\\\"q\\x414\\377\"").1,
-        vec![DirArg::Str("a\tbAA\"q\u{14}\u{ff}".into())]
-    );
+    assert_eq!(args(".ascii \"a\" \"b\"").1, vec![DirArg::Str("a".into()), DirArg::Str("b".into())]);
+    assert_eq!(args("string \"a\\tb\\101\\x41\\\"q\\x414\\377\"").1, vec![DirArg::Str("a\tbAA\"q\u{14}\u{ff}".into())]);
     assert_eq!(
         args(".type foo, @function").1,
-        vec![
-            DirArg::Expr(Expr::Sym("foo".into())),
-            DirArg::At("function".into())
-        ]
+        vec![DirArg::Expr(Expr::Sym("foo".into())), DirArg::At("function".into())]
     );
     let e = one_error(".byte 1,,2");
     assert!(e.message.contains("found ','"), "{}", e.message);
     let e = one_error(".byte 1 2");
-    assert!(
-        e.message
-            .contains("expected ',' between arguments of .byte, found '2'"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.contains("expected ',' between arguments of .byte, found '2'"), "{}", e.message);
 }
 
 #[test]
@@ -616,11 +464,7 @@ fn tags_precede_their_instruction() {
     assert_eq!(k[3], StmtKind::Tag("t2".into()));
     assert!(matches!(&k[4], StmtKind::Insn(i) if i.qp.as_ref().map(|q| q.value) == Some(6)));
     let e = one_error("[t1:]");
-    assert!(
-        e.message.contains("expected an instruction after tag"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.contains("expected an instruction after tag"), "{}", e.message);
     let e = one_error("[5] nop 0");
     assert!(e.message.contains("tag name"), "{}", e.message);
 }
@@ -628,27 +472,14 @@ fn tags_precede_their_instruction() {
 /// gas values of `data8 @rev` etc.; `mux1 r1=r2,0xb` assembles like `mux1 r1=r2,@rev`.
 #[test]
 fn at_keywords_are_constants_in_expressions() {
-    let cases = [
-        ("@rev", 0xb),
-        ("@brcst", 0),
-        ("@mix", 8),
-        ("@shuf", 9),
-        ("@alt", 0xa),
-        ("@pause", 0),
-    ];
+    let cases = [("@rev", 0xb), ("@brcst", 0), ("@mix", 8), ("@shuf", 9), ("@alt", 0xa), ("@pause", 0)];
     for (w, v) in cases {
         assert_eq!(value(&format!("{w}+0")), v, "{w}");
     }
     assert_eq!(value("@rev+1"), 0xc);
     assert_eq!(value("@priority+0"), 1);
-    assert_eq!(
-        insn("mux1 r54=r2,@rev").inputs[1].value,
-        Operand::Expr(Expr::Num(0xb))
-    );
-    assert_eq!(
-        insn("hint @pause").inputs[0].value,
-        Operand::Expr(Expr::Num(0))
-    );
+    assert_eq!(insn("mux1 r54=r2,@rev").inputs[1].value, Operand::Expr(Expr::Num(0xb)));
+    assert_eq!(insn("hint @pause").inputs[0].value, Operand::Expr(Expr::Num(0)));
     let e = one_error("mux1 r1=r2,@bogus");
     assert!(e.message.contains("'@bogus'"), "{}", e.message);
 }
@@ -656,56 +487,36 @@ fn at_keywords_are_constants_in_expressions() {
 #[test]
 fn set_constants_size_frames() {
     let k = kinds(".set OFF_A, 16\nalloc r36=ar.pfs,2,OFF_A/4,2,0\nmov r1=out1");
-    let StmtKind::Insn(i) = &k[2] else {
-        panic!("{k:?}")
-    };
+    let StmtKind::Insn(i) = &k[2] else { panic!("{k:?}") };
     assert_eq!(i.inputs[0].value, Operand::Reg(Reg::Gr(32 + 2 + 4 + 1)));
 }
 
 #[test]
 fn error_messages_and_positions() {
     let e = one_error("add r1=,r2");
-    assert_eq!(
-        e.message,
-        "expected register or expression after '=', found ','"
-    );
+    assert_eq!(e.message, "expected register or expression after '=', found ','");
     assert_eq!((e.loc.line, e.loc.col), (1, 8));
     assert_eq!(e.source_line.as_deref(), Some("add r1=,r2"));
     let e = one_error("nop 0\n  mov r1=");
-    assert_eq!(
-        e.message,
-        "expected register or expression after '=', found end of line"
-    );
+    assert_eq!(e.message, "expected register or expression after '=', found end of line");
     assert_eq!((e.loc.line, e.loc.col), (2, 10));
     let e = one_error("data8 \"abc");
     assert!(e.message.contains("unterminated string"), "{}", e.message);
     assert_eq!(e.loc.col, 7);
     let e = one_error("mov r1=r2 r3");
-    assert_eq!(
-        e.message,
-        "expected ',' or end of line after operand, found 'r3'"
-    );
+    assert_eq!(e.message, "expected ',' or end of line after operand, found 'r3'");
     let e = one_error("mov r1 r2=r3");
     assert_eq!(e.message, "expected ',' or '=' after operand, found 'r2'");
     let e = one_error("add r1=r2+4,r3");
     assert_eq!(e.message, "register 'r2' cannot be used in an expression");
     let e = one_error("data8 (1+2");
-    assert!(
-        e.message
-            .starts_with("expected ')' to close '(' at column 7"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.starts_with("expected ')' to close '(' at column 7"), "{}", e.message);
     let e = one_error("data8 08");
     assert!(e.message.contains("'08'"), "{}", e.message);
     let e = one_error("data8 0x1ffffffffffffffff");
     assert!(e.message.contains("64 bits"), "{}", e.message);
     let e = one_error("ld8 r1=[5]");
-    assert!(
-        e.message.contains("expected a register after '['"),
-        "{}",
-        e.message
-    );
+    assert!(e.message.contains("expected a register after '['"), "{}", e.message);
     let e = one_error("(p6) .mii");
     assert!(e.message.contains("qualifying predicate"), "{}", e.message);
     // One diagnostic per bad statement; parsing goes on.
@@ -812,10 +623,7 @@ fn random_token_soup_never_panics() {
         let n = (rng.next() % 16) as usize;
         let mut text = String::new();
         for _ in 0..n {
-            let w = WORDS
-                .get((rng.next() % WORDS.len() as u64) as usize)
-                .copied()
-                .unwrap_or("");
+            let w = WORDS.get((rng.next() % WORDS.len() as u64) as usize).copied().unwrap_or("");
             text.push_str(w);
             if rng.next() & 1 == 0 {
                 text.push(' ');

@@ -1,0 +1,41 @@
+//! The subcommands' work and rendering; argument parsing stays in `main.rs`.
+
+pub mod asm;
+pub mod disasm;
+pub mod listing;
+
+use std::path::PathBuf;
+
+/// Why a subcommand failed; `main` prints it to stderr and exits with status 1.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O failure.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An object file could not be loaded.
+    #[error("{}: {source}", path.display())]
+    Elf {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: arch_ia64::elf::ElfError,
+    },
+    /// The assembler rejected the source; the diagnostics say where and why.
+    #[error("{0}")]
+    Assemble(emu_core::error::Diagnostics),
+    /// The assembled program has no `.text` section to write.
+    #[error("{0}: nothing assembled into .text")]
+    NoText(String),
+}
+
+/// Reads a whole file, naming it in the error.
+pub fn read(path: &std::path::Path) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path).map_err(|source| CliError::Io { path: path.to_path_buf(), source })
+}

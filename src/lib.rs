@@ -1,0 +1,7 @@
+//! acctemu as a library: the architecture crates, and the command-line front end's
+//! rendering so it can be tested without spawning the binary.
+
+pub mod cli;
+
+pub use arch_ia64;
+pub use emu_core;
