@@ -37,6 +37,23 @@ pub struct UnitRows {
 }
 
 impl UnitRows {
+    /// Rows for an instruction of `unit` type encoded by row `idx` (A rows fit M and I).
+    pub fn of_unit(unit: Unit, idx: u16) -> UnitRows {
+        let mut rows = UnitRows::default();
+        match unit {
+            Unit::A => {
+                rows.m = Some(idx);
+                rows.i = Some(idx);
+            }
+            Unit::M => rows.m = Some(idx),
+            Unit::I => rows.i = Some(idx),
+            Unit::F => rows.f = Some(idx),
+            Unit::B => rows.b = Some(idx),
+            Unit::X => rows.x = Some(idx),
+        }
+        rows
+    }
+
     /// The row for a slot of `unit`.
     pub fn for_unit(&self, unit: SlotUnit) -> Option<u16> {
         match unit {
@@ -422,16 +439,17 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
     if dyn_heads.contains(&base) {
         let mut rows = UnitRows::default();
         let mut values = Vec::new();
-        for (suffix, slot) in [("m", 0), ("i", 1), ("f", 2), ("b", 3), ("x", 4)] {
+        for (suffix, unit) in [("m", Unit::M), ("i", Unit::I), ("f", Unit::F), ("b", Unit::B), ("x", Unit::X)] {
             let name = format!("{base}.{suffix}");
             if let Some((idx, _, v)) = find(&name, &rw.outs, &rw.ins, 0, env).map_err(operands_loc)? {
-                match slot {
-                    0 => rows.m = Some(idx),
-                    1 => rows.i = Some(idx),
-                    2 => rows.f = Some(idx),
-                    3 => rows.b = Some(idx),
-                    _ => rows.x = Some(idx),
-                }
+                let one = UnitRows::of_unit(unit, idx);
+                rows = UnitRows {
+                    m: rows.m.or(one.m),
+                    i: rows.i.or(one.i),
+                    f: rows.f.or(one.f),
+                    b: rows.b.or(one.b),
+                    x: rows.x.or(one.x),
+                };
                 values = v;
             }
         }
@@ -515,18 +533,7 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
         let loc = syn.qp.as_ref().map_or(mloc, |q| q.loc.clone());
         return Err(Diagnostic::error(loc, format!("`{}` cannot be predicated", syn.mnemonic.value)));
     }
-    let mut rows = UnitRows::default();
-    match form.unit {
-        Unit::A => {
-            rows.m = Some(idx);
-            rows.i = Some(idx);
-        }
-        Unit::M => rows.m = Some(idx),
-        Unit::I => rows.i = Some(idx),
-        Unit::F => rows.f = Some(idx),
-        Unit::B => rows.b = Some(idx),
-        Unit::X => rows.x = Some(idx),
-    }
+    let rows = UnitRows::of_unit(form.unit, idx);
     Ok(Matched {
         rows,
         comp_bits,

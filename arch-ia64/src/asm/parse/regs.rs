@@ -2,6 +2,7 @@
 //! `in`/`loc`/`out` names of the current register frame.
 
 use crate::asm::syntax::{IndirectFile, Reg};
+use crate::regs::{AR_NAMES, CR_NAMES};
 
 /// The register frame set by the last `alloc` or `.regstk`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,67 +20,6 @@ pub(super) enum RegLookup {
     /// Looks like a register but is invalid; the message says why.
     Bad(String),
 }
-
-pub(super) const AR_NAMES: [(&str, u8); 22] = [
-    ("k0", 0),
-    ("k1", 1),
-    ("k2", 2),
-    ("k3", 3),
-    ("k4", 4),
-    ("k5", 5),
-    ("k6", 6),
-    ("k7", 7),
-    ("rsc", 16),
-    ("bsp", 17),
-    ("bspstore", 18),
-    ("rnat", 19),
-    ("fcr", 21),
-    ("eflag", 24),
-    ("csd", 25),
-    ("ssd", 26),
-    ("cflg", 27),
-    ("fsr", 28),
-    ("fir", 29),
-    ("fdr", 30),
-    ("ccv", 32),
-    ("unat", 36),
-];
-
-/// The remaining application registers (table split only to keep rows short).
-pub(super) const AR_NAMES2: [(&str, u8); 6] =
-    [("fpsr", 40), ("itc", 44), ("ruc", 45), ("pfs", 64), ("lc", 65), ("ec", 66)];
-
-pub(super) const CR_NAMES: [(&str, u8); 29] = [
-    ("dcr", 0),
-    ("itm", 1),
-    ("iva", 2),
-    ("pta", 8),
-    ("gpta", 9),
-    ("ipsr", 16),
-    ("isr", 17),
-    ("iip", 19),
-    ("ifa", 20),
-    ("itir", 21),
-    ("iipa", 22),
-    ("ifs", 23),
-    ("iim", 24),
-    ("iha", 25),
-    ("iib0", 26),
-    ("iib1", 27),
-    ("lid", 64),
-    ("ivr", 65),
-    ("tpr", 66),
-    ("eoi", 67),
-    ("irr0", 68),
-    ("irr1", 69),
-    ("irr2", 70),
-    ("irr3", 71),
-    ("itv", 72),
-    ("pmv", 73),
-    ("cmcv", 74),
-    ("lrr0", 80),
-    ("lrr1", 81),
-];
 
 pub(super) const INDIRECT: [(&str, IndirectFile); 9] = [
     ("cpuid", IndirectFile::Cpuid),
@@ -124,15 +64,15 @@ pub(super) fn lookup_reg(name: &str, frame: Option<Frame>) -> RegLookup {
     if let Some(r) = fixed {
         return RegLookup::Yes(r);
     }
-    if let Some(n) = name.strip_prefix("ar.") {
-        return match AR_NAMES.iter().chain(AR_NAMES2.iter()).find(|(s, _)| *s == n) {
-            Some((_, v)) => RegLookup::Yes(Reg::Ar(*v)),
+    if name.starts_with("ar.") {
+        return match AR_NAMES.iter().find(|(_, s)| *s == name) {
+            Some((v, _)) => RegLookup::Yes(Reg::Ar(*v)),
             None => RegLookup::Bad(format!("unknown application register '{name}'")),
         };
     }
-    if let Some(n) = name.strip_prefix("cr.") {
-        return match CR_NAMES.iter().find(|(s, _)| *s == n) {
-            Some((_, v)) => RegLookup::Yes(Reg::Cr(*v)),
+    if name.starts_with("cr.") {
+        return match CR_NAMES.iter().find(|(_, s)| *s == name) {
+            Some((v, _)) => RegLookup::Yes(Reg::Cr(*v)),
             None => RegLookup::Bad(format!("unknown control register '{name}'")),
         };
     }
