@@ -258,3 +258,32 @@ fn gnu_as_error_inputs_are_errors_on_the_same_lines() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The seed's hunks assemble with every symbolic offset given on the command line (`-D`),
+/// as a user would pass asm-offsets values, to GNU as's bytes.
+#[test]
+fn seed004_with_offsets_from_command_line_defines() {
+    let text = std::fs::read_to_string(corpus().join("src/seed004_cpp.S")).expect("source");
+    let mut opts = PreprocessOptions::new();
+    let mut body = String::new();
+    for line in text.lines() {
+        match line.strip_prefix("#define ") {
+            Some(def) => {
+                // NAME or NAME(args), then the value after the first blank outside the parentheses.
+                let end = def.find(')').filter(|_| def.split_whitespace().next().is_some_and(|n| n.contains('(')));
+                let split = end.map_or_else(|| def.find(char::is_whitespace).unwrap_or(def.len()), |e| e + 1);
+                let (name, value) = def.split_at(split);
+                opts = opts.defined(name.trim(), value.trim());
+                body.push('\n');
+            }
+            None => {
+                body.push_str(line);
+                body.push('\n');
+            }
+        }
+    }
+    assert!(!body.contains("#define"));
+    let a = assemble("seed004_cpp.S", &body, &opts, &FsLoader).expect("assembles with -D offsets");
+    let want = std::fs::read_to_string(corpus().join("golden/seed004.text.hex")).expect("golden");
+    assert_eq!(text_hex(&a), want);
+}

@@ -1,11 +1,11 @@
 //! The assembler's state: sections, the bundle packer per code section, labels and their
 //! addresses, data fixups; and the final encoding once every symbol has a value.
 
-use super::bundler::{Bundler, PendingInsn, PlacedBundle, SlotFill};
+use super::bundler::{Bundler, DiagnosticKind, PendingInsn, PlacedBundle, SlotFill};
 use super::dv::DvChecker;
 use super::expr::{Expr, SymbolEnv};
 use super::matcher::{match_insn, Matched, Value};
-use super::syntax::{InsnSyntax, Statement, StmtKind};
+use super::syntax::{InsnSyntax, Operand, Reg, Statement, StmtKind};
 use super::{Assembly, ListingEntry};
 use crate::bundle::{Bundle, SlotUnit, Template};
 use crate::decode::decode_bundle;
@@ -21,6 +21,8 @@ use std::collections::HashMap;
 pub(super) struct InsnRec {
     pub matched: Matched,
     pub loc: SourceLoc,
+    /// The mnemonic as written, for messages.
+    pub mnemonic: String,
 }
 
 /// A piece of a section's contents, in order.
@@ -53,6 +55,8 @@ pub(super) struct SectionState {
     pub bundles_taken: usize,
     /// Address (offset) of each bundle by packer number.
     pub bundle_offsets: Vec<u64>,
+    /// Index in `chunks` of each bundle by packer number.
+    pub bundle_chunks: Vec<usize>,
     /// Labels waiting for the next instruction of this section.
     pub pending_labels: Vec<String>,
     pub fixups: Vec<Fixup>,
@@ -96,18 +100,26 @@ impl SectionState {
             insns: Vec::new(),
             bundles_taken: 0,
             bundle_offsets: Vec::new(),
+            bundle_chunks: Vec::new(),
             pending_labels: Vec::new(),
             fixups: Vec::new(),
         }
     }
 
-    /// Moves finished bundles from the packer into the contents.
+    /// Moves finished bundles from the packer into the contents, and applies stops the packer
+    /// decided late (R12: a zero-length `.align` before a must-be-first instruction).
     pub fn sync(&mut self) {
         for b in self.bundler.take() {
             self.bundle_offsets.push(self.size);
+            self.bundle_chunks.push(self.chunks.len());
             self.chunks.push(Chunk::Bundle(b));
             self.size += 16;
             self.bundles_taken += 1;
+        }
+        for n in self.bundler.take_late_stops() {
+            if let Some(Chunk::Bundle(b)) = self.bundle_chunks.get(n).and_then(|&ci| self.chunks.get_mut(ci)) {
+                b.template = b.template.with_end_stop(true);
+            }
         }
     }
 
@@ -280,11 +292,17 @@ impl Assembler {
                 return;
             }
         };
-        if syn.outputs.iter().any(|o| matches!(o.value, super::syntax::Operand::Reg(super::syntax::Reg::Gr(0))))
-            && !matched.kind_is_compare()
-        {
-            self.warnings.push(Diagnostic::warning(loc.clone(), "Invalid use of `r0' as output operand"));
+        // r0, f0 and f1 are constants; gas warns (and still assembles) when one is a target.
+        for o in &syn.outputs {
+            let name = match o.value {
+                Operand::Reg(Reg::Gr(0)) if !matched.kind_is_compare() => "r0",
+                Operand::Reg(Reg::Fr(0)) => "f0",
+                Operand::Reg(Reg::Fr(1)) => "f1",
+                _ => continue,
+            };
+            self.warnings.push(Diagnostic::warning(loc.clone(), format!("Invalid use of `{name}' as output operand")));
         }
+
         let template = self.user_template.take();
         let sec = &mut self.sections[cur];
         let labelled = !sec.pending_labels.is_empty();
@@ -302,10 +320,21 @@ impl Assembler {
             self.dv.stop();
         }
         let sec = &mut self.sections[cur];
-        sec.insns.push(InsnRec { matched, loc: loc.clone() });
+        sec.insns.push(InsnRec { matched, loc: loc.clone(), mnemonic: syn.mnemonic.value.clone() });
+    }
+
+    /// The instructions the packer could not place as a template directive demanded.
+    fn report_packing_errors(&mut self, section: usize) {
+        let sec = &mut self.sections[section];
         for d in sec.bundler.take_diagnostics() {
-            let at = sec.insns.get(d.index).map_or(loc.clone(), |r| r.loc.clone());
-            self.errors.push(Diagnostic::error(at, format!("instruction does not fit the template: {:?}", d.kind)));
+            let Some(rec) = sec.insns.get(d.index) else { continue };
+            let message = match d.kind {
+                DiagnosticKind::DoesNotFitTemplate { template } => {
+                    format!("`{}` does not fit into the {} template", rec.mnemonic, template.name())
+                }
+                DiagnosticKind::HintInBUnit => "`hint` cannot be used in a B slot".to_string(),
+            };
+            self.errors.push(Diagnostic::error(rec.loc.clone(), message));
         }
     }
 
@@ -337,6 +366,7 @@ impl Assembler {
             self.current = i;
             self.flush();
             self.settle_labels();
+            self.report_packing_errors(i);
         }
         // .text at 0, the others after it in order of first use, each aligned.
         let mut bases = vec![0u64; self.sections.len()];
