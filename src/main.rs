@@ -72,6 +72,11 @@ fn main() -> ExitCode {
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
             ExitCode::SUCCESS
         }
+        // Assembler diagnostics already read `file:line:col: error: ...`.
+        Err(cli::CliError::Assemble(d)) => {
+            eprintln!("{d}");
+            ExitCode::FAILURE
+        }
         Err(e) => {
             eprintln!("acctemu: error: {e}");
             ExitCode::FAILURE
