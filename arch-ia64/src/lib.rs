@@ -14,4 +14,5 @@ pub mod elf;
 pub mod encode;
 pub mod format;
 pub mod regs;
+pub mod res;
 pub mod table;
