@@ -1,6 +1,6 @@
 //! The `acctemu` command line.
 
-use acctemu::cli::{self, asm::AsmRequest, CliError};
+use acctemu::cli::{self, asm::AsmRequest, run::Format, run::RunRequest, CliError};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -33,6 +33,48 @@ enum Command {
         #[arg(long)]
         listing: bool,
     },
+    /// Run IA-64 code (a .S source or an ELF object) on the Itanium 2 model.
+    Run {
+        /// The source or object file.
+        file: Option<PathBuf>,
+        /// Harness (TOML): memory regions, registers, counters. Default: a stack, a
+        /// backing store and a task area, b0 = the sentinel.
+        #[arg(long, value_name = "H.toml")]
+        harness: Option<PathBuf>,
+        /// Entry symbol (default: the harness's, else the first label).
+        #[arg(long, value_name = "SYM")]
+        entry: Option<String>,
+        /// Set a register before running: r12=stack.top-16, ar.k6=task, p6=1, ...
+        #[arg(long = "set", value_name = "REG=VAL")]
+        sets: Vec<String>,
+        /// Define a preprocessor macro: NAME or NAME=VALUE.
+        #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+        define: Vec<String>,
+        /// Add a directory to the #include search path.
+        #[arg(short = 'I', value_name = "DIR")]
+        include: Vec<PathBuf>,
+        /// Print the per-instruction-group timeline.
+        #[arg(long)]
+        timeline: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Instruction budget (a run that exhausts it stops and says so).
+        #[arg(long, default_value_t = 1_000_000)]
+        max_insns: u64,
+        /// Run without the timing model (one cycle per instruction group).
+        #[arg(long)]
+        no_timing: bool,
+        /// Write the final state as an insta-compatible YAML snapshot.
+        #[arg(long, value_name = "FILE.snap")]
+        snapshot: Option<PathBuf>,
+        /// Compare the final state with a snapshot; exit 1 and show the differences if any.
+        #[arg(long, value_name = "FILE.snap")]
+        check: Option<PathBuf>,
+        /// Print the timing model's parameters with their sources instead of running.
+        #[arg(long)]
+        explain_model: bool,
+    },
     /// Disassemble an IA-64 ELF object (like objdump -d) or a raw .bin of bundles.
     Disasm {
         /// The object or raw file.
@@ -61,6 +103,43 @@ fn run(args: Args) -> Result<String, CliError> {
             }
             Ok(done.stdout)
         }
+        Command::Run { explain_model: true, .. } => Ok(arch_ia64::timing::Itanium2Params::default().explain_model()),
+        Command::Run {
+            file,
+            harness,
+            entry,
+            sets,
+            define,
+            include,
+            timeline,
+            format,
+            max_insns,
+            no_timing,
+            snapshot,
+            check,
+            explain_model: false,
+        } => {
+            let file = file.ok_or_else(|| CliError::Usage("run: a source or object file is required".into()))?;
+            let req = RunRequest {
+                file,
+                harness,
+                entry,
+                sets,
+                defines: define,
+                include_dirs: include,
+                timeline,
+                format,
+                max_insns,
+                no_timing,
+                snapshot,
+                check,
+            };
+            let out = cli::run::run(&req)?;
+            if out.mismatch {
+                return Err(CliError::SnapshotMismatch(out.stdout));
+            }
+            Ok(out.stdout)
+        }
         Command::Disasm { file, base } => cli::disasm::run(&file, base),
     }
 }
@@ -73,6 +152,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         // Assembler diagnostics already read `file:line:col: error: ...`.
+        // The report goes to stdout as usual; the exit status says the snapshot differs.
+        Err(cli::CliError::SnapshotMismatch(text)) => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            ExitCode::FAILURE
+        }
         Err(cli::CliError::Assemble(d)) => {
             eprintln!("{d}");
             ExitCode::FAILURE

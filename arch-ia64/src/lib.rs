@@ -8,11 +8,17 @@
 
 pub mod asm;
 pub mod bundle;
+pub mod cpu;
 pub mod decode;
 pub mod disasm;
 pub mod elf;
 pub mod encode;
+pub mod exec;
 pub mod format;
 pub mod regs;
 pub mod res;
+pub mod run;
+pub mod snapshot;
+pub mod state;
 pub mod table;
+pub mod timing;

@@ -5,8 +5,18 @@
 //! - [`image`]: sections, symbols and source map produced by an assembler or ELF loader.
 //! - [`preprocess`]: the C-preprocessor subset kernel `.S` files need, with a line map
 //!   back to the original files.
+//! - [`cpu`]: the `Cpu` trait and the machine loop with its stop conditions.
+//! - [`timing`]: issue groups, stall causes and totals every timing model reports.
+//! - [`snapshot`]: ordered architectural state, insta-compatible YAML, and diffs.
+//! - [`harness`]: the TOML description of an initial state and of the counters to read.
+//! - [`report`]: the serializable result of one run.
 
+pub mod cpu;
 pub mod error;
+pub mod harness;
 pub mod image;
 pub mod memory;
 pub mod preprocess;
+pub mod report;
+pub mod snapshot;
+pub mod timing;

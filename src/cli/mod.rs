@@ -3,6 +3,7 @@
 pub mod asm;
 pub mod disasm;
 pub mod listing;
+pub mod run;
 
 use std::path::PathBuf;
 
@@ -30,6 +31,18 @@ pub enum CliError {
     /// The assembler rejected the source; the diagnostics say where and why.
     #[error("{0}")]
     Assemble(emu_core::error::Diagnostics),
+    /// A harness could not be used.
+    #[error("{0}")]
+    Setup(emu_core::error::Diagnostic),
+    /// A run could not be set up or failed.
+    #[error("{0}")]
+    Run(arch_ia64::run::RunError),
+    /// `--check` found differences (the text lists them).
+    #[error("{0}")]
+    SnapshotMismatch(String),
+    /// The command line is inconsistent.
+    #[error("{0}")]
+    Usage(String),
     /// The assembled program has no `.text` section to write.
     #[error("{0}: nothing assembled into .text")]
     NoText(String),

@@ -1,0 +1,304 @@
+//! The IA-64 processor: architectural state, predecoded code, and optionally the Itanium 2
+//! timing model, stepping one instruction slot at a time.
+
+use crate::bundle::{SlotUnit, Template};
+use crate::exec::interrupt::{deliver, Interruption};
+use crate::exec::op::{BrKind, Op};
+use crate::exec::predecode::{predecode, BundleRec, CodeRegion, Exec, RegKind, SlotRec, Use};
+use crate::exec::{execute, Ctx, ExecError, Flow, Trap};
+use crate::res::Res;
+use crate::state::{cr, State};
+use crate::timing::{Event, IssueInfo, Itanium2, Itanium2Params, Role, Src};
+use emu_core::cpu::{Cpu, StepEvent};
+use emu_core::memory::Memory;
+use emu_core::snapshot::Snapshot;
+use emu_core::timing::{Timeline, TimingSummary};
+
+/// How a CPU is set up besides its state.
+#[derive(Debug, Clone)]
+pub struct CpuConfig {
+    /// ar.itc ticks per modelled cycle (1 on Itanium 2: reference section 3).
+    pub itc_per_cycle: u64,
+    /// The address whose reach ends a path (b0 of the harness).
+    pub sentinel: u64,
+    /// Addresses from which `epc` promotes to cpl 0 (the gate page), end exclusive.
+    pub gate: (u64, u64),
+    /// The timing model, or `None` for a functional run (one cycle per instruction group).
+    pub timing: Option<Itanium2Params>,
+    /// Record the per-group timeline (costs memory; off for long runs).
+    pub timeline: bool,
+}
+
+impl Default for CpuConfig {
+    fn default() -> Self {
+        CpuConfig {
+            itc_per_cycle: 1,
+            sentinel: 0,
+            gate: (0, 0),
+            timing: Some(Itanium2Params::default()),
+            timeline: false,
+        }
+    }
+}
+
+/// An IA-64 CPU with its code.
+#[derive(Debug, Clone)]
+pub struct Ia64Cpu {
+    /// Architectural state.
+    pub state: State,
+    code: Vec<CodeRegion>,
+    last_region: usize,
+    timing: Option<Itanium2>,
+    config: CpuConfig,
+    instructions: u64,
+    nops: u64,
+    /// Cycle clock of a functional run: one per instruction group.
+    untimed_cycles: u64,
+    untimed_groups: u64,
+}
+
+impl Ia64Cpu {
+    /// A CPU in reset state with no code.
+    pub fn new(config: CpuConfig) -> Ia64Cpu {
+        let timing = config.timing.clone().map(|p| Itanium2::new(p, config.timeline));
+        Ia64Cpu {
+            state: State::new(),
+            code: Vec::new(),
+            last_region: 0,
+            timing,
+            config,
+            instructions: 0,
+            nops: 0,
+            untimed_cycles: 0,
+            untimed_groups: 0,
+        }
+    }
+
+    /// Predecodes `bytes` loaded at `base` as code (decode once; self-modifying code is not
+    /// modelled).
+    pub fn add_code(&mut self, base: u64, bytes: &[u8]) {
+        self.code.push(predecode(base, bytes));
+        self.code.sort_by_key(|r| r.base);
+    }
+
+    /// Sets the address of the next instruction (slot 0).
+    pub fn set_entry(&mut self, addr: u64) {
+        self.state.ip = addr & !0xF;
+        self.state.psr = self.state.psr.with_ri((addr & 0xF).min(2) as u8);
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &CpuConfig {
+        &self.config
+    }
+
+    /// The timing summary (cycles, instructions, nops, groups, stalls).
+    pub fn summary(&self) -> TimingSummary {
+        match &self.timing {
+            Some(t) => t.summary(),
+            None => TimingSummary {
+                cycles: self.untimed_cycles,
+                instructions: self.instructions,
+                nops: self.nops,
+                groups: self.untimed_groups,
+                stalls: Default::default(),
+            },
+        }
+    }
+
+    /// The per-group timeline, when it was requested.
+    pub fn timeline(&self) -> Option<&Timeline> {
+        self.timing.as_ref().and_then(|t| t.timeline())
+    }
+
+    /// The timing model's parameter table with sources (`--explain-model`).
+    pub fn explain_model(&self) -> String {
+        self.config.timing.clone().unwrap_or_default().explain_model()
+    }
+
+    /// Advances the clock by `cycles` of modelled work outside instructions (scenarios).
+    pub fn advance(&mut self, cycles: u64) {
+        match &mut self.timing {
+            Some(t) => t.advance(cycles),
+            None => self.untimed_cycles += cycles,
+        }
+    }
+
+    /// The current value of ar.itc.
+    pub fn itc(&self) -> u64 {
+        self.cycles().wrapping_mul(self.config.itc_per_cycle).wrapping_add(self.state.itc_offset)
+    }
+
+    fn bundle(&mut self, ip: u64) -> Option<&BundleRec> {
+        let hit = |r: &CodeRegion| ip >= r.base && ip < r.base + 16 * r.bundles.len() as u64;
+        if !self.code.get(self.last_region).is_some_and(hit) {
+            self.last_region = self.code.iter().position(hit)?;
+        }
+        let r = self.code.get(self.last_region)?;
+        r.bundles.get(((ip - r.base) / 16) as usize)
+    }
+
+    /// Feeds the timing model one slot and returns its issue cycle.
+    fn issue(&mut self, e: &Exec, template: Template, slot: u8, executes: bool) -> u64 {
+        let Some(t) = &mut self.timing else { return self.untimed_cycles };
+        let res = |kind: RegKind, num: u8, gr: &crate::state::rse::RegFile| match kind {
+            RegKind::Gr => gr.res(num),
+            RegKind::Fr => Res::fr(num),
+            RegKind::Pr => Res::pr(num),
+            RegKind::Br => Res::br(num),
+            RegKind::Ar => Res::ar(num),
+            RegKind::Cr => Res::cr(num),
+        };
+        let mut srcs = [Src { res: Res::gr_static(0), role: Role::Data, logical: None }; 6];
+        for (i, r) in e.srcs[..e.n_srcs as usize].iter().enumerate() {
+            let role = match r.usage {
+                Use::Data => Role::Data,
+                Use::Address => Role::Address,
+                Use::StoreData => Role::StoreData,
+                Use::BranchPredicate => Role::BranchPredicate,
+                Use::Predicate => Role::Predicate,
+            };
+            let logical = (r.kind == RegKind::Gr).then_some(r.num);
+            srcs[i] = Src { res: res(r.kind, r.num, &self.state.gr), role, logical };
+        }
+        let mut dsts = [Res::gr_static(0); 3];
+        for (i, r) in e.dsts[..e.n_dsts as usize].iter().enumerate() {
+            dsts[i] = res(r.kind, r.num, &self.state.gr);
+        }
+        t.issue(&IssueInfo {
+            bundle: self.state.ip,
+            template,
+            slot,
+            class: e.class,
+            unit: e.unit,
+            nop: e.nop,
+            srcs: &srcs[..e.n_srcs as usize],
+            dsts: &dsts[..e.n_dsts as usize],
+            executes,
+        })
+    }
+}
+
+/// The slot after `slot` in a bundle of `template`, and whether that leaves the bundle.
+fn next_slot(template: Template, slot: u8) -> Option<u8> {
+    let last = if template.units()[1] == SlotUnit::L { 1 } else { 2 };
+    (slot < last).then_some(slot + 1)
+}
+
+impl Cpu for Ia64Cpu {
+    type Error = ExecError;
+
+    fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
+        let ip = self.state.ip;
+        let slot = self.state.psr.ri();
+        let Some(bundle) = self.bundle(ip).copied() else {
+            return Err(ExecError::NoCode { pc: ip, slot });
+        };
+        let e = match bundle.slots.get(usize::from(slot)) {
+            Some(SlotRec::Insn(e)) => *e,
+            Some(SlotRec::Invalid(bits)) => return Err(ExecError::Undecodable { pc: ip, slot, bits: *bits }),
+            _ => return Err(ExecError::NoCode { pc: ip, slot }),
+        };
+        // The loop branches test their predicate themselves (br.wtop/wexit's qp is the loop
+        // condition); everything else is nullified by a false qualifying predicate.
+        let executes = matches!(e.op, Op::Branch { kind: BrKind::Wtop | BrKind::Wexit, .. }) || self.state.p(e.qp);
+        let cycle = self.issue(&e, bundle.template, slot, executes);
+        let ctx = Ctx {
+            ip,
+            slot,
+            itc: cycle.wrapping_mul(self.config.itc_per_cycle).wrapping_add(self.state.itc_offset),
+            gate: self.config.gate,
+        };
+        let flow = if executes {
+            execute(&mut self.state, mem, &e, &ctx)
+        } else {
+            crate::exec::nullified(&mut self.state, &e);
+            Ok(Flow::Next)
+        };
+        self.instructions += 1;
+        self.nops += u64::from(e.nop);
+        let stop_here = bundle.template.stop_after(if bundle.template.units()[1] == SlotUnit::L && slot == 1 {
+            2
+        } else {
+            usize::from(slot)
+        });
+        let next = match next_slot(bundle.template, slot) {
+            Some(s) => (ip, s),
+            None => (ip.wrapping_add(16), 0),
+        };
+        if self.timing.is_none() && (stop_here || !matches!(flow, Ok(Flow::Next))) {
+            self.untimed_cycles += 1;
+            self.untimed_groups += 1;
+        }
+        // GR16-31 follow PSR.bn, which bsw, rfi and interruptions change.
+        let event = match flow {
+            Ok(Flow::Next) => {
+                self.state.ip = next.0;
+                self.state.psr = self.state.psr.with_ri(next.1);
+                StepEvent::Continue
+            }
+            Ok(Flow::Branch(target)) => {
+                if let Some(t) = &mut self.timing {
+                    t.taken_branch();
+                }
+                self.state.ip = target & !0xF;
+                self.state.psr = self.state.psr.with_ri(0);
+                if target == self.config.sentinel {
+                    StepEvent::Sentinel
+                } else {
+                    StepEvent::Continue
+                }
+            }
+            Ok(Flow::Rfi(target, ri)) => {
+                if let Some(t) = &mut self.timing {
+                    t.event(Event::Rfi);
+                }
+                self.state.ip = target;
+                self.state.psr = self.state.psr.with_ri(ri);
+                StepEvent::Rfi
+            }
+            Err(Trap::Guest(int)) => self.interrupt(&int, ip, slot, next)?,
+            Err(Trap::Error(err)) => return Err(err),
+        };
+        self.state.gr.set_bank(self.state.psr.bank());
+        Ok(event)
+    }
+
+    fn pc(&self) -> u64 {
+        self.state.ip | u64::from(self.state.psr.ri())
+    }
+
+    fn cycles(&self) -> u64 {
+        match &self.timing {
+            Some(t) => t.now(),
+            None => self.untimed_cycles,
+        }
+    }
+
+    fn instructions(&self) -> u64 {
+        self.instructions
+    }
+
+    fn snapshot(&self, _mem: &Memory) -> Snapshot {
+        crate::snapshot::capture(&self.state, self.itc())
+    }
+}
+
+impl Ia64Cpu {
+    fn interrupt(&mut self, int: &Interruption, ip: u64, slot: u8, next: (u64, u8)) -> Result<StepEvent, ExecError> {
+        if self.state.cr[cr::IVA as usize] == 0 {
+            return Err(ExecError::Unhandled { pc: ip, slot, vector: int.vector, what: int.what.clone() });
+        }
+        if let Some(t) = &mut self.timing {
+            t.event(if int.vector == crate::exec::interrupt::vector::BREAK {
+                Event::Break
+            } else {
+                Event::Interruption
+            });
+        }
+        let handler = deliver(&mut self.state, int, ip, slot, next);
+        self.state.ip = handler;
+        self.state.psr = self.state.psr.with_ri(0);
+        Ok(StepEvent::Interruption { vector: u64::from(int.vector), name: int.vector_name() })
+    }
+}

@@ -1,0 +1,124 @@
+//! Interruptions: what each fault records and how one is delivered through the IVA
+//! (SDM vol. 2 section 5.5; `reference/ia64-system.md` sections 2 and 9).
+
+use super::{Ctx, Trap};
+use crate::state::psr::Psr;
+use crate::state::{cr, State};
+
+/// Vector offsets from cr.iva (reference section 2).
+pub mod vector {
+    /// Break instruction.
+    pub const BREAK: u16 = 0x2c00;
+    /// External interrupt.
+    pub const EXTERNAL: u16 = 0x3000;
+    /// General exception (illegal operation, privileged operation/register, reserved field).
+    pub const GENERAL: u16 = 0x5400;
+    /// Disabled FP register.
+    pub const DISABLED_FP: u16 = 0x5500;
+    /// NaT consumption.
+    pub const NAT_CONSUMPTION: u16 = 0x5600;
+    /// Speculation (chk).
+    pub const SPECULATION: u16 = 0x5700;
+}
+
+/// One interruption to deliver.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interruption {
+    /// Vector offset from cr.iva.
+    pub vector: u16,
+    /// ISR.code.
+    pub code: u16,
+    /// cr.iim value, for break.
+    pub iim: Option<u64>,
+    /// Human-readable description ("break 0x100000", "privileged operation: rfi at cpl 3").
+    pub what: String,
+    /// A trap (IIP at the next instruction) rather than a fault.
+    pub trap: bool,
+}
+
+impl Interruption {
+    fn fault(vector: u16, code: u16, what: String) -> Interruption {
+        Interruption { vector, code, iim: None, what, trap: false }
+    }
+
+    /// The name of the vector, for reports.
+    pub fn vector_name(&self) -> &'static str {
+        match self.vector {
+            vector::BREAK => "break instruction",
+            vector::EXTERNAL => "external interrupt",
+            vector::GENERAL => "general exception",
+            vector::DISABLED_FP => "disabled FP register",
+            vector::NAT_CONSUMPTION => "NaT consumption",
+            vector::SPECULATION => "speculation",
+            _ => "interruption",
+        }
+    }
+}
+
+/// `break imm`: a fault, IIM = the immediate (0 for break.b).
+pub fn break_fault(imm: u64) -> Trap {
+    Trap::Guest(Interruption {
+        vector: vector::BREAK,
+        code: 0,
+        iim: Some(imm),
+        what: format!("break 0x{imm:x}"),
+        trap: false,
+    })
+}
+
+/// A privileged instruction at cpl != 0 (ISR.code 0x10).
+pub fn privileged_operation(ctx: &Ctx) -> Trap {
+    Trap::Guest(Interruption::fault(
+        vector::GENERAL,
+        0x10,
+        format!("privileged operation at 0x{:x} slot {}", ctx.ip, ctx.slot),
+    ))
+}
+
+/// A privileged register access at cpl != 0 (ISR.code 0x20).
+pub fn privileged_register(what: &str) -> Trap {
+    Trap::Guest(Interruption::fault(vector::GENERAL, 0x20, format!("privileged register: {what}")))
+}
+
+/// An illegal operation (ISR.code 0).
+pub fn illegal_operation(what: &str) -> Trap {
+    Trap::Guest(Interruption::fault(vector::GENERAL, 0, format!("illegal operation: {what}")))
+}
+
+/// A reserved register or field (ISR.code 0x30).
+pub fn reserved_field(what: &str) -> Trap {
+    Trap::Guest(Interruption::fault(vector::GENERAL, 0x30, format!("reserved register/field: {what}")))
+}
+
+/// A register NaT consumed where it may not be (ISR.code 0x10).
+pub fn nat_consumption(what: &str) -> Trap {
+    Trap::Guest(Interruption::fault(vector::NAT_CONSUMPTION, 0x10, format!("NaT consumption: {what}")))
+}
+
+/// A failed speculation check (`chk.s`): branch to the recovery code via the speculation
+/// vector when it is taken as a fault; the IA-64 chk.s branches directly instead, which the
+/// executor does, so this is only used with an IVA-less harness for reporting.
+pub fn speculation(what: &str) -> Trap {
+    Trap::Guest(Interruption::fault(vector::SPECULATION, 0, format!("speculation: {what}")))
+}
+
+/// Delivers `int` raised by the instruction at (`ip`, `slot`): saves the interruption state
+/// when PSR.ic is set, installs the interruption PSR, and returns the handler address.
+/// `next` is the (bundle, slot) after the instruction, used for traps.
+pub fn deliver(st: &mut State, int: &Interruption, ip: u64, slot: u8, next: (u64, u8)) -> u64 {
+    let collect = st.psr.contains(Psr::IC);
+    let (iip, ri) = if int.trap { next } else { (ip, slot) };
+    if collect {
+        st.cr[cr::IPSR as usize] = st.psr.with_ri(ri).bits();
+        st.cr[cr::IIP as usize] = iip;
+        st.cr[cr::IFS as usize] = 0;
+        st.cr[cr::IIPA as usize] = ip;
+        if let Some(iim) = int.iim {
+            st.cr[cr::IIM as usize] = iim;
+        }
+    }
+    let ni = u64::from(!collect);
+    st.cr[cr::ISR as usize] = u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39);
+    st.psr = st.psr.on_interruption(st.cr[cr::DCR as usize]);
+    (st.cr[cr::IVA as usize] & !0x7fff) + u64::from(int.vector)
+}

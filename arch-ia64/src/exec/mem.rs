@@ -1,0 +1,145 @@
+//! Loads, stores, FP memory moves and the atomic read-modify-write instructions (SDM vol. 3
+//! ld, st, ldf, stf, xchg, cmpxchg, fetchadd; spill/fill NaT handling per
+//! `reference/ia64-system.md` section 6). Memory is one coherent CPU's view: no ALAT, no
+//! caches, no ordering effects.
+
+use super::access::{fr, gr, gr_no_nat, load, load_bytes, set_fr, set_gr, store, store_bytes};
+use super::interrupt::nat_consumption;
+use super::op::{FpFormat, LoadKind, Op, Update};
+use super::predecode::Exec;
+use super::{Ctx, ExecResult, Flow, Trap};
+use crate::state::ar;
+use crate::state::fr::Fr;
+use crate::state::State;
+use emu_core::memory::Memory;
+
+fn size_mask(size: u8) -> u64 {
+    if size >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (u32::from(size) * 8)) - 1
+    }
+}
+
+/// The UNAT bit that a spill or fill at `addr` uses (address bits 8:3).
+fn unat_bit(addr: u64) -> u64 {
+    1u64 << ((addr >> 3) & 63)
+}
+
+/// Adds the post-increment to the base register `base_op` (operand index of `[r3]`).
+fn post_increment(st: &mut State, e: &Exec, base_op: usize, update: Update) -> Result<(), Trap> {
+    let inc_op = base_op + if base_op == 0 { 2 } else { 1 };
+    let (inc, inc_nat) = match update {
+        Update::None => return Ok(()),
+        Update::Reg => gr(st, e.ops[inc_op]),
+        Update::Imm => (e.ops[inc_op] as u64, false),
+    };
+    let (base, base_nat) = gr(st, e.ops[base_op]);
+    set_gr(st, e.ops[base_op], base.wrapping_add(inc), base_nat | inc_nat)
+}
+
+/// Executes a memory instruction.
+pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecResult {
+    let o = &e.ops;
+    match e.op {
+        Op::Load { size, kind, update, .. } => {
+            let (addr, addr_nat) = gr(st, o[1]);
+            let loaded = if addr_nat {
+                if kind == LoadKind::Speculative {
+                    None
+                } else {
+                    return Err(nat_consumption(&format!("r{} as load address", o[1])));
+                }
+            } else {
+                match load(st, mem, ctx, addr, size) {
+                    Ok(v) => Some(v),
+                    // A speculative load defers its fault into the target's NaT bit.
+                    Err(_) if kind == LoadKind::Speculative => None,
+                    Err(t) => return Err(t),
+                }
+            };
+            let (value, nat) = match (loaded, kind) {
+                (None, _) => (0, true),
+                (Some(v), LoadKind::Fill) => (v, st.ar[ar::UNAT as usize] & unat_bit(addr) != 0),
+                (Some(v), _) => (v, false),
+            };
+            set_gr(st, o[0], value, nat)?;
+            post_increment(st, e, 1, update)?;
+        }
+        Op::Store { size, spill, update, .. } => {
+            let addr = gr_no_nat(st, o[0], "store address")?;
+            let (value, nat) = gr(st, o[1]);
+            if nat && !spill {
+                return Err(nat_consumption(&format!("r{} stored", o[1])));
+            }
+            store(st, mem, ctx, addr, size, value)?;
+            if spill {
+                let unat = &mut st.ar[ar::UNAT as usize];
+                *unat = if nat { *unat | unat_bit(addr) } else { *unat & !unat_bit(addr) };
+            }
+            post_increment(st, e, 0, update)?;
+        }
+        Op::LoadFp { format, update } => {
+            let addr = gr_no_nat(st, o[1], "load address")?;
+            let value = match format {
+                FpFormat::Spill => {
+                    let mut b = [0u8; 16];
+                    load_bytes(mem, ctx, addr, &mut b)?;
+                    Fr::from_spill_image(b)
+                }
+                FpFormat::Extended => {
+                    let mut b = [0u8; 10];
+                    load_bytes(mem, ctx, addr, &mut b)?;
+                    Fr::from_extended_image(b)
+                }
+                FpFormat::Integer => Fr::integer(load(st, mem, ctx, addr, 8)?),
+                FpFormat::Double => Fr::from_f64(f64::from_bits(load(st, mem, ctx, addr, 8)?)),
+                FpFormat::Single => Fr::from_f64(f64::from(f32::from_bits(load(st, mem, ctx, addr, 4)? as u32))),
+            };
+            set_fr(st, o[0], value)?;
+            post_increment(st, e, 1, update)?;
+        }
+        Op::StoreFp { format, update } => {
+            let addr = gr_no_nat(st, o[0], "store address")?;
+            let f = fr(st, o[1]);
+            match format {
+                FpFormat::Spill => store_bytes(mem, ctx, addr, &f.spill_image())?,
+                FpFormat::Extended => store_bytes(mem, ctx, addr, &f.extended_image())?,
+                FpFormat::Integer => store(st, mem, ctx, addr, 8, f.sig)?,
+                FpFormat::Double => store(st, mem, ctx, addr, 8, f.to_f64().to_bits())?,
+                FpFormat::Single => store(st, mem, ctx, addr, 4, u64::from((f.to_f64() as f32).to_bits()))?,
+            }
+            post_increment(st, e, 0, update)?;
+        }
+        Op::Xchg { size } => {
+            let addr = gr_no_nat(st, o[1], "semaphore address")?;
+            let (new, nat) = gr(st, o[2]);
+            if nat {
+                return Err(nat_consumption(&format!("r{} stored", o[2])));
+            }
+            let old = load(st, mem, ctx, addr, size)?;
+            store(st, mem, ctx, addr, size, new)?;
+            set_gr(st, o[0], old, false)?;
+        }
+        Op::Cmpxchg { size } => {
+            let addr = gr_no_nat(st, o[1], "semaphore address")?;
+            let (new, nat) = gr(st, o[2]);
+            if nat {
+                return Err(nat_consumption(&format!("r{} stored", o[2])));
+            }
+            let old = load(st, mem, ctx, addr, size)?;
+            if old == st.ar[ar::CCV as usize] & size_mask(size) {
+                store(st, mem, ctx, addr, size, new)?;
+            }
+            set_gr(st, o[0], old, false)?;
+        }
+        Op::Fetchadd { size } => {
+            let addr = gr_no_nat(st, o[1], "semaphore address")?;
+            let old = load(st, mem, ctx, addr, size)?;
+            store(st, mem, ctx, addr, size, old.wrapping_add(o[2] as u64))?;
+            set_gr(st, o[0], old, false)?;
+        }
+        _ => {}
+    }
+    Ok(Flow::Next)
+}

@@ -1,0 +1,172 @@
+//! Execution of IA-64 instructions: predecoded records, one semantic function per
+//! operation, interruptions. Semantics touch architectural state and memory only; the
+//! timing model is fed separately by the CPU (STYLE.md section 4).
+
+mod access;
+mod alu;
+mod branch;
+mod fp;
+pub mod interrupt;
+mod mem;
+pub mod op;
+pub mod predecode;
+mod system;
+
+use crate::state::State;
+use emu_core::memory::{MemFault, Memory};
+use interrupt::Interruption;
+use op::Op;
+use predecode::Exec;
+
+/// An emulator failure while executing guest code (not a guest event).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExecError {
+    /// No predecoded code at the address (outside every code section).
+    #[error("no code at 0x{pc:x} (slot {slot}): execution left the loaded code")]
+    NoCode {
+        /// Bundle address.
+        pc: u64,
+        /// Slot.
+        slot: u8,
+    },
+    /// The slot holds bits no instruction form describes.
+    #[error("0x{pc:x} slot {slot}: undecodable instruction bits 0x{bits:011x}")]
+    Undecodable {
+        /// Bundle address.
+        pc: u64,
+        /// Slot.
+        slot: u8,
+        /// The raw slot.
+        bits: u64,
+    },
+    /// An instruction whose semantics this model does not implement.
+    #[error("0x{pc:x} slot {slot}: `{what}` is not implemented by the ia64 core")]
+    Unimplemented {
+        /// Bundle address.
+        pc: u64,
+        /// Slot.
+        slot: u8,
+        /// What it was (mnemonic and detail).
+        what: String,
+    },
+    /// A memory access outside the mapped regions, or a protection failure.
+    #[error("0x{pc:x} slot {slot}: {fault}")]
+    Memory {
+        /// Bundle address.
+        pc: u64,
+        /// Slot.
+        slot: u8,
+        /// The access that failed.
+        fault: MemFault,
+    },
+    /// An interruption with no handler to take it (cr.iva is zero).
+    #[error("0x{pc:x} slot {slot}: {what} (vector 0x{vector:04x}) with no interruption vector table (cr.iva = 0)")]
+    Unhandled {
+        /// Bundle address.
+        pc: u64,
+        /// Slot.
+        slot: u8,
+        /// Vector offset.
+        vector: u16,
+        /// What happened, e.g. "break 0x100000" or "privileged operation: rfi at cpl 3".
+        what: String,
+    },
+}
+
+/// Why an instruction did not complete normally.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trap {
+    /// A guest interruption (fault or trap) to deliver.
+    Guest(Interruption),
+    /// An emulator failure.
+    Error(ExecError),
+}
+
+/// Where execution continues after an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// The next slot.
+    Next,
+    /// A taken branch to a bundle address.
+    Branch(u64),
+    /// rfi: to this bundle and slot (the PSR and frame have been restored).
+    Rfi(u64, u8),
+}
+
+/// What semantics may know besides the state: where they are and the clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ctx {
+    /// Address of the bundle being executed.
+    pub ip: u64,
+    /// Slot being executed.
+    pub slot: u8,
+    /// ar.itc at the cycle this instruction issues.
+    pub itc: u64,
+    /// The range of addresses from which `epc` promotes to cpl 0 (the gate page).
+    pub gate: (u64, u64),
+}
+
+/// Result of one semantic function.
+pub type ExecResult = Result<Flow, Trap>;
+
+/// Executes `e` (whose qualifying predicate is true).
+pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecResult {
+    if crate::table::table().form(e.form).flags.has(crate::table::Flags::PRIV) && st.psr.cpl() != 0 {
+        return Err(interrupt::privileged_operation(ctx));
+    }
+    match e.op {
+        Op::Add { .. }
+        | Op::Sub { .. }
+        | Op::Addp4
+        | Op::And
+        | Op::Andcm
+        | Op::Or
+        | Op::Xor
+        | Op::Shladd { .. }
+        | Op::AddImm
+        | Op::SubImm
+        | Op::AndImm
+        | Op::AndcmImm
+        | Op::OrImm
+        | Op::XorImm
+        | Op::Addp4Imm
+        | Op::ShlVar
+        | Op::ShrVar { .. }
+        | Op::Shrp
+        | Op::Extr { .. }
+        | Op::DepZ
+        | Op::DepZImm
+        | Op::DepImm1
+        | Op::Dep
+        | Op::Zxt(_)
+        | Op::Sxt(_)
+        | Op::Movl => alu::integer(st, e, ctx),
+        Op::Cmp { .. } | Op::Tbit { .. } | Op::Tnat { .. } => alu::compare(st, e, ctx),
+        Op::Load { .. }
+        | Op::Store { .. }
+        | Op::LoadFp { .. }
+        | Op::StoreFp { .. }
+        | Op::Xchg { .. }
+        | Op::Cmpxchg { .. }
+        | Op::Fetchadd { .. } => mem::access(st, mem, e, ctx),
+        Op::Getf { .. } | Op::Setf { .. } | Op::Fmerge { .. } | Op::Fma { .. } => fp::execute(st, e, ctx),
+        Op::Branch { .. } | Op::Rfi | Op::Epc | Op::Break | Op::ChkS { .. } => branch::execute(st, mem, e, ctx),
+        _ => system::execute(st, mem, e, ctx),
+    }
+}
+
+/// What an instruction whose qualifying predicate is false still does: the `.unc`
+/// compares clear both their targets.
+pub fn nullified(st: &mut State, e: &Exec) {
+    alu::predicated_off(st, e);
+}
+
+/// Shorthand for an emulator error at the current instruction.
+fn unimplemented(ctx: &Ctx, what: impl Into<String>) -> Trap {
+    Trap::Error(ExecError::Unimplemented { pc: ctx.ip, slot: ctx.slot, what: what.into() })
+}
+
+/// A memory fault at the current instruction.
+fn memory(ctx: &Ctx, fault: MemFault) -> Trap {
+    Trap::Error(ExecError::Memory { pc: ctx.ip, slot: ctx.slot, fault })
+}

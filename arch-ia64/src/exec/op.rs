@@ -1,0 +1,252 @@
+//! The operations the executor performs: one variant per semantic function, with the
+//! completer choices that change behaviour as small payloads. Every real table row maps to
+//! one `Op` in `predecode.rs`; forms that differ only in encoding share an `Op`.
+
+/// A compare relation (after gas's pseudo-op rewriting only eq, lt, ltu remain for normal
+/// compares; parallel compares against r0 have all four signed relations).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rel {
+    /// Equal.
+    Eq,
+    /// Not equal (parallel forms).
+    Ne,
+    /// Signed less than.
+    Lt,
+    /// Unsigned less than.
+    Ltu,
+    /// Signed greater than (r0 forms: 0 > r3).
+    Gt,
+    /// Signed less or equal (r0 forms).
+    Le,
+    /// Signed greater or equal (r0 forms).
+    Ge,
+}
+
+/// How a compare, tbit or tnat writes its two predicates (SDM vol. 3, Table 2 "cmp").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CmpType {
+    /// p1 = result, p2 = !result (only when qp is true).
+    Normal,
+    /// As normal, but both cleared first when qp is false.
+    Unc,
+    /// Both cleared when the result is false.
+    And,
+    /// Both set when the result is true.
+    Or,
+    /// p1 set, p2 cleared when the result is true.
+    OrAndcm,
+}
+
+/// What a load does besides loading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadKind {
+    /// Plain, .bias, .acq, .a, .c.* (no ALAT modelled: check loads always reload).
+    Plain,
+    /// .s and .sa: a fault is deferred as a NaT in the target.
+    Speculative,
+    /// ld8.fill: the NaT comes from ar.unat.
+    Fill,
+}
+
+/// How the base register is updated after a memory access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Update {
+    /// No update.
+    None,
+    /// base += r2 (operand 2 is the register).
+    Reg,
+    /// base += imm9 (operand 2 is the immediate).
+    Imm,
+}
+
+/// Floating-point memory formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FpFormat {
+    /// 80-bit extended (ldfe/stfe).
+    Extended,
+    /// 64-bit integer into the significand (ldf8/stf8).
+    Integer,
+    /// IEEE single.
+    Single,
+    /// IEEE double.
+    Double,
+    /// The 16-byte register spill image (ldf.fill/stf.spill).
+    Spill,
+}
+
+/// Branch kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BrKind {
+    /// br.cond / brl.cond / br (IP-relative or indirect).
+    Cond,
+    /// br.ia (to IA-32: unsupported beyond the transfer itself).
+    Ia,
+    /// br.call / brl.call.
+    Call,
+    /// br.ret.
+    Ret,
+    /// br.cloop.
+    Cloop,
+    /// br.cexit.
+    Cexit,
+    /// br.ctop.
+    Ctop,
+    /// br.wexit.
+    Wexit,
+    /// br.wtop.
+    Wtop,
+}
+
+/// One executable operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)] // operand order of each variant is the table row's display order
+pub enum Op {
+    Add {
+        plus_one: bool,
+    },
+    Sub {
+        minus_one: bool,
+    },
+    Addp4,
+    And,
+    Andcm,
+    Or,
+    Xor,
+    Shladd {
+        p4: bool,
+    },
+    /// adds/addl: imm + r3.
+    AddImm,
+    /// sub r1=imm8,r3.
+    SubImm,
+    AndImm,
+    AndcmImm,
+    OrImm,
+    XorImm,
+    Addp4Imm,
+    Cmp {
+        rel: Rel,
+        ctype: CmpType,
+        four: bool,
+        imm: bool,
+        zero: bool,
+    },
+    Tbit {
+        nz: bool,
+        ctype: CmpType,
+    },
+    Tnat {
+        nz: bool,
+        ctype: CmpType,
+    },
+    ShlVar,
+    ShrVar {
+        signed: bool,
+    },
+    Shrp,
+    Extr {
+        signed: bool,
+    },
+    DepZ,
+    DepZImm,
+    DepImm1,
+    Dep,
+    Zxt(u8),
+    Sxt(u8),
+    Movl,
+    Load {
+        size: u8,
+        kind: LoadKind,
+        update: Update,
+        acquire: bool,
+    },
+    Store {
+        size: u8,
+        spill: bool,
+        update: Update,
+        release: bool,
+    },
+    LoadFp {
+        format: FpFormat,
+        update: Update,
+    },
+    StoreFp {
+        format: FpFormat,
+        update: Update,
+    },
+    Xchg {
+        size: u8,
+    },
+    Cmpxchg {
+        size: u8,
+    },
+    Fetchadd {
+        size: u8,
+    },
+    Getf {
+        kind: u8,
+    },
+    Setf {
+        kind: u8,
+    },
+    MovToAr,
+    MovToArImm,
+    MovFromAr,
+    MovToCr,
+    MovFromCr,
+    MovToPsrL,
+    MovToPsrUm,
+    MovFromPsr,
+    MovFromPsrUm,
+    Sum,
+    Rum,
+    Ssm,
+    Rsm,
+    MovToBr,
+    MovFromBr,
+    MovToPr,
+    MovToPrRot,
+    MovFromPr,
+    MovFromIp,
+    Nop,
+    Break,
+    ChkS {
+        fp: bool,
+    },
+    /// srlz, sync.i, mf, fwb, invala, fc: ordering/cache operations with no architectural
+    /// effect in a single-CPU model without caches or an ALAT.
+    Fence,
+    Flushrs,
+    Loadrs,
+    Alloc,
+    Probe {
+        write: bool,
+        imm: bool,
+    },
+    ProbeFault,
+    Thash,
+    Ttag,
+    Tpa,
+    Tak,
+    Branch {
+        kind: BrKind,
+        indirect: bool,
+    },
+    Cover,
+    Clrrrb {
+        pr_only: bool,
+    },
+    Rfi,
+    Bsw {
+        bank: u8,
+    },
+    Epc,
+    Fmerge {
+        kind: u8,
+    },
+    Fma {
+        sub: bool,
+        neg: bool,
+        pc: u8,
+    },
+}

@@ -1,0 +1,307 @@
+//! Running IA-64 code: an image (assembled or loaded), a harness (given or the default),
+//! register overrides, and the machine loop; the result is a [`RunReport`]. This is the
+//! library API behind `acctemu run`, usable from a user's own tests:
+//!
+//! ```
+//! use arch_ia64::run::{run_source, RunConfig};
+//! let src = "\t.text\nf:\n\tadds r8=40,r0\n\tadds r9=2,r0 ;;\n\tadd r8=r8,r9\n\tbr.ret.sptk.many b0 ;;\n";
+//! let report = run_source("f.S", src, &RunConfig::default()).unwrap();
+//! assert_eq!(report.snapshot.register("r8").map(|v| v.to_string()).as_deref(), Some("0x000000000000002a"));
+//! ```
+
+use crate::asm::assemble;
+use crate::cpu::{CpuConfig, Ia64Cpu};
+use crate::exec::ExecError;
+use crate::state::fr::Fr;
+use crate::state::psr::Psr;
+use crate::state::{ar, cr};
+use crate::timing::Itanium2Params;
+use emu_core::cpu::{Machine, StopWhen};
+use emu_core::error::{Diagnostic, Diagnostics, SourceLoc};
+use emu_core::harness::{Harness, Origin, ValueExpr};
+use emu_core::image::{Image, SectionKind};
+use emu_core::memory::{Endian, Memory};
+use emu_core::preprocess::{FsLoader, PreprocessOptions};
+use emu_core::report::RunReport;
+
+/// The address whose reach ends a path: b0 of the default harness. Never mapped.
+pub const SENTINEL: u64 = 0x0000_5e47_1ee1_0000;
+
+/// The harness used when none is given: a stack with r12 near its top, a register backing
+/// store for the RSE, a zeroed task area at r13 (also ar.k6, Linux's `current`) large
+/// enough for `thread_info` behind a 2.6-era `task_struct`, b0 = the sentinel, cpl 0.
+pub const DEFAULT_HARNESS: &str = r#"
+[[region]]
+name = "stack"
+base = "0x0000000070000000"
+size = "0x10000"
+perms = "rw"
+
+[[region]]
+name = "rbs"
+base = "0x0000000071000000"
+size = "0x10000"
+perms = "rw"
+
+[[region]]
+name = "task"
+base = "0x0000000072000000"
+size = "0x8000"
+perms = "rw"
+
+[registers]
+r12 = "stack.top-16"
+r13 = "task"
+b0 = "sentinel"
+"ar.k6" = "task"
+"ar.bspstore" = "rbs"
+"#;
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// Entry symbol (else the harness's, else the first label of `.text`).
+    pub entry: Option<String>,
+    /// The harness (else [`DEFAULT_HARNESS`]).
+    pub harness: Option<Harness>,
+    /// Register overrides `(name, value expression)` applied after the harness.
+    pub sets: Vec<(String, String)>,
+    /// Instruction budget.
+    pub max_insns: u64,
+    /// Use the Itanium 2 timing model (else one cycle per instruction group).
+    pub timing: bool,
+    /// Record the per-group timeline.
+    pub timeline: bool,
+    /// Which events end the run.
+    pub stop_on_rfi: bool,
+    /// Stop when an interruption is delivered (else run the handler).
+    pub stop_on_interruption: bool,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            entry: None,
+            harness: None,
+            sets: Vec::new(),
+            max_insns: 1_000_000,
+            timing: true,
+            timeline: false,
+            stop_on_rfi: true,
+            stop_on_interruption: false,
+        }
+    }
+}
+
+/// Why a run could not be set up or did not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The source did not assemble.
+    #[error("{0}")]
+    Assemble(Diagnostics),
+    /// The harness, an override or the entry is wrong.
+    #[error("{0}")]
+    Setup(Diagnostic),
+    /// Execution failed (an emulator error at a pc).
+    #[error("{error} (after {executed} instructions)")]
+    Exec {
+        /// What failed.
+        error: ExecError,
+        /// Instructions executed before it.
+        executed: u64,
+    },
+}
+
+fn setup_error(msg: impl Into<String>) -> RunError {
+    RunError::Setup(Diagnostic::error(SourceLoc::new("<run>".into(), 0, 0), msg))
+}
+
+/// Assembles `text` (named `file`) and runs it.
+///
+/// # Errors
+/// Assembly errors, setup errors, execution errors.
+pub fn run_source(file: &str, text: &str, cfg: &RunConfig) -> Result<RunReport, RunError> {
+    let asm = assemble(file, text, &PreprocessOptions::new(), &FsLoader).map_err(RunError::Assemble)?;
+    run_image(&asm.image, cfg)
+}
+
+/// Builds a machine for `image` as `cfg` says, ready at its entry point.
+///
+/// # Errors
+/// Harness, override and entry errors.
+pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harness), RunError> {
+    let default;
+    let harness = match &cfg.harness {
+        Some(h) => h,
+        None => {
+            default = Harness::parse("<default harness>", DEFAULT_HARNESS).map_err(RunError::Setup)?;
+            &default
+        }
+    };
+    let symbol = |name: &str| -> Option<u64> {
+        match name {
+            "sentinel" => Some(SENTINEL),
+            _ => image.symbol(name).map(|s| s.value),
+        }
+    };
+    let env = harness.env(&symbol).map_err(RunError::Setup)?;
+    let mut mem = Memory::new(Endian::Little);
+    image.load_into(&mut mem).map_err(|e| setup_error(format!("loading the image: {e}")))?;
+    harness.apply_memory(&mut mem, &|n| env.lookup(n)).map_err(RunError::Setup)?;
+    let config = CpuConfig {
+        sentinel: SENTINEL,
+        timing: cfg.timing.then(Itanium2Params::default),
+        timeline: cfg.timeline,
+        ..CpuConfig::default()
+    };
+    let mut cpu = Ia64Cpu::new(config);
+    for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
+        cpu.add_code(s.addr, &s.data);
+    }
+    cpu.state.psr = Psr::BN;
+    if let Some(cpl) = harness.cpl {
+        cpu.state.psr = cpu.state.psr.with_cpl(cpl);
+    }
+    if let Some(psr) = &harness.psr {
+        cpu.state.psr = Psr::from_bits_retain(env.eval(psr).map_err(RunError::Setup)?);
+    }
+    cpu.state.gr.set_bank(cpu.state.psr.bank());
+    for (name, expr) in &harness.registers {
+        let v = env.eval(expr).map_err(RunError::Setup)?;
+        set_register(&mut cpu, &mut mem, name, v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
+    }
+    for (name, text) in &cfg.sets {
+        let origin = Origin {
+            path: format!("--set {name}"),
+            loc: SourceLoc::new("<command line>".into(), 0, 0),
+            source_line: None,
+        };
+        let expr = ValueExpr::parse(text, origin).map_err(RunError::Setup)?;
+        let v = env.eval(&expr).map_err(RunError::Setup)?;
+        set_register(&mut cpu, &mut mem, name, v).map_err(|m| setup_error(format!("--set {name}={text}: {m}")))?;
+    }
+    let entry_name = cfg.entry.clone().or_else(|| harness.entry.clone());
+    let entry = match &entry_name {
+        Some(name) => symbol(name).ok_or_else(|| setup_error(format!("entry symbol `{name}` is not defined")))?,
+        None => first_label(image).ok_or_else(|| setup_error("no code to run: the image has no .text"))?,
+    };
+    cpu.set_entry(entry);
+    if let Some(itc) = harness.itc {
+        cpu.state.itc_offset = itc;
+    }
+    Ok((Machine::new(cpu, mem), harness.clone()))
+}
+
+/// The first label of the first code section (or its start).
+fn first_label(image: &Image) -> Option<u64> {
+    let text = image.sections.iter().find(|s| s.kind == SectionKind::Code)?;
+    let first = image
+        .symbols
+        .iter()
+        .filter(|s| s.value >= text.addr && s.value < text.addr + text.data.len() as u64)
+        .map(|s| s.value)
+        .min();
+    Some(first.unwrap_or(text.addr))
+}
+
+/// Runs `image` as `cfg` says.
+///
+/// # Errors
+/// Setup and execution errors.
+pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> {
+    let (mut machine, harness) = prepare(image, cfg)?;
+    let stop = StopWhen {
+        on_sentinel: true,
+        on_rfi: cfg.stop_on_rfi,
+        on_interruption: cfg.stop_on_interruption,
+        max_insns: cfg.max_insns,
+    };
+    let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
+    report(image, &machine, &harness, reason.to_string())
+}
+
+/// The report of a finished machine.
+///
+/// # Errors
+/// A counter that cannot be read.
+pub fn report(
+    image: &Image,
+    machine: &Machine<Ia64Cpu>,
+    harness: &Harness,
+    stop: String,
+) -> Result<RunReport, RunError> {
+    let symbol = |name: &str| -> Option<u64> {
+        match name {
+            "sentinel" => Some(SENTINEL),
+            _ => image.symbol(name).map(|s| s.value),
+        }
+    };
+    let env = harness.env(&symbol).map_err(RunError::Setup)?;
+    let counters = harness.read_counters(&machine.mem, &|n| env.lookup(n)).map_err(RunError::Setup)?;
+    let mut snapshot = machine.snapshot();
+    for c in &counters {
+        snapshot.push_hex(format!("counter.{}", c.name), c.value);
+    }
+    Ok(RunReport {
+        stop,
+        summary: machine.cpu.summary(),
+        counters,
+        timeline: machine.cpu.timeline().cloned(),
+        snapshot,
+    })
+}
+
+/// Sets a register by name: `r0`-`r127`, `f2`-`f127` (integer significand), `p1`-`p63`
+/// (0 or 1), `b0`-`b7`, `ar.NAME`/`arN`, `cr.NAME`/`crN`, `psr`, `pr`, `ip`.
+fn set_register(cpu: &mut Ia64Cpu, mem: &mut Memory, name: &str, v: u64) -> Result<(), String> {
+    let st = &mut cpu.state;
+    let num = |prefix: &str, max: u64| -> Option<u8> {
+        let n: u64 = name.strip_prefix(prefix)?.parse().ok()?;
+        (n <= max).then_some(n as u8)
+    };
+    if let Some(r) = num("r", 127) {
+        return st.gr.write(r, v, false).map_err(|e| e.to_string());
+    }
+    if let Some(f) = num("f", 127).filter(|f| *f >= 2) {
+        st.fr[usize::from(f)] = Fr::integer(v);
+        return Ok(());
+    }
+    if let Some(p) = num("p", 63).filter(|p| *p >= 1) {
+        st.set_p(p, v != 0);
+        return Ok(());
+    }
+    if let Some(b) = num("b", 7) {
+        st.br[usize::from(b)] = v;
+        return Ok(());
+    }
+    let ar_num = crate::regs::named_register(name).filter(|_| name.starts_with("ar.")).or_else(|| num("ar", 127));
+    if let Some(n) = ar_num {
+        match n {
+            ar::BSPSTORE => st.gr.set_bspstore(v),
+            ar::RNAT => st.gr.set_rnat(v),
+            ar::BSP => return Err("ar.bsp is read-only; set ar.bspstore".into()),
+            ar::ITC => st.itc_offset = v,
+            _ => st.ar[usize::from(n)] = v,
+        }
+        let _ = mem;
+        return Ok(());
+    }
+    let cr_num = crate::regs::named_register(name).filter(|_| name.starts_with("cr.")).or_else(|| num("cr", 127));
+    if let Some(n) = cr_num {
+        st.cr[usize::from(n)] = v;
+        if n == cr::IVA {
+            st.cr[usize::from(n)] = v & !0x7fff;
+        }
+        return Ok(());
+    }
+    match name {
+        "psr" => {
+            st.psr = Psr::from_bits_retain(v);
+            st.gr.set_bank(st.psr.bank());
+        }
+        "pr" => st.pr = v | 1,
+        "ip" => cpu.set_entry(v),
+        _ => return Err(format!("unknown register `{name}`")),
+    }
+    Ok(())
+}

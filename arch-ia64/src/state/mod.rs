@@ -1,0 +1,141 @@
+//! IA-64 architectural state: general registers and the register stack (`rse`), floating-
+//! point registers (`fr`), the PSR (`psr`), predicates, branch, application and control
+//! registers, and the instruction pointer.
+
+pub mod fr;
+pub mod psr;
+pub mod rse;
+
+use fr::Fr;
+use psr::Psr;
+use rse::RegFile;
+
+/// Application register numbers the executor treats specially (SDM vol. 1 Table 3-3).
+pub mod ar {
+    /// ar.k0 (kernel registers are ar.k0-ar.k7).
+    pub const K0: u8 = 0;
+    /// ar.rsc.
+    pub const RSC: u8 = 16;
+    /// ar.bsp.
+    pub const BSP: u8 = 17;
+    /// ar.bspstore.
+    pub const BSPSTORE: u8 = 18;
+    /// ar.rnat.
+    pub const RNAT: u8 = 19;
+    /// ar.ccv.
+    pub const CCV: u8 = 32;
+    /// ar.unat.
+    pub const UNAT: u8 = 36;
+    /// ar.fpsr.
+    pub const FPSR: u8 = 40;
+    /// ar.itc.
+    pub const ITC: u8 = 44;
+    /// ar.pfs.
+    pub const PFS: u8 = 64;
+    /// ar.lc.
+    pub const LC: u8 = 65;
+    /// ar.ec.
+    pub const EC: u8 = 66;
+}
+
+/// Control register numbers (SDM vol. 2 Table 3-3).
+pub mod cr {
+    /// cr.dcr.
+    pub const DCR: u8 = 0;
+    /// cr.itm.
+    pub const ITM: u8 = 1;
+    /// cr.iva.
+    pub const IVA: u8 = 2;
+    /// cr.pta.
+    pub const PTA: u8 = 8;
+    /// cr.ipsr.
+    pub const IPSR: u8 = 16;
+    /// cr.isr.
+    pub const ISR: u8 = 17;
+    /// cr.iip.
+    pub const IIP: u8 = 19;
+    /// cr.ifa.
+    pub const IFA: u8 = 20;
+    /// cr.itir.
+    pub const ITIR: u8 = 21;
+    /// cr.iipa.
+    pub const IIPA: u8 = 22;
+    /// cr.ifs.
+    pub const IFS: u8 = 23;
+    /// cr.iim.
+    pub const IIM: u8 = 24;
+    /// cr.iha.
+    pub const IHA: u8 = 25;
+}
+
+/// The whole architectural state of one CPU.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// General registers, NaT bits, banks and the register stack.
+    pub gr: RegFile,
+    /// f0-f127 (f0 = +0.0 and f1 = +1.0 always).
+    pub fr: Vec<Fr>,
+    /// p0-p63 as bits (p0 always 1).
+    pub pr: u64,
+    /// b0-b7.
+    pub br: [u64; 8],
+    /// Application registers except those the register stack owns (bsp, bspstore, rnat)
+    /// and ar.itc, which derives from the cycle clock.
+    pub ar: [u64; 128],
+    /// Control registers.
+    pub cr: [u64; 128],
+    /// Processor status register.
+    pub psr: Psr,
+    /// Address of the bundle holding the next instruction.
+    pub ip: u64,
+    /// ar.itc = cycles * ratio + `itc_offset` (wrapping), so writes to ar.itc need no clock.
+    pub itc_offset: u64,
+}
+
+impl State {
+    /// A CPU after reset as far as these paths care: everything zero, f1 = 1.0, p0 = 1,
+    /// PSR.bn = 1, cpl 0.
+    pub fn new() -> State {
+        let mut fr = vec![Fr::ZERO; 128];
+        fr[1] = Fr::ONE;
+        State {
+            gr: RegFile::new(),
+            fr,
+            pr: 1,
+            br: [0; 8],
+            ar: [0; 128],
+            cr: [0; 128],
+            psr: Psr::BN,
+            ip: 0,
+            itc_offset: 0,
+        }
+    }
+
+    /// Predicate `p`.
+    pub fn p(&self, p: u8) -> bool {
+        p == 0 || self.pr & (1u64 << (p & 63)) != 0
+    }
+
+    /// Sets predicate `p` (writes to p0 are ignored, as the architecture specifies).
+    pub fn set_p(&mut self, p: u8, v: bool) {
+        if p != 0 {
+            let bit = 1u64 << (p & 63);
+            if v {
+                self.pr |= bit;
+            } else {
+                self.pr &= !bit;
+            }
+        }
+    }
+
+    /// Restart slot of the next instruction (PSR.ri).
+    pub fn slot(&self) -> u8 {
+        self.psr.ri()
+    }
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State::new()
+    }
+}

@@ -1,0 +1,722 @@
+//! The general-register file as the CPU sees it, with the register stack engine (RSE) that
+//! moves stacked registers between the physical file and the backing store.
+//!
+//! Facts from SDM rev 2.3 vol 1 §3.1.7-3.1.8 and §4.1, vol 2 ch. 6, as summarised in
+//! `shared/reference/ia64-system.md` §5-7 and §10.
+//!
+//! Stacked registers live in a ring of [`STACKED_PHYS`] physical registers, split (going
+//! down from the frame) into the current frame, the dirty partition (parent frames not yet
+//! written to memory, backing-store addresses `[BSPSTORE, BSP)`), the clean partition
+//! (registers that match memory just below BSPSTORE) and the invalid rest. Keeping dirty
+//! registers out of memory matters: Linux moves BSPSTORE while registers are dirty, and they
+//! must land at the new home (reference §5, "Emulator pitfall").
+//!
+//! Only mandatory RSE traffic is modelled: registers are spilled when a frame would not fit,
+//! filled when a returning frame is not in the file, and by `flushrs`/`loadrs`. Eager modes
+//! (RSC.mode ≠ 0) do nothing extra, which the architecture allows (vol 2 §6.1); the counters
+//! therefore report the traffic a lazy RSE must do.
+
+use crate::res::{Res, STACKED_PHYS};
+use emu_core::memory::{MemFault, Memory};
+use thiserror::Error;
+
+#[cfg(test)]
+mod tests;
+
+/// Number of physical stacked registers, as an index bound.
+const N: usize = STACKED_PHYS as usize;
+
+/// Slot number whose backing-store doubleword holds a NaT collection.
+const COLLECTION: u64 = 63;
+
+/// Address bits that select the NaT collection of a 64-doubleword group.
+const GROUP_TOP: u64 = 0x1F8;
+
+/// RNAT bit 63 reads as zero and ignores writes (vol 1 §3.1.8.5).
+const RNAT_MASK: u64 = !(1 << 63);
+
+/// The part of RSC.loadrs the hardware uses (bits 13:3 of the byte count).
+const LOADRS_MASK: u64 = 0x3FF8;
+
+/// Failures of register accesses and RSE operations; the caller maps them to faults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum RseError {
+    /// r0 is read-only (Illegal Operation).
+    #[error("write to r0")]
+    WriteR0,
+    /// A stacked register beyond the current frame was named.
+    #[error("r{reg} is outside the current frame (sof {sof})")]
+    OutsideFrame {
+        /// The logical register named.
+        reg: u8,
+        /// Size of the current frame.
+        sof: u8,
+    },
+    /// A register number above 127.
+    #[error("no general register r{0}")]
+    NoSuchRegister(u8),
+    /// A frame larger than the physical stacked file.
+    #[error("frame of {sof} registers exceeds the {max} stacked registers")]
+    FrameTooLarge {
+        /// Requested frame size.
+        sof: u8,
+        /// Physical stacked registers.
+        max: u16,
+    },
+    /// More locals than frame registers.
+    #[error("sol {sol} exceeds sof {sof}")]
+    LocalsExceedFrame {
+        /// Requested locals.
+        sol: u8,
+        /// Requested frame size.
+        sof: u8,
+    },
+    /// A rotating region larger than the frame.
+    #[error("rotating region of {rotating} registers exceeds sof {sof}")]
+    RotatingExceedsFrame {
+        /// Rotating registers (sor × 8).
+        rotating: u16,
+        /// Requested frame size.
+        sof: u8,
+    },
+    /// `alloc` changing sor while a rename base is nonzero (Reserved Register/Field fault).
+    #[error("alloc changes sor from {old} to {new} while a rename base is nonzero")]
+    SorChangeWithRrb {
+        /// sor before.
+        old: u8,
+        /// sor requested.
+        new: u8,
+    },
+    /// `loadrs` with a nonzero byte count while the frame is not empty.
+    #[error("loadrs of {bytes} bytes with a frame of {sof} registers")]
+    LoadrsWithFrame {
+        /// The byte count used.
+        bytes: u64,
+        /// Size of the current frame.
+        sof: u8,
+    },
+    /// `loadrs` asking for more registers than the physical file holds.
+    #[error("loadrs of {bytes} bytes needs {regs} registers, more than {max}")]
+    LoadrsTooLarge {
+        /// The byte count used.
+        bytes: u64,
+        /// Registers it covers.
+        regs: u64,
+        /// Physical stacked registers.
+        max: u16,
+    },
+    /// A mandatory spill or fill faulted.
+    #[error("RSE backing-store access: {0}")]
+    Memory(#[from] MemFault),
+}
+
+/// Slot number of a backing-store address: bits 8:3.
+pub const fn slot(addr: u64) -> u64 {
+    (addr >> 3) & 63
+}
+
+/// Whether the backing-store doubleword at `addr` is a NaT collection (slot 63).
+pub const fn is_collection(addr: u64) -> bool {
+    slot(addr) == COLLECTION
+}
+
+/// BSP after `n` registers are pushed onto the stack at `bsp`, NaT collections skipped.
+pub const fn bsp_after_push(bsp: u64, n: u64) -> u64 {
+    let crossed = slot(bsp).wrapping_add(n) / 63;
+    bsp.wrapping_add(n.wrapping_add(crossed).wrapping_mul(8))
+}
+
+/// BSP after `n` registers are popped from the stack at `bsp`, NaT collections skipped.
+pub const fn bsp_after_pop(bsp: u64, n: u64) -> u64 {
+    // A `bsp` on a collection slot (a BSPSTORE can be one) pops as if one slot higher.
+    let crossed = n.saturating_add(62).saturating_sub(slot(bsp)) / 63;
+    bsp.wrapping_sub(n.wrapping_add(crossed).wrapping_mul(8))
+}
+
+/// Registers (not collections) stored in `[bspstore, bsp)`; 0 if `bsp < bspstore`.
+pub const fn regs_between(bspstore: u64, bsp: u64) -> u64 {
+    if bsp < bspstore {
+        return 0;
+    }
+    let s = (bsp - bspstore) / 8;
+    s - (slot(bspstore) + s) / 64
+}
+
+/// The current frame marker: CFM, and the layout of PFS.pfm and IFS.ifm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Cfm {
+    /// Size of frame (registers).
+    pub sof: u8,
+    /// Size of locals (inputs + locals).
+    pub sol: u8,
+    /// Size of the rotating region in units of 8 registers (the field value).
+    pub sor: u8,
+    /// Rename base of the rotating general registers.
+    pub rrb_gr: u8,
+    /// Rename base of the rotating floating-point registers.
+    pub rrb_fr: u8,
+    /// Rename base of the rotating predicates.
+    pub rrb_pr: u8,
+}
+
+impl Cfm {
+    /// Decode the architected layout: sof 6:0, sol 13:7, sor 17:14, rrb.gr 24:18,
+    /// rrb.fr 31:25, rrb.pr 37:32; higher bits are ignored.
+    pub const fn from_bits(bits: u64) -> Cfm {
+        Cfm {
+            sof: (bits & 0x7F) as u8,
+            sol: ((bits >> 7) & 0x7F) as u8,
+            sor: ((bits >> 14) & 0xF) as u8,
+            rrb_gr: ((bits >> 18) & 0x7F) as u8,
+            rrb_fr: ((bits >> 25) & 0x7F) as u8,
+            rrb_pr: ((bits >> 32) & 0x3F) as u8,
+        }
+    }
+
+    /// Encode in the architected layout (fields truncated to their widths).
+    pub const fn to_bits(self) -> u64 {
+        (self.sof as u64 & 0x7F)
+            | (self.sol as u64 & 0x7F) << 7
+            | (self.sor as u64 & 0xF) << 14
+            | (self.rrb_gr as u64 & 0x7F) << 18
+            | (self.rrb_fr as u64 & 0x7F) << 25
+            | (self.rrb_pr as u64 & 0x3F) << 32
+    }
+
+    /// The frame-shape rules of `alloc` (sof ≤ physical file, sol ≤ sof, sor·8 ≤ sof).
+    ///
+    /// # Errors
+    /// The first rule broken.
+    pub fn check(self) -> Result<(), RseError> {
+        if u16::from(self.sof) > STACKED_PHYS {
+            return Err(RseError::FrameTooLarge { sof: self.sof, max: STACKED_PHYS });
+        }
+        if self.sol > self.sof {
+            return Err(RseError::LocalsExceedFrame { sol: self.sol, sof: self.sof });
+        }
+        let rotating = u16::from(self.sor) * 8;
+        if rotating > u16::from(self.sof) {
+            return Err(RseError::RotatingExceedsFrame { rotating, sof: self.sof });
+        }
+        Ok(())
+    }
+}
+
+/// Where a logical general register lives.
+#[derive(Clone, Copy)]
+enum Loc {
+    Zero,
+    Fixed(usize),
+    Banked(usize),
+    Stacked(usize),
+}
+
+/// All general registers with their NaT bits, and the RSE state.
+#[derive(Debug, Clone)]
+pub struct RegFile {
+    /// r0-r15 (index 0 unused: r0 is hard-wired).
+    fixed: [u64; 16],
+    fixed_nat: [bool; 16],
+    /// r16-r31 of bank 0 and bank 1.
+    banked: [[u64; 16]; 2],
+    banked_nat: [[bool; 16]; 2],
+    /// PSR.bn as last set by the CPU.
+    bank: usize,
+    stacked: [u64; N],
+    stacked_nat: [bool; N],
+    cfm: Cfm,
+    /// Physical index of GR32.
+    bof: usize,
+    ndirty: usize,
+    nclean: usize,
+    bsp: u64,
+    bspstore: u64,
+    /// Lowest backing-store address of the clean partition (`bspstore` when it is empty).
+    bspload: u64,
+    rnat: u64,
+    /// The last NaT collection read from memory by a fill (address, bits), so each
+    /// collection costs one load while filling through its group.
+    load_coll: Option<(u64, u64)>,
+    stores: u64,
+    loads: u64,
+}
+
+impl Default for RegFile {
+    fn default() -> Self {
+        RegFile::new()
+    }
+}
+
+impl RegFile {
+    /// All registers zero and NaT-free, bank 0, an empty frame, nothing dirty or clean, all
+    /// RSE pointers 0 (a harness sets BSPSTORE with [`RegFile::set_bspstore`]).
+    pub fn new() -> RegFile {
+        RegFile {
+            fixed: [0; 16],
+            fixed_nat: [false; 16],
+            banked: [[0; 16]; 2],
+            banked_nat: [[false; 16]; 2],
+            bank: 0,
+            stacked: [0; N],
+            stacked_nat: [false; N],
+            cfm: Cfm::default(),
+            bof: 0,
+            ndirty: 0,
+            nclean: 0,
+            bsp: 0,
+            bspstore: 0,
+            bspload: 0,
+            rnat: 0,
+            load_coll: None,
+            stores: 0,
+            loads: 0,
+        }
+    }
+
+    /// Select the r16-r31 bank (PSR.bn; nonzero means bank 1). The CPU calls this whenever
+    /// PSR.bn changes (interruption, `bsw`, `rfi`).
+    pub fn set_bank(&mut self, bank: u8) {
+        self.bank = usize::from(bank != 0);
+    }
+
+    /// The selected r16-r31 bank (0 or 1).
+    pub fn bank(&self) -> u8 {
+        self.bank as u8
+    }
+
+    /// Frame offset of a stacked register to physical index, with rotation.
+    #[inline]
+    fn phys(&self, offset: usize) -> usize {
+        let rotating = usize::from(self.cfm.sor) * 8;
+        let renamed = if offset < rotating { (offset + usize::from(self.cfm.rrb_gr)) % rotating } else { offset };
+        (self.bof + renamed) % N
+    }
+
+    #[inline]
+    fn locate(&self, r: u8) -> Result<Loc, RseError> {
+        match r {
+            0 => Ok(Loc::Zero),
+            1..=15 => Ok(Loc::Fixed(usize::from(r))),
+            16..=31 => Ok(Loc::Banked(usize::from(r - 16))),
+            32..=127 => {
+                let offset = usize::from(r - 32);
+                if offset < usize::from(self.cfm.sof) {
+                    Ok(Loc::Stacked(self.phys(offset)))
+                } else {
+                    Err(RseError::OutsideFrame { reg: r, sof: self.cfm.sof })
+                }
+            }
+            _ => Err(RseError::NoSuchRegister(r)),
+        }
+    }
+
+    /// Value and NaT bit of logical register `r` (current bank, current frame).
+    ///
+    /// # Errors
+    /// [`RseError::OutsideFrame`] for a stacked register beyond sof (architecturally the
+    /// data is undefined; the caller decides), [`RseError::NoSuchRegister`] above r127.
+    #[inline]
+    pub fn read(&self, r: u8) -> Result<(u64, bool), RseError> {
+        let found = match self.locate(r)? {
+            Loc::Zero => Some((0, false)),
+            Loc::Fixed(i) => self.fixed.get(i).copied().zip(self.fixed_nat.get(i).copied()),
+            Loc::Banked(i) => {
+                let bank = self.banked.get(self.bank).zip(self.banked_nat.get(self.bank));
+                bank.and_then(|(v, n)| v.get(i).copied().zip(n.get(i).copied()))
+            }
+            Loc::Stacked(p) => self.stacked.get(p).copied().zip(self.stacked_nat.get(p).copied()),
+        };
+        found.ok_or(RseError::NoSuchRegister(r))
+    }
+
+    /// Write `value` and `nat` to logical register `r`.
+    ///
+    /// # Errors
+    /// [`RseError::WriteR0`], [`RseError::OutsideFrame`] (Illegal Operation), or
+    /// [`RseError::NoSuchRegister`].
+    #[inline]
+    pub fn write(&mut self, r: u8, value: u64, nat: bool) -> Result<(), RseError> {
+        let (v, n) = match self.locate(r)? {
+            Loc::Zero => return Err(RseError::WriteR0),
+            Loc::Fixed(i) => (self.fixed.get_mut(i), self.fixed_nat.get_mut(i)),
+            Loc::Banked(i) => match (self.banked.get_mut(self.bank), self.banked_nat.get_mut(self.bank)) {
+                (Some(v), Some(n)) => (v.get_mut(i), n.get_mut(i)),
+                _ => (None, None),
+            },
+            Loc::Stacked(p) => (self.stacked.get_mut(p), self.stacked_nat.get_mut(p)),
+        };
+        match (v, n) {
+            (Some(v), Some(n)) => {
+                *v = value;
+                *n = nat;
+                Ok(())
+            }
+            _ => Err(RseError::NoSuchRegister(r)),
+        }
+    }
+
+    /// Scoreboard resource of the physical register behind logical `r` (bit 7 ignored).
+    /// Stacked names beyond the frame still map to the register they would rename to.
+    pub fn res(&self, r: u8) -> Res {
+        let r = r & 127;
+        match r {
+            0..=15 => Res::gr_static(r),
+            16..=31 => Res::gr_banked(r, self.bank as u8),
+            _ => Res::gr_stacked(self.phys(usize::from(r - 32)) as u16),
+        }
+    }
+
+    /// Physical stacked register `p` (value, NaT) whatever partition it is in, for
+    /// snapshots and debuggers; `None` if `p` ≥ [`STACKED_PHYS`].
+    pub fn stacked_phys(&self, p: u16) -> Option<(u64, bool)> {
+        let p = usize::from(p);
+        self.stacked.get(p).copied().zip(self.stacked_nat.get(p).copied())
+    }
+
+    /// r16-r31 of a given bank regardless of PSR.bn, for snapshots (`r` 16..=31).
+    pub fn read_banked(&self, r: u8, bank: u8) -> Option<(u64, bool)> {
+        let i = usize::from(r.checked_sub(16)?);
+        let b = usize::from(bank != 0);
+        let v = self.banked.get(b)?.get(i).copied()?;
+        let n = self.banked_nat.get(b)?.get(i).copied()?;
+        Some((v, n))
+    }
+
+    /// The current frame marker.
+    pub fn cfm(&self) -> Cfm {
+        self.cfm
+    }
+
+    /// Set the rotating rename bases (`clrrrb`, modulo-scheduled branches); fields are
+    /// truncated to their CFM widths.
+    pub fn set_rrb(&mut self, gr: u8, fr: u8, pr: u8) {
+        self.cfm.rrb_gr = gr & 0x7F;
+        self.cfm.rrb_fr = fr & 0x7F;
+        self.cfm.rrb_pr = pr & 0x3F;
+    }
+
+    /// AR.BSP: backing-store address of GR32.
+    pub fn bsp(&self) -> u64 {
+        self.bsp
+    }
+
+    /// AR.BSPSTORE: where the next spill goes.
+    pub fn bspstore(&self) -> u64 {
+        self.bspstore
+    }
+
+    /// AR.RNAT (bit 63 reads 0).
+    pub fn rnat(&self) -> u64 {
+        self.rnat & RNAT_MASK
+    }
+
+    /// `mov ar.rnat=`: bit 63 is ignored. (The RSC.mode=0 check is the executor's.)
+    pub fn set_rnat(&mut self, value: u64) {
+        self.rnat = value & RNAT_MASK;
+    }
+
+    /// Physical index of GR32 (RSE.BOF).
+    pub fn bof(&self) -> u16 {
+        self.bof as u16
+    }
+
+    /// Registers in the dirty partition.
+    pub fn ndirty(&self) -> u16 {
+        self.ndirty as u16
+    }
+
+    /// Registers in the clean partition.
+    pub fn nclean(&self) -> u16 {
+        self.nclean as u16
+    }
+
+    /// Registers in the invalid partition.
+    pub fn ninvalid(&self) -> u16 {
+        N.saturating_sub(self.ndirty + self.nclean + usize::from(self.cfm.sof)) as u16
+    }
+
+    /// Mandatory RSE stores done so far (registers and NaT collections), for the timing model.
+    pub fn rse_stores(&self) -> u64 {
+        self.stores
+    }
+
+    /// Mandatory RSE loads done so far (registers and NaT collections), for the timing model.
+    pub fn rse_loads(&self) -> u64 {
+        self.loads
+    }
+
+    /// `alloc`: resize the current frame to `sof` registers with `sol` locals and a rotating
+    /// region of `sor` × 8 registers (`sor` is the CFM field, the instruction's r / 8),
+    /// spilling dirty registers if the new frame would overlap them. Writing PFS into the
+    /// target register is the executor's job.
+    ///
+    /// # Errors
+    /// Frame-shape errors (sof > 96, sol > sof, sor·8 > sof: Illegal Operation),
+    /// [`RseError::SorChangeWithRrb`], or a fault of a mandatory spill (the frame is then
+    /// unchanged; spills already done stay done).
+    pub fn alloc(&mut self, sof: u8, sol: u8, sor: u8, mem: &mut Memory) -> Result<(), RseError> {
+        let new = Cfm { sof, sol, sor, ..self.cfm };
+        new.check()?;
+        let c = self.cfm;
+        if sor != c.sor && (c.rrb_gr | c.rrb_fr | c.rrb_pr) != 0 {
+            return Err(RseError::SorChangeWithRrb { old: c.sor, new: sor });
+        }
+        self.make_room(usize::from(sof), mem)?;
+        self.cfm = new;
+        Ok(())
+    }
+
+    /// `br.call`: the caller's locals join the dirty partition and its outputs become the
+    /// callee's frame. Returns the caller's CFM for PFS.pfm. No memory traffic: the frame
+    /// only shrinks.
+    pub fn call(&mut self) -> Cfm {
+        let old = self.cfm;
+        self.push_frame(usize::from(old.sol));
+        self.cfm = Cfm { sof: old.sof.saturating_sub(old.sol), ..Cfm::default() };
+        old
+    }
+
+    /// `cover`: the whole frame joins the dirty partition and CFM becomes empty. Returns
+    /// the old CFM for IFS.ifm (the executor writes IFS only when PSR.ic = 0).
+    pub fn cover(&mut self) -> Cfm {
+        let old = self.cfm;
+        self.push_frame(usize::from(old.sof));
+        self.cfm = Cfm::default();
+        old
+    }
+
+    /// `br.ret`: restore the frame from PFS.pfm (`pfm_bits`, higher bits ignored), popping
+    /// its sol registers off the stack; registers no longer in the file are filled.
+    ///
+    /// # Errors
+    /// A malformed pfm (frame-shape errors), or a fault of a mandatory fill or spill.
+    pub fn ret(&mut self, pfm_bits: u64, mem: &mut Memory) -> Result<(), RseError> {
+        let new = Cfm::from_bits(pfm_bits);
+        self.restore_frame(new, usize::from(new.sol), mem)
+    }
+
+    /// The frame part of `rfi` with IFS.v = 1: restore CFM from IFS.ifm (`ifm_bits`),
+    /// popping its sof registers; registers no longer in the file are filled. (With
+    /// IFS.v = 0 the executor does not call this.)
+    ///
+    /// # Errors
+    /// As for [`RegFile::ret`].
+    pub fn rfi_restore(&mut self, ifm_bits: u64, mem: &mut Memory) -> Result<(), RseError> {
+        let new = Cfm::from_bits(ifm_bits);
+        self.restore_frame(new, usize::from(new.sof), mem)
+    }
+
+    /// `flushrs`: spill every dirty register and the NaT collections among them, so that
+    /// BSPSTORE = BSP. Spilled registers stay in the file as clean.
+    ///
+    /// # Errors
+    /// A fault of a spill (the registers spilled before it stay spilled).
+    pub fn flushrs(&mut self, mem: &mut Memory) -> Result<(), RseError> {
+        while self.ndirty > 0 {
+            self.spill_one(mem)?;
+        }
+        // The last register may end just below a collection slot, which BSP skips.
+        if self.bspstore != self.bsp && is_collection(self.bspstore) {
+            self.store_collection(mem)?;
+        }
+        Ok(())
+    }
+
+    /// `loadrs` with RSC.loadrs = `loadrs_bytes` (only bits 13:3 count): afterwards exactly
+    /// the registers of `[BSP − bytes, BSP)` are in the file and dirty (filled from memory
+    /// where they are not), BSPSTORE is that tear point and everything else outside the
+    /// frame is invalid. RNAT is architecturally undefined afterwards; here it holds the NaT
+    /// bits of the tear point's group as memory has them. (The RSC.mode = 0 check is the
+    /// executor's.)
+    ///
+    /// # Errors
+    /// [`RseError::LoadrsWithFrame`], [`RseError::LoadrsTooLarge`], or a fault of a fill
+    /// (fills already done stay as clean registers).
+    pub fn loadrs(&mut self, loadrs_bytes: u64, mem: &Memory) -> Result<(), RseError> {
+        let bytes = loadrs_bytes & LOADRS_MASK;
+        if bytes != 0 && self.cfm.sof != 0 {
+            return Err(RseError::LoadrsWithFrame { bytes, sof: self.cfm.sof });
+        }
+        let tear = self.bsp.wrapping_sub(bytes);
+        let regs = regs_between(tear, self.bsp);
+        let need = usize::try_from(regs).unwrap_or(usize::MAX);
+        if need.saturating_add(usize::from(self.cfm.sof)) > N {
+            return Err(RseError::LoadrsTooLarge { bytes, regs, max: STACKED_PHYS });
+        }
+        // Software may have rewritten the backing store since the last fill.
+        self.load_coll = None;
+        if tear < self.bspstore {
+            while self.ndirty + self.nclean < need {
+                self.fill_one(mem)?;
+            }
+            self.lower_store(tear, mem)?;
+        } else {
+            self.bspstore = tear;
+        }
+        self.ndirty = need;
+        self.nclean = 0;
+        self.bspload = tear;
+        Ok(())
+    }
+
+    /// `mov ar.bspstore=`: the dirty registers are re-homed at `value & ~7` (ndirty kept),
+    /// BSP is recomputed with the NaT slots from there, clean registers become invalid.
+    /// RNAT is left as it is (architecturally undefined; software writes it next).
+    pub fn set_bspstore(&mut self, value: u64) {
+        self.bspstore = value & !7;
+        self.bsp = bsp_after_push(self.bspstore, self.ndirty as u64);
+        self.nclean = 0;
+        self.bspload = self.bspstore;
+        self.load_coll = None;
+    }
+
+    /// Move BOF up over `n` frame registers, which become dirty.
+    fn push_frame(&mut self, n: usize) {
+        self.bof = (self.bof + n) % N;
+        self.bsp = bsp_after_push(self.bsp, n as u64);
+        self.ndirty += n;
+    }
+
+    /// Pop `n` registers below BOF into the frame `new` (ret: sol, rfi: sof).
+    fn restore_frame(&mut self, new: Cfm, n: usize, mem: &mut Memory) -> Result<(), RseError> {
+        new.check()?;
+        let new_bsp = bsp_after_pop(self.bsp, n as u64);
+        if n <= self.ndirty {
+            self.ndirty -= n;
+        } else {
+            // The frame reaches below BSPSTORE: clean registers first, then mandatory loads
+            // into invalid ones (the old frame's registers are dead once the frame goes).
+            while self.ndirty + self.nclean < n {
+                self.fill_one(mem)?;
+            }
+            self.nclean -= n - self.ndirty;
+            self.ndirty = 0;
+            self.lower_store(new_bsp, mem)?;
+            if self.nclean == 0 {
+                self.bspload = self.bspstore;
+            }
+        }
+        self.bof = (self.bof + N - n) % N;
+        self.bsp = new_bsp;
+        self.cfm = new;
+        self.make_room(usize::from(new.sof), mem)
+    }
+
+    /// Make dirty + clean + `sof` fit the physical file: clean registers are dropped first
+    /// (they match memory), then dirty ones spilled.
+    fn make_room(&mut self, sof: usize, mem: &mut Memory) -> Result<(), RseError> {
+        while self.ndirty + self.nclean + sof > N {
+            if self.nclean > 0 {
+                let excess = self.ndirty + self.nclean + sof - N;
+                self.nclean -= excess.min(self.nclean);
+                self.bspload = bsp_after_pop(self.bspstore, self.nclean as u64);
+            } else {
+                self.spill_one(mem)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// BSPSTORE moves down to `new` (never a rise): RNAT must then describe the group of
+    /// `new`, whose collection is already in memory unless it is still at or above the old
+    /// BSPSTORE (then RNAT already holds it).
+    fn lower_store(&mut self, new: u64, mem: &Memory) -> Result<(), RseError> {
+        let coll = new | GROUP_TOP;
+        if coll < self.bspstore {
+            self.rnat = self.collection_bits(coll, mem)? & RNAT_MASK;
+        }
+        self.bspstore = new;
+        Ok(())
+    }
+
+    /// Bits of the NaT collection at `addr` as memory has it, read once per group.
+    fn collection_bits(&mut self, addr: u64, mem: &Memory) -> Result<u64, RseError> {
+        if let Some((a, bits)) = self.load_coll {
+            if a == addr {
+                return Ok(bits);
+            }
+        }
+        let bits = read_u64(mem, addr)?;
+        self.loads += 1;
+        self.load_coll = Some((addr, bits));
+        Ok(bits)
+    }
+
+    /// Mandatory store of RNAT at the collection slot BSPSTORE points to.
+    fn store_collection(&mut self, mem: &mut Memory) -> Result<(), RseError> {
+        let at = self.bspstore;
+        write_u64(mem, at, self.rnat)?;
+        if let Some((a, bits)) = self.load_coll.as_mut() {
+            if *a == at {
+                *bits = self.rnat;
+            }
+        }
+        self.stores += 1;
+        self.bspstore = at.wrapping_add(8);
+        Ok(())
+    }
+
+    /// Mandatory store of the lowest dirty register (after the collection, if BSPSTORE is
+    /// on one); the register becomes clean.
+    fn spill_one(&mut self, mem: &mut Memory) -> Result<(), RseError> {
+        if self.ndirty == 0 {
+            return Ok(());
+        }
+        if is_collection(self.bspstore) {
+            self.store_collection(mem)?;
+        }
+        let p = (self.bof + N - self.ndirty) % N;
+        let value = self.stacked.get(p).copied().unwrap_or(0);
+        let nat = self.stacked_nat.get(p).copied().unwrap_or(false);
+        let at = self.bspstore;
+        write_u64(mem, at, value)?;
+        let bit = 1u64 << slot(at);
+        if nat {
+            self.rnat |= bit;
+        } else {
+            self.rnat &= !bit;
+        }
+        if self.nclean == 0 {
+            self.bspload = at;
+        }
+        self.bspstore = at.wrapping_add(8);
+        self.ndirty -= 1;
+        self.nclean += 1;
+        self.stores += 1;
+        Ok(())
+    }
+
+    /// Mandatory load of the register just below the clean partition into the invalid
+    /// register below it; the register becomes clean. Its NaT comes from RNAT while its
+    /// group's collection has not been stored (at or above BSPSTORE), else from memory.
+    fn fill_one(&mut self, mem: &Memory) -> Result<(), RseError> {
+        let mut at = self.bspload.wrapping_sub(8);
+        if is_collection(at) {
+            at = at.wrapping_sub(8);
+        }
+        let value = read_u64(mem, at)?;
+        let coll = at | GROUP_TOP;
+        let bits = if coll >= self.bspstore { self.rnat } else { self.collection_bits(coll, mem)? };
+        let nat = bits >> slot(at) & 1 != 0;
+        let p = (self.bof + 2 * N - self.ndirty - self.nclean - 1) % N;
+        if let (Some(v), Some(n)) = (self.stacked.get_mut(p), self.stacked_nat.get_mut(p)) {
+            *v = value;
+            *n = nat;
+        }
+        self.bspload = at;
+        self.nclean += 1;
+        self.loads += 1;
+        Ok(())
+    }
+}
+
+/// RSE traffic is 8-byte little-endian whatever the memory's default order.
+fn read_u64(mem: &Memory, addr: u64) -> Result<u64, MemFault> {
+    let mut buf = [0u8; 8];
+    mem.read_bytes(addr, &mut buf)?;
+    Ok(u64::from_le_bytes(buf))
+}
+
+fn write_u64(mem: &mut Memory, addr: u64, value: u64) -> Result<(), MemFault> {
+    mem.write_bytes(addr, &value.to_le_bytes())
+}

@@ -1,0 +1,515 @@
+//! Itanium 2 (Madison, 1.5 GHz) cycle model. Figures and rules come from
+//! `shared/reference/itanium2-timing.md` ("ref. §n"); every figure is a field of
+//! [`Itanium2Params`] with its source key, and [`Itanium2Params::explain_model`] lists them.
+//!
+//! # Rules
+//!
+//! **Issue (ref. §1).** Instructions issue in program order. An *issue group* is what issues in
+//! one cycle: consecutive slots of at most two bundles (the dispersal window,
+//! `bundles_per_cycle`). A group ends, and the next instruction starts a new group one cycle later:
+//! - at a stop (template stop bits, including the mid-bundle stops of MI;;I and M;;MI);
+//! - when the next slot would be in a third bundle;
+//! - when the port the next slot needs is taken (charged "port X busy", 1 cycle);
+//! - by the split-issue rules (charged "split issue: ...", 1 cycle when the next slot was in the window):
+//!   MBB or BBB as the first bundle; MLX as the second bundle after MII; BBB as the second bundle after
+//!   anything but MII/MMI/MFI/MMF/MLX ([GCC] allowed pairs); after a real branch in the B slot of
+//!   MIB/MFB/MMB (it goes to B2); after a semaphore, `invala`, or a Fence-class op ([KAPI] implicit
+//!   stop after mf.a; the table's Fence class also holds mf and fwb, which get it too); after
+//!   Serialize-class ops ([GATE] srlz.d "forces split-issue"; srlz.i and sync.i share the class) and
+//!   after `epc` ([GATE] "causes split-issue");
+//! - after a taken branch ([`Itanium2::taken_branch`]) or an [`Event`].
+//!
+//! **Ports (ref. §1).** M0-M3, I0-I1, F0-F1, B0-B2. M slots: loads, chk, invala on M0/M1; stores,
+//! semaphores, setf on M2/M3; srlz, sync.i, mf, fwb, flushrs, loadrs on M0 only; AR/CR/PSR moves,
+//! getf, alloc, probe, thash/ttag/tpa/tak on M2 only; A-type ops, FP loads, nops and fc (GUESS: no
+//! source names its port) on any M port.
+//! M-slot instructions may be reordered to reach their ports ([GCC], [KAPI]), so an M slot fits if
+//! all of the group's M instructions can be given distinct allowed ports. I slots take the lowest
+//! free I port in order ([GCC]: first I slot I0, next I1); shifts/extr/dep, tbit/tnat, moves to and
+//! from pr, br, ar.pfs/lc/ec and `mov =ip` need I0. The L+X pair of MLX takes I0 in the first bundle,
+//! I1 in the second; no F port ([KAPI] over [GCC]). F slots take F0 in the first bundle, F1 in the
+//! second. B slots of MBB/BBB are positional (slot n to Bn); in MIB/MFB/MMB a nop, hint or break
+//! goes to B0 and anything else to B2. Class-specific B restrictions ([KAPI] B2-only, B1 for epc)
+//! are not applied: dispersal is positional.
+//!
+//! **Nops.** Dispersal goes by template, so a nop, hint or break takes a port of its slot type like
+//! any other instruction, but the most flexible one: any M port, the next I port, the positional F
+//! or B port. This is what makes [GCC]'s template-pair rules (MII+MLX, MIB+BBB) fall out of the
+//! port counts, and why MII+MII splits before the second bundle's I slots. Predicated-off
+//! instructions take ports too (dispersal happens before predicates are read).
+//!
+//! **Scoreboard (ref. §2).** One ready cycle per register resource ([`Res::index`]) and per consumer
+//! lane: data (operands, store data, a non-branch's qualifying predicate), address (load/store
+//! base), branch (a branch's predicate, branch register, ar.pfs). A producer issued at cycle c
+//! makes its destinations ready at c + latency, where the latency depends on its class and, for
+//! AR/CR moves, on the register (see the fields of [`Itanium2Params`]). Special cases: compare ->
+//! branch 0 but -> anything else 1; load -> address 2, load -> data 1; for loads only the first
+//! destination is the loaded value, others are the post-increment base (1); mov to br -> branch 7
+//! (GUESS) vs -> mov-from-br 1; mov.i ar.pfs -> br.ret 0. An instruction whose source is not ready
+//! delays its whole issue group to that cycle (the Itanium 2 pipeline moves groups in lockstep);
+//! the wait is charged "dependency on <reg>" (GRs by their logical name, [`Src::logical`]).
+//! Slots already issued in that group keep the cycle [`Itanium2::issue`] returned for them.
+//! A predicated-off instruction waits only for its qualifying predicate and writes nothing,
+//! except compares and tbit/tnat, which always write (the `.unc` forms clear their targets even
+//! when predicated off; for other forms this over-estimates by at most one cycle).
+//!
+//! **Events.** A taken branch adds `taken_branch_bubble` cycles before the next group ("branch").
+//! [`Event::Break`], [`Event::Interruption`] and [`Event::Rfi`] add their named costs (charged
+//! "interruption", "interruption" and "branch"); [`Event::Epc`] adds `epc_cost` ("split issue: epc").
+//! All four costs are GUESSes: the reference gives none.
+//!
+//! **Ignored.** Caches (every load hits L1D; FP loads 6), branch prediction (no mispredicts; no
+//! source gives the penalty), parallel-FP ops taking both F ports, variable shifts (the table gives
+//! them the ishf class: 1 cycle, I0 only), the +1 of MM ops into integer consumers, the +1 of setf
+//! into getf/stf, the "first in group" rule of flushrs/loadrs/alloc (the assembler enforces it),
+//! and PSR as a scoreboard resource (`Res` has none, so rsm/ssm latencies apply only to listed dsts).
+
+mod params;
+mod ports;
+mod scoreboard;
+
+#[cfg(test)]
+mod tests;
+
+pub use params::Itanium2Params;
+
+use crate::bundle::{SlotUnit, Template};
+use crate::res::{Res, RES_COUNT, STACKED_PHYS};
+use crate::table::TimingClass;
+use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
+use ports::{PortBusy, Ports, Split};
+use scoreboard::{lane, latency, Scoreboard};
+
+/// How an instruction reads one source register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// An operand value (also the branch register or ar.pfs a branch reads).
+    Data,
+    /// The base address of a load or store.
+    Address,
+    /// The data a store writes.
+    StoreData,
+    /// The qualifying predicate of a branch (compare -> branch has latency 0).
+    BranchPredicate,
+    /// The qualifying predicate of anything else.
+    Predicate,
+}
+
+/// One source register of an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Src {
+    /// The physical resource (scoreboard index).
+    pub res: Res,
+    /// How it is read.
+    pub role: Role,
+    /// For a general register, its logical number, used in stall texts ("r16" rather than the
+    /// stacked or banked physical name).
+    pub logical: Option<u8>,
+}
+
+/// What the model needs to know about one slot.
+#[derive(Debug, Clone, Copy)]
+pub struct IssueInfo<'a> {
+    /// Address of the bundle.
+    pub bundle: u64,
+    /// Its template (units and stops).
+    pub template: Template,
+    /// Slot index 0-2 (an MLX long instruction is slot 1 or 2; a second call for the same MLX
+    /// bundle with unit L/X is its other half and costs nothing).
+    pub slot: u8,
+    /// Timing class of the instruction's table row.
+    pub class: TimingClass,
+    /// Unit of the slot.
+    pub unit: SlotUnit,
+    /// Whether it is a nop or hint (counted apart).
+    pub nop: bool,
+    /// Registers read.
+    pub srcs: &'a [Src],
+    /// Registers written (for loads: the loaded value first, then the updated base).
+    pub dsts: &'a [Res],
+    /// Whether the qualifying predicate is true.
+    pub executes: bool,
+}
+
+/// Costs the model charges outside ordinary issue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// `break` raised its interruption (pipeline flush; `break_cost`).
+    Break,
+    /// `rfi` resumed the interrupted code (`rfi_cost`); the CPU does not also call `taken_branch`.
+    Rfi,
+    /// `epc` promoted the privilege level (`epc_cost`).
+    Epc,
+    /// Any other interruption was delivered (`interruption_cost`).
+    Interruption,
+}
+
+/// Why the open issue group ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Close {
+    Stop,
+    Split(Split),
+    Branch,
+    Event,
+}
+
+/// Why an instruction could not join the open issue group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    NoGroup,
+    Closed(Close),
+    Window,
+    Split(Split),
+    Port(PortBusy),
+}
+
+/// A cause of lost cycles, kept allocation-free until a record needs text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cause {
+    Dep(Res, Option<u8>),
+    Port(PortBusy),
+    Split(Split),
+    Branch,
+    Interruption,
+}
+
+impl Cause {
+    fn stall(self) -> StallCause {
+        match self {
+            Cause::Dep(_, Some(n)) => StallCause::Dependency(format!("r{n}")),
+            Cause::Dep(res, None) => StallCause::Dependency(res.to_string()),
+            Cause::Port(p) => StallCause::Port(p.name().to_string()),
+            Cause::Split(s) => StallCause::Split(s.text().to_string()),
+            Cause::Branch => StallCause::Branch,
+            Cause::Interruption => StallCause::Interruption,
+        }
+    }
+}
+
+/// Cycles lost per cause.
+#[derive(Debug, Clone)]
+struct Stalls {
+    dep_logical: [u64; 128],
+    dep_res: Vec<u64>,
+    port: [u64; PortBusy::COUNT],
+    split: [u64; Split::COUNT],
+    branch: u64,
+    interruption: u64,
+}
+
+/// The Itanium 2 timing model: feed it every slot in program order.
+#[derive(Debug, Clone)]
+pub struct Itanium2 {
+    params: Itanium2Params,
+    board: Scoreboard,
+    has_group: bool,
+    cycle: u64,
+    bundles: [u64; 2],
+    n_bundles: usize,
+    first_template: Template,
+    ports: Ports,
+    closed: Option<Close>,
+    next_min: u64,
+    last_long: Option<u64>,
+    instructions: u64,
+    nops: u64,
+    groups: u64,
+    stalls: Stalls,
+    timeline: Option<Timeline>,
+    pending: Vec<(StallCause, u64)>,
+}
+
+impl Itanium2 {
+    /// A model at cycle 0 with every register ready; keeps a [`Timeline`] if `record_timeline`.
+    pub fn new(params: Itanium2Params, record_timeline: bool) -> Itanium2 {
+        Itanium2 {
+            params,
+            board: Scoreboard::new(),
+            has_group: false,
+            cycle: 0,
+            bundles: [0; 2],
+            n_bundles: 0,
+            first_template: Template::MII,
+            ports: Ports::default(),
+            closed: None,
+            next_min: 0,
+            last_long: None,
+            instructions: 0,
+            nops: 0,
+            groups: 0,
+            stalls: Stalls {
+                dep_logical: [0; 128],
+                dep_res: vec![0; RES_COUNT],
+                port: [0; PortBusy::COUNT],
+                split: [0; Split::COUNT],
+                branch: 0,
+                interruption: 0,
+            },
+            timeline: record_timeline.then(Timeline::default),
+            pending: Vec::new(),
+        }
+    }
+
+    /// The figures in use.
+    pub fn params(&self) -> &Itanium2Params {
+        &self.params
+    }
+
+    /// Issues one slot (call for every slot reached, in program order, nops and predicated-off
+    /// ones included) and returns the cycle it issues in. O(1); allocates only when recording.
+    pub fn issue(&mut self, info: &IssueInfo) -> u64 {
+        let long = matches!(info.unit, SlotUnit::L | SlotUnit::X);
+        if long && self.has_group && self.last_long == Some(info.bundle) {
+            return self.cycle;
+        }
+        self.last_long = long.then_some(info.bundle);
+        self.instructions += 1;
+        if info.nop {
+            self.nops += 1;
+        }
+        if let Err(block) = self.try_join(info) {
+            self.start_group(info, block);
+        }
+        self.wait_for_sources(info);
+        self.record_slot(info);
+        if info.executes || matches!(info.class, TimingClass::Compare | TimingClass::Tbit) {
+            for (i, &dst) in info.dsts.iter().enumerate() {
+                let lat = latency(&self.params, info, i, dst);
+                self.board.write(dst, self.cycle, lat);
+            }
+        }
+        let last_slot = if long { 2 } else { usize::from(info.slot) };
+        if info.template.stop_after(last_slot) {
+            self.closed = Some(Close::Stop);
+        } else if let Some(split) = ports::split_after(info.template, info.unit, info.class) {
+            self.closed = Some(Close::Split(split));
+        }
+        self.cycle
+    }
+
+    /// The slot just issued was a taken branch: the group ends and the next one waits
+    /// `taken_branch_bubble` extra cycles ("branch").
+    pub fn taken_branch(&mut self) {
+        self.closed = Some(Close::Branch);
+        let bubble = self.params.taken_branch_bubble;
+        self.next_min = self.next_min.max(self.cycle + 1 + bubble);
+        self.charge(Cause::Branch, bubble, false);
+    }
+
+    /// Charges an event's named cost; the open group ends.
+    pub fn event(&mut self, e: Event) {
+        let (cost, cause) = match e {
+            Event::Break => (self.params.break_cost, Cause::Interruption),
+            Event::Interruption => (self.params.interruption_cost, Cause::Interruption),
+            Event::Rfi => (self.params.rfi_cost, Cause::Branch),
+            Event::Epc => (self.params.epc_cost, Cause::Split(Split::Epc)),
+        };
+        self.next_min = self.now() + cost;
+        // A split already pending (epc's) keeps its own charge.
+        if !matches!(self.closed, Some(Close::Split(_))) {
+            self.closed = Some(Close::Event);
+        }
+        self.charge(cause, cost, false);
+    }
+
+    /// The first cycle a new issue group could start in: elapsed cycles so far. (An instruction
+    /// reading ar.itc should use the cycle [`Itanium2::issue`] returned for it.)
+    pub fn now(&self) -> u64 {
+        if self.has_group {
+            self.next_min.max(self.cycle + 1)
+        } else {
+            self.next_min
+        }
+    }
+
+    /// Lets `cycles` pass for work outside the modelled instructions (scenarios); ends the group.
+    pub fn advance(&mut self, cycles: u64) {
+        self.next_min = self.now() + cycles;
+        if self.has_group {
+            self.closed = Some(Close::Event);
+        }
+    }
+
+    /// Totals so far: cycles (= [`Itanium2::now`]), instructions, nops, issue groups, and cycles
+    /// lost per cause.
+    pub fn summary(&self) -> TimingSummary {
+        let mut s = TimingSummary {
+            cycles: self.now(),
+            instructions: self.instructions,
+            nops: self.nops,
+            groups: self.groups,
+            ..TimingSummary::default()
+        };
+        let st = &self.stalls;
+        for (n, &c) in st.dep_logical.iter().enumerate() {
+            if c > 0 {
+                s.add_stall(&Cause::Dep(Res::gr_static(0), u8::try_from(n).ok()).stall(), c);
+            }
+        }
+        for res in all_res() {
+            if let Some(&c) = st.dep_res.get(res.index()).filter(|&&c| c > 0) {
+                s.add_stall(&Cause::Dep(res, None).stall(), c);
+            }
+        }
+        for (i, &c) in st.port.iter().enumerate() {
+            if let Some(p) = PortBusy::from_index(i).filter(|_| c > 0) {
+                s.add_stall(&Cause::Port(p).stall(), c);
+            }
+        }
+        for split in Split::ALL {
+            if let Some(&c) = st.split.get(split.index()).filter(|&&c| c > 0) {
+                s.add_stall(&Cause::Split(split).stall(), c);
+            }
+        }
+        if st.branch > 0 {
+            s.add_stall(&StallCause::Branch, st.branch);
+        }
+        if st.interruption > 0 {
+            s.add_stall(&StallCause::Interruption, st.interruption);
+        }
+        s
+    }
+
+    /// The issue groups so far, if recording. Slot texts are empty: the CPU, which has the
+    /// disassembly, fills them through [`Itanium2::timeline_mut`].
+    pub fn timeline(&self) -> Option<&Timeline> {
+        self.timeline.as_ref()
+    }
+
+    /// The recorded timeline, for filling in slot texts.
+    pub fn timeline_mut(&mut self) -> Option<&mut Timeline> {
+        self.timeline.as_mut()
+    }
+
+    /// Joins the open issue group if the window, split rules and ports allow.
+    fn try_join(&mut self, info: &IssueInfo) -> Result<(), Block> {
+        if !self.has_group {
+            return Err(Block::NoGroup);
+        }
+        if let Some(close) = self.closed {
+            return Err(Block::Closed(close));
+        }
+        let (position, new_bundle) = if self.bundles[0] == info.bundle {
+            (0, false)
+        } else if self.n_bundles == 2 && self.bundles[1] == info.bundle {
+            (1, false)
+        } else if self.n_bundles == 1 && self.params.bundles_per_cycle >= 2 {
+            if let Some(split) = ports::pair_split(self.first_template, info.template) {
+                return Err(Block::Split(split));
+            }
+            (1, true)
+        } else {
+            return Err(Block::Window);
+        };
+        let mut ports = self.ports;
+        ports.take(ports::need(info.template, info.slot, info.unit, info.class, position)).map_err(Block::Port)?;
+        self.ports = ports;
+        if new_bundle {
+            self.bundles[1] = info.bundle;
+            self.n_bundles = 2;
+        }
+        Ok(())
+    }
+
+    /// Whether `bundle` was (or could have become) part of the open group's window.
+    fn in_window(&self, bundle: u64) -> bool {
+        self.n_bundles < 2 || self.bundles.contains(&bundle)
+    }
+
+    /// Opens a new issue group for `info`, charging the split or port rule that ended the last one.
+    fn start_group(&mut self, info: &IssueInfo, block: Block) {
+        let cause = match block {
+            Block::Split(s) => Some(Cause::Split(s)),
+            Block::Port(p) => Some(Cause::Port(p)),
+            Block::Closed(Close::Split(s)) if self.in_window(info.bundle) => Some(Cause::Split(s)),
+            _ => None,
+        };
+        let start = self.now();
+        self.has_group = true;
+        self.cycle = start;
+        self.bundles = [info.bundle, 0];
+        self.n_bundles = 1;
+        self.first_template = info.template;
+        self.ports = Ports::default();
+        self.closed = None;
+        self.groups += 1;
+        if let Some(t) = self.timeline.as_mut() {
+            let waited = std::mem::take(&mut self.pending);
+            t.groups.push(GroupRecord { first_cycle: start, slots: Vec::new(), waited });
+        }
+        if let Some(cause) = cause {
+            self.charge(cause, 1, true);
+        }
+        // A lone slot always finds its port in an empty group.
+        let _ = self.ports.take(ports::need(info.template, info.slot, info.unit, info.class, 0));
+    }
+
+    /// Delays the open group until every source `info` waits for is ready.
+    fn wait_for_sources(&mut self, info: &IssueInfo) {
+        let mut latest: Option<(u64, &Src)> = None;
+        for src in info.srcs {
+            if !info.executes && !matches!(src.role, Role::Predicate | Role::BranchPredicate) {
+                continue;
+            }
+            let ready = self.board.ready(src.res, lane(info.class, src.role));
+            if ready > latest.map_or(self.cycle, |(r, _)| r) {
+                latest = Some((ready, src));
+            }
+        }
+        if let Some((ready, src)) = latest {
+            let wait = ready - self.cycle;
+            self.cycle = ready;
+            self.charge(Cause::Dep(src.res, src.logical.filter(|_| src.res.is_gr())), wait, true);
+        }
+    }
+
+    fn record_slot(&mut self, info: &IssueInfo) {
+        if let Some(group) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
+            if group.slots.is_empty() {
+                group.first_cycle = self.cycle;
+            }
+            group.slots.push(SlotRef { addr: info.bundle, slot: info.slot, text: String::new(), nop: info.nop });
+        }
+    }
+
+    /// Counts `cycles` lost to `cause`; when recording, notes it on the open group (`in_group`) or
+    /// on the next one.
+    fn charge(&mut self, cause: Cause, cycles: u64, in_group: bool) {
+        if cycles == 0 {
+            return;
+        }
+        let st = &mut self.stalls;
+        let counter = match cause {
+            Cause::Dep(_, Some(n)) => st.dep_logical.get_mut(usize::from(n)),
+            Cause::Dep(res, None) => st.dep_res.get_mut(res.index()),
+            Cause::Port(p) => st.port.get_mut(p.index()),
+            Cause::Split(s) => st.split.get_mut(s.index()),
+            Cause::Branch => Some(&mut st.branch),
+            Cause::Interruption => Some(&mut st.interruption),
+        };
+        if let Some(c) = counter {
+            *c += cycles;
+        }
+        if let Some(t) = self.timeline.as_mut() {
+            let entry = (cause.stall(), cycles);
+            match t.groups.last_mut().filter(|_| in_group) {
+                Some(group) => group.waited.push(entry),
+                None => self.pending.push(entry),
+            }
+        }
+    }
+}
+
+/// Every resource id, each once (for naming the dependency counters).
+fn all_res() -> impl Iterator<Item = Res> {
+    (0..16u8)
+        .map(Res::gr_static)
+        .chain((16..32u8).map(|n| Res::gr_banked(n, 1)))
+        .chain((16..32u8).map(|n| Res::gr_banked(n, 0)))
+        .chain((0..STACKED_PHYS).map(Res::gr_stacked))
+        .chain((0..128u8).map(Res::fr))
+        .chain((0..64u8).map(Res::pr))
+        .chain((0..8u8).map(Res::br))
+        .chain((0..128u8).map(Res::ar))
+        .chain((0..128u8).map(Res::cr))
+}

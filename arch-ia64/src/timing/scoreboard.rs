@@ -1,0 +1,158 @@
+//! The scoreboard: for every register resource, the cycle its newest value can be used, in three
+//! lanes because a value's latency depends on how it is consumed (reference section 2).
+
+use super::params::Itanium2Params;
+use super::{IssueInfo, Role};
+use crate::res::{Res, RES_COUNT};
+use crate::table::TimingClass as T;
+
+/// How a consumer uses a value; each lane has its own ready cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lane {
+    /// Operand of an ALU op, store data, qualifying predicate of a non-branch.
+    Data = 0,
+    /// Base address of a load or store.
+    Address = 1,
+    /// Read by a branch: its predicate, branch register or ar.pfs.
+    Branch = 2,
+}
+
+/// Latency of one produced value, per lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Latency {
+    data: u64,
+    address: u64,
+    branch: u64,
+}
+
+impl Latency {
+    const fn all(n: u64) -> Latency {
+        Latency { data: n, address: n, branch: n }
+    }
+}
+
+/// Whether a class is a branch (consumes branch registers, ar.pfs and predicates through the
+/// branch lane).
+pub(crate) fn is_branch(class: T) -> bool {
+    matches!(class, T::Branch | T::BranchIndirect | T::Call | T::Return | T::Rfi)
+}
+
+/// The lane `src` of an instruction of `class` is read through.
+pub(crate) fn lane(class: T, role: Role) -> Lane {
+    match role {
+        Role::Address => Lane::Address,
+        Role::BranchPredicate => Lane::Branch,
+        Role::Predicate | Role::StoreData => Lane::Data,
+        Role::Data if is_branch(class) => Lane::Branch,
+        Role::Data => Lane::Data,
+    }
+}
+
+/// Ready cycles of every resource.
+#[derive(Debug, Clone)]
+pub(crate) struct Scoreboard {
+    ready: Vec<[u64; 3]>,
+}
+
+impl Scoreboard {
+    /// Everything ready at cycle 0.
+    pub(crate) fn new() -> Scoreboard {
+        Scoreboard { ready: vec![[0; 3]; RES_COUNT] }
+    }
+
+    /// The cycle `res` can be read through `lane`.
+    pub(crate) fn ready(&self, res: Res, lane: Lane) -> u64 {
+        self.ready.get(res.index()).and_then(|l| l.get(lane as usize)).copied().unwrap_or(0)
+    }
+
+    /// Records that `res` gets a new value from an instruction issued at `cycle`.
+    pub(crate) fn write(&mut self, res: Res, cycle: u64, lat: Latency) {
+        if let Some(l) = self.ready.get_mut(res.index()) {
+            *l = [cycle + lat.data, cycle + lat.address, cycle + lat.branch];
+        }
+    }
+}
+
+/// The latency of `dst`, the `index`th destination of `info` (reference section 2).
+pub(crate) fn latency(p: &Itanium2Params, info: &IssueInfo, index: usize, dst: Res) -> Latency {
+    let all = Latency::all;
+    match info.class {
+        T::Alu | T::Extend | T::Movl => all(p.alu),
+        T::Compare | T::Tbit => Latency { data: p.cmp_to_other, address: p.cmp_to_other, branch: p.cmp_to_branch },
+        T::Shift => all(p.shift),
+        // The first destination is the loaded value; any other is the post-increment base.
+        T::Load if index == 0 => Latency { data: p.load, address: p.load_to_address, branch: p.load },
+        T::FpLoad if index == 0 => all(p.fp_load),
+        T::Load | T::FpLoad | T::Store | T::FpStore => all(p.base_update),
+        T::Atomic => all(p.atomic),
+        T::GetF => all(p.getf),
+        T::SetF => all(p.setf),
+        T::Fma | T::FpMerge => all(p.fp_op),
+        T::MovFromPr => all(p.mov_from_pr),
+        T::MovToPr => all(p.mov_to_pr),
+        T::MovFromBr => all(p.mov_from_br),
+        T::MovToBr => Latency { data: p.mov_to_br, address: p.mov_to_br, branch: p.mov_to_br_to_branch },
+        T::MovFromIp => all(p.mov_from_ip),
+        T::MovFromArI => all(p.mov_from_ar_i),
+        T::MovToArI => Latency { data: p.mov_to_ar_i, address: p.mov_to_ar_i, branch: p.mov_to_ar_i_to_branch },
+        T::MovFromArM => all(from_ar(p, info)),
+        T::MovToArM => all(to_ar(p, info, dst)),
+        T::MovFromCr => all(from_cr(p, info)),
+        T::MovToCr => all(to_cr(p, dst)),
+        T::MovFromPsr => all(p.from_psr),
+        T::MovToPsr => all(p.to_psr),
+        T::PsrMask => all(p.psr_mask),
+        T::Alloc => all(p.alloc),
+        T::Probe => all(p.probe),
+        T::Tlb => all(p.tlb),
+        _ => all(p.other),
+    }
+}
+
+/// The AR a `mov r=ar` reads (its AR source).
+fn ar_source(info: &IssueInfo) -> Option<u8> {
+    info.srcs.iter().find_map(|s| s.res.as_ar())
+}
+
+fn from_ar(p: &Itanium2Params, info: &IssueInfo) -> u64 {
+    match ar_source(info) {
+        Some(0..=7) => p.from_ar_k,
+        Some(16..=18 | 40) => p.from_ar_rse,
+        Some(19 | 32 | 36) => p.from_ar_unat,
+        Some(44) => p.from_ar_itc,
+        _ => p.from_ar_other,
+    }
+}
+
+fn to_ar(p: &Itanium2Params, info: &IssueInfo, dst: Res) -> u64 {
+    match dst.as_ar() {
+        // The immediate form has no general-register source.
+        Some(16) if !info.srcs.iter().any(|s| s.res.is_gr()) => p.to_ar_rsc_imm,
+        Some(16) => p.to_ar_rsc,
+        Some(18) => p.to_ar_bspstore,
+        Some(32 | 36) => p.to_ar_unat,
+        Some(40) => p.to_ar_fpsr,
+        Some(19) => p.to_ar_rnat,
+        Some(0..=7) => p.to_ar_k,
+        Some(44) => p.to_ar_itc,
+        _ => p.to_ar_other,
+    }
+}
+
+fn from_cr(p: &Itanium2Params, info: &IssueInfo) -> u64 {
+    match info.srcs.iter().find_map(|s| s.res.as_cr()) {
+        Some(2 | 17 | 19 | 22 | 24) => p.from_cr_fast,
+        Some(0 | 8 | 16 | 20 | 21 | 23 | 25) => p.from_cr_slow,
+        Some(1 | 64..=72 | 80 | 81) => p.from_cr_interrupt,
+        _ => p.from_cr_other,
+    }
+}
+
+fn to_cr(p: &Itanium2Params, dst: Res) -> u64 {
+    match dst.as_cr() {
+        Some(17 | 19 | 20 | 21) => p.to_cr_fast,
+        Some(16 | 23 | 24 | 25) => p.to_cr_slow,
+        Some(1 | 66 | 67 | 72 | 80 | 81) => p.to_cr_interrupt,
+        _ => p.to_cr_other,
+    }
+}

@@ -1,0 +1,177 @@
+//! The arch-neutral machine loop: a [`Cpu`] steps over [`Memory`] until a stop condition.
+//!
+//! Guest events (return to the sentinel, `rfi`, an interruption, a halt) are values the
+//! CPU reports; only emulator failures (unmapped fetch, unimplemented form, ...) are
+//! errors. Running out of the instruction budget is a clean [`StopReason::Budget`], so a
+//! report can say how far the path got instead of failing.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::memory::Memory;
+use crate::snapshot::Snapshot;
+
+/// What one step of a [`Cpu`] led to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StepEvent {
+    /// Nothing special: keep going.
+    Continue,
+    /// Control reached the harness's sentinel address (the path returned).
+    Sentinel,
+    /// A return from interruption (ia64 `rfi`, s390 `lpswe`) retired.
+    Rfi,
+    /// The guest raised an interruption (ia64 `break`, a fault the model delivers).
+    Interruption {
+        /// Offset of the interruption vector (ia64: 0x2c00 for break).
+        vector: u64,
+        /// Short name of the interruption ("break").
+        name: &'static str,
+    },
+    /// The guest stopped the processor (a halt instruction or an equivalent).
+    Halt,
+}
+
+/// An architecture's processor model as the machine loop sees it.
+///
+/// Keep ISA specifics out: everything here makes sense for ia64, x86-64 and s390x.
+pub trait Cpu {
+    /// Emulator failures of this architecture; each carries the pc it happened at.
+    type Error: std::error::Error + 'static;
+
+    /// Executes one instruction (ia64: one slot) against `mem`.
+    ///
+    /// # Errors
+    /// An emulator failure (unmapped fetch, unimplemented form, ...); guest events are
+    /// returned as [`StepEvent`]s instead.
+    fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, Self::Error>;
+
+    /// Address of the next instruction (ia64: bundle address | slot).
+    fn pc(&self) -> u64;
+
+    /// The timing model's cycle clock.
+    fn cycles(&self) -> u64;
+
+    /// Instructions retired so far, nops included.
+    fn instructions(&self) -> u64;
+
+    /// The architectural state, for tests and `--snapshot`.
+    fn snapshot(&self, mem: &Memory) -> Snapshot;
+}
+
+/// Which events end [`Machine::run`], and the instruction budget.
+///
+/// A halt always stops the machine; the other events stop it only when their flag is set
+/// (otherwise the CPU carries on, e.g. into the interruption handler).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StopWhen {
+    /// Stop when control returns to the sentinel address.
+    pub on_sentinel: bool,
+    /// Stop after a return from interruption.
+    pub on_rfi: bool,
+    /// Stop when the guest raises an interruption.
+    pub on_interruption: bool,
+    /// Stop cleanly after this many steps of one run.
+    pub max_insns: u64,
+}
+
+impl Default for StopWhen {
+    /// Stop on every event, after at most one million instructions.
+    fn default() -> StopWhen {
+        StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: 1_000_000 }
+    }
+}
+
+/// Why [`Machine::run`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StopReason {
+    /// Control returned to the sentinel address.
+    Sentinel,
+    /// A return from interruption retired.
+    Rfi,
+    /// The guest raised an interruption.
+    Interruption {
+        /// Offset of the interruption vector.
+        vector: u64,
+        /// Short name of the interruption.
+        name: &'static str,
+    },
+    /// The guest halted the processor.
+    Halt,
+    /// The instruction budget ran out before any stopping event.
+    Budget {
+        /// The budget that was exhausted.
+        max_insns: u64,
+    },
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::Sentinel => f.write_str("returned to the sentinel"),
+            StopReason::Rfi => f.write_str("rfi"),
+            StopReason::Interruption { vector, name } => write!(f, "interruption: {name} (vector {vector:#x})"),
+            StopReason::Halt => f.write_str("halt"),
+            StopReason::Budget { max_insns } => write!(f, "budget of {max_insns} instructions exhausted"),
+        }
+    }
+}
+
+/// An emulator failure during [`Machine::run`], with how far the run got.
+#[derive(Debug, Error)]
+#[error("{error} (after {executed} instructions)")]
+pub struct RunError<E: std::error::Error + 'static> {
+    /// The architecture's error (it carries the pc).
+    pub error: E,
+    /// Steps completed in this run before the failing one.
+    pub executed: u64,
+}
+
+/// A CPU together with the memory it runs on.
+#[derive(Debug, Clone)]
+pub struct Machine<C: Cpu> {
+    /// The processor model.
+    pub cpu: C,
+    /// Guest memory.
+    pub mem: Memory,
+}
+
+impl<C: Cpu> Machine<C> {
+    /// A machine of `cpu` over `mem`.
+    pub fn new(cpu: C, mem: Memory) -> Machine<C> {
+        Machine { cpu, mem }
+    }
+
+    /// Steps the CPU until an event selected by `stop`, a halt, or the budget.
+    ///
+    /// The loop allocates nothing; each call has its own budget of `stop.max_insns` steps.
+    ///
+    /// # Errors
+    /// The CPU's first emulator failure, wrapped with the number of steps done.
+    pub fn run(&mut self, stop: &StopWhen) -> Result<StopReason, RunError<C::Error>> {
+        let mut executed = 0u64;
+        while executed < stop.max_insns {
+            let event = self.cpu.step(&mut self.mem).map_err(|error| RunError { error, executed })?;
+            executed += 1;
+            match event {
+                StepEvent::Continue => {}
+                StepEvent::Sentinel if stop.on_sentinel => return Ok(StopReason::Sentinel),
+                StepEvent::Rfi if stop.on_rfi => return Ok(StopReason::Rfi),
+                StepEvent::Interruption { vector, name } if stop.on_interruption => {
+                    return Ok(StopReason::Interruption { vector, name })
+                }
+                StepEvent::Halt => return Ok(StopReason::Halt),
+                StepEvent::Sentinel | StepEvent::Rfi | StepEvent::Interruption { .. } => {}
+            }
+        }
+        Ok(StopReason::Budget { max_insns: stop.max_insns })
+    }
+
+    /// The CPU's architectural snapshot of the current state.
+    pub fn snapshot(&self) -> Snapshot {
+        self.cpu.snapshot(&self.mem)
+    }
+}
+
+#[cfg(test)]
+mod tests;

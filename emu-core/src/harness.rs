@@ -1,0 +1,454 @@
+//! The TOML harness: an initial machine state and where the accounting results live.
+//!
+//! ```toml
+//! entry = "account_sys_enter"      # symbol to start at (the CLI's --entry overrides)
+//! itc = 1000                      # starting cycle / time-stamp counter
+//! cpl = 0
+//! psr = "0x0000101008026038"      # optional full PSR (or the arch's status word)
+//!
+//! [[region]]
+//! name = "stack"
+//! base = "0x9000000000"
+//! size = "0x10000"
+//! perms = "rw"
+//! fill = [ { at = "0x100", u64 = ["0x1", "task+8"] }, { at = "0x200", bytes = "de ad be ef" } ]
+//!
+//! [registers]                     # arch register names, in order of application
+//! r12 = "stack.top-16"
+//! b0 = "sentinel"
+//!
+//! [symbols]                       # extra names usable in expressions
+//! task = "0xa0000000_00010000"
+//!
+//! [[counter]]
+//! name = "ac_stime"
+//! address = "task+0x1078"
+//! width = 8
+//! unit = "cycles"
+//! ```
+//!
+//! Names resolve in this order: `[symbols]` (each may use the ones before it and outer
+//! names), then regions (`name` is the base, `name.top` the end; bases and sizes may use
+//! symbols and earlier regions), then the caller's outer lookup (image symbols and
+//! `sentinel`). Register names stay strings: the architecture maps them.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
+
+use crate::error::{Diagnostic, SourceLoc};
+use crate::memory::{Endian, Memory, Perms};
+use crate::snapshot::hex64;
+
+mod expr;
+mod raw;
+
+pub use expr::{Origin, ValueExpr};
+
+use raw::{span, RawCounter, RawFill, RawHarness, RawRegion, RawTable, RawValue, SValue};
+
+/// Contents of a region's `fill` entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FillData {
+    /// 8-byte values in the memory's byte order.
+    U64(Vec<ValueExpr>),
+    /// 4-byte values.
+    U32(Vec<ValueExpr>),
+    /// Single bytes.
+    U8(Vec<ValueExpr>),
+    /// Raw bytes given as hex (`"de ad be ef"` or `"deadbeef"`).
+    Bytes(Vec<u8>),
+}
+
+/// Initial contents for part of a region.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fill {
+    /// Offset from the region's base.
+    pub at: ValueExpr,
+    /// What to store there.
+    pub data: FillData,
+    /// Where the entry was written.
+    pub origin: Origin,
+}
+
+/// A memory region to map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    /// Name in reports and in expressions.
+    pub name: String,
+    /// First address.
+    pub base: ValueExpr,
+    /// Length in bytes.
+    pub size: ValueExpr,
+    /// Access permissions.
+    pub perms: Perms,
+    /// Initial contents, applied in order.
+    pub fill: Vec<Fill>,
+    /// Where the region's name was written.
+    pub origin: Origin,
+}
+
+/// A memory location holding an accounting result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counter {
+    /// Name in reports ("ac_stime").
+    pub name: String,
+    /// Where it lives.
+    pub address: ValueExpr,
+    /// Size in bytes: 1, 2, 4 or 8.
+    pub width: u8,
+    /// What it counts ("cycles", "ns", "ticks").
+    pub unit: String,
+}
+
+/// A counter read after a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CounterValue {
+    /// Counter name.
+    pub name: String,
+    /// Address it was read from.
+    #[serde(serialize_with = "ser_hex")]
+    pub address: u64,
+    /// Size in bytes.
+    pub width: u8,
+    /// What it counts.
+    pub unit: String,
+    /// The value read, in the memory's byte order.
+    pub value: u64,
+}
+
+/// A parsed harness file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Harness {
+    /// Symbol to start at, if the file names one.
+    pub entry: Option<String>,
+    /// Starting value of the cycle / time-stamp counter.
+    pub itc: Option<u64>,
+    /// Starting privilege level.
+    pub cpl: Option<u8>,
+    /// Starting processor status word.
+    pub psr: Option<ValueExpr>,
+    /// Regions to map, in file order.
+    pub regions: Vec<Region>,
+    /// Register names and initial values, in file order.
+    pub registers: Vec<(String, ValueExpr)>,
+    /// Extra names for expressions, in file order.
+    pub symbols: Vec<(String, ValueExpr)>,
+    /// Counters to read after the run.
+    pub counters: Vec<Counter>,
+}
+
+/// The names a harness defines, in front of the caller's lookup.
+pub struct Env<'a> {
+    names: Vec<(String, u64)>,
+    outer: &'a dyn Fn(&str) -> Option<u64>,
+}
+
+impl Env<'_> {
+    /// The value of `name`: harness symbols and regions first, then the outer lookup.
+    pub fn lookup(&self, name: &str) -> Option<u64> {
+        self.names.iter().find(|(n, _)| n == name).map(|(_, v)| *v).or_else(|| (self.outer)(name))
+    }
+
+    /// Evaluates `expr` against [`Env::lookup`].
+    ///
+    /// # Errors
+    /// A located diagnostic for an unknown name or an out-of-range result.
+    pub fn eval(&self, expr: &ValueExpr) -> Result<u64, Diagnostic> {
+        expr.eval(&|name| self.lookup(name))
+    }
+}
+
+/// Turns byte spans of the TOML text into source locations.
+struct Source<'a> {
+    file: Arc<str>,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn origin(&self, path: impl Into<String>, span: Range<usize>) -> Origin {
+        let start = span.start.min(self.text.len());
+        let before = self.text.get(..start).unwrap_or("");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line = before.matches('\n').count() + 1;
+        let col = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
+        let source_line = self.text.get(line_start..).and_then(|s| s.lines().next()).map(str::to_string);
+        Origin { path: path.into(), loc: SourceLoc::new(self.file.clone(), line as u32, col as u32), source_line }
+    }
+
+    fn expr(&self, path: impl Into<String>, value: &SValue) -> Result<ValueExpr, Diagnostic> {
+        let origin = self.origin(path, span(value));
+        match value.get_ref() {
+            RawValue::Int(v) => Ok(ValueExpr::number(*v, origin)),
+            RawValue::Str(s) => ValueExpr::parse(s, origin),
+        }
+    }
+
+    fn table(&self, section: &str, table: &RawTable) -> Result<Vec<(String, ValueExpr)>, Diagnostic> {
+        let mut out: Vec<(String, ValueExpr)> = Vec::new();
+        for (name, value) in &table.0 {
+            let expr = self.expr(format!("{section}.{name}"), value)?;
+            out.push((name.clone(), expr));
+        }
+        Ok(out)
+    }
+
+    fn region(&self, raw: &RawRegion) -> Result<Region, Diagnostic> {
+        let name = raw.name.get_ref().clone();
+        let path = format!("region.{name}");
+        let perms = parse_perms(raw.perms.get_ref()).ok_or_else(|| {
+            self.origin(format!("{path}.perms"), span(&raw.perms))
+                .error(format!("bad permissions '{}' (expected letters of \"rwx\", e.g. \"rw\")", raw.perms.get_ref()))
+        })?;
+        let mut fill = Vec::new();
+        for (i, f) in raw.fill.iter().enumerate() {
+            fill.push(self.fill(
+                &format!("{path}.fill[{i}]"),
+                f.get_ref(),
+                self.origin(format!("{path}.fill[{i}]"), span(f)),
+            )?);
+        }
+        Ok(Region {
+            base: self.expr(format!("{path}.base"), &raw.base)?,
+            size: self.expr(format!("{path}.size"), &raw.size)?,
+            perms,
+            fill,
+            origin: self.origin(path, span(&raw.name)),
+            name,
+        })
+    }
+
+    fn fill(&self, path: &str, raw: &RawFill, origin: Origin) -> Result<Fill, Diagnostic> {
+        let at = match &raw.at {
+            Some(v) => self.expr(format!("{path}.at"), v)?,
+            None => ValueExpr::number(0, origin.clone()),
+        };
+        let list = |kind: &str, values: &[SValue]| -> Result<Vec<ValueExpr>, Diagnostic> {
+            values.iter().enumerate().map(|(i, v)| self.expr(format!("{path}.{kind}[{i}]"), v)).collect()
+        };
+        let mut data = Vec::new();
+        if let Some(v) = &raw.u64 {
+            data.push(FillData::U64(list("u64", v)?));
+        }
+        if let Some(v) = &raw.u32 {
+            data.push(FillData::U32(list("u32", v)?));
+        }
+        if let Some(v) = &raw.u8 {
+            data.push(FillData::U8(list("u8", v)?));
+        }
+        if let Some(b) = &raw.bytes {
+            let bytes = parse_hex_bytes(b.get_ref()).ok_or_else(|| {
+                self.origin(format!("{path}.bytes"), span(b)).error(format!("'{}' is not hex bytes", b.get_ref()))
+            })?;
+            data.push(FillData::Bytes(bytes));
+        }
+        match data.len() {
+            1 => Ok(Fill { at, data: data.remove(0), origin }),
+            _ => Err(origin.error("give exactly one of u64, u32, u8 or bytes")),
+        }
+    }
+
+    fn counter(&self, raw: &RawCounter) -> Result<Counter, Diagnostic> {
+        let name = raw.name.get_ref().clone();
+        let width = match *raw.width.get_ref() {
+            w @ (1 | 2 | 4 | 8) => w as u8,
+            w => {
+                let origin = self.origin(format!("counter.{name}.width"), span(&raw.width));
+                return Err(origin.error(format!("width {w} is not 1, 2, 4 or 8")));
+            }
+        };
+        Ok(Counter {
+            address: self.expr(format!("counter.{name}.address"), &raw.address)?,
+            width,
+            unit: raw.unit.clone(),
+            name,
+        })
+    }
+}
+
+/// `rwx` letters in any order, `-` ignored (`"r-x"`); an empty string or `"none"` maps
+/// a guard region.
+fn parse_perms(text: &str) -> Option<Perms> {
+    if text == "none" {
+        return Some(Perms::NONE);
+    }
+    text.chars().try_fold(Perms::NONE, |p, c| match c {
+        'r' => Some(p | Perms::READ),
+        'w' => Some(p | Perms::WRITE),
+        'x' => Some(p | Perms::EXEC),
+        '-' => Some(p),
+        _ => None,
+    })
+}
+
+/// Hex digit pairs, optionally separated by whitespace.
+fn parse_hex_bytes(text: &str) -> Option<Vec<u8>> {
+    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    let pairs = digits.chunks_exact(2);
+    if !pairs.remainder().is_empty() {
+        return None;
+    }
+    pairs.map(|pair| std::str::from_utf8(pair).ok().and_then(|s| u8::from_str_radix(s, 16).ok())).collect()
+}
+
+/// `value`'s low `width` bytes in `endian` order.
+fn encode(value: u64, width: usize, endian: Endian) -> Vec<u8> {
+    let (bytes, start) = match endian {
+        Endian::Little => (value.to_le_bytes(), 0),
+        Endian::Big => (value.to_be_bytes(), 8 - width.min(8)),
+    };
+    bytes.get(start..start + width.min(8)).map(<[u8]>::to_vec).unwrap_or_default()
+}
+
+impl Harness {
+    /// Parses harness `text`, naming `file` in errors.
+    ///
+    /// # Errors
+    /// A diagnostic at the offending place: TOML syntax, an unknown key, a wrong type, a
+    /// malformed expression, bad permissions, a bad fill or counter width, or a name
+    /// defined twice.
+    pub fn parse(file: &str, text: &str) -> Result<Harness, Diagnostic> {
+        let src = Source { file: Arc::from(file), text };
+        let raw: RawHarness = toml::from_str(text).map_err(|e| {
+            let origin = src.origin("", e.span().unwrap_or(0..0));
+            let d = Diagnostic::error(origin.loc, e.message().trim_end().to_string());
+            match origin.source_line {
+                Some(line) => d.with_source_line(line),
+                None => d,
+            }
+        })?;
+        let h = Harness {
+            entry: raw.entry,
+            itc: raw.itc,
+            cpl: raw.cpl,
+            psr: raw.psr.as_ref().map(|v| src.expr("psr", v)).transpose()?,
+            regions: raw.region.iter().map(|r| src.region(r)).collect::<Result<_, _>>()?,
+            registers: src.table("registers", &raw.registers)?,
+            symbols: src.table("symbols", &raw.symbols)?,
+            counters: raw.counter.iter().map(|c| src.counter(c)).collect::<Result<_, _>>()?,
+        };
+        h.check_names()?;
+        Ok(h)
+    }
+
+    /// Rejects a name defined twice among symbols and regions, and a counter listed twice.
+    fn check_names(&self) -> Result<(), Diagnostic> {
+        let mut seen: Vec<&str> = Vec::new();
+        let defs = self.symbols.iter().map(|(n, e)| (n.as_str(), &e.origin));
+        for (name, origin) in defs.chain(self.regions.iter().map(|r| (r.name.as_str(), &r.origin))) {
+            if seen.contains(&name) {
+                return Err(origin.error(format!("'{name}' is defined twice")));
+            }
+            seen.push(name);
+        }
+        for (i, c) in self.counters.iter().enumerate() {
+            if self.counters.iter().take(i).any(|o| o.name == c.name) {
+                return Err(c.address.origin.error(format!("counter '{}' is listed twice", c.name)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The harness's names (symbols, then region bases and tops) in front of `outer`.
+    ///
+    /// # Errors
+    /// The first symbol, region base or size that does not evaluate.
+    pub fn env<'a>(&self, outer: &'a dyn Fn(&str) -> Option<u64>) -> Result<Env<'a>, Diagnostic> {
+        let mut env = Env { names: Vec::new(), outer };
+        for (name, expr) in &self.symbols {
+            let value = env.eval(expr)?;
+            env.names.push((name.clone(), value));
+        }
+        for r in &self.regions {
+            let base = env.eval(&r.base)?;
+            let size = env.eval(&r.size)?;
+            let top = base.checked_add(size).ok_or_else(|| r.size.origin.error("region ends past 2^64"))?;
+            env.names.push((r.name.clone(), base));
+            env.names.push((format!("{}.top", r.name), top));
+        }
+        Ok(env)
+    }
+
+    /// Maps every region into `mem` and stores its fills; names beyond the harness's own
+    /// come from `resolve`.
+    ///
+    /// # Errors
+    /// A located diagnostic: an expression that does not evaluate, a region that cannot
+    /// be mapped (overlap, zero size, ...), or a fill that leaves its region or whose
+    /// value does not fit its width.
+    pub fn apply_memory(&self, mem: &mut Memory, resolve: &dyn Fn(&str) -> Option<u64>) -> Result<(), Diagnostic> {
+        let env = self.env(resolve)?;
+        for r in &self.regions {
+            let base = env.eval(&r.base)?;
+            let size = env.eval(&r.size)?;
+            mem.map(base, size, r.perms, &r.name).map_err(|e| r.origin.error(format!("cannot map: {e}")))?;
+            for f in &r.fill {
+                let bytes = fill_bytes(&env, f, mem.endian())?;
+                let at = env.eval(&f.at)?;
+                let fits = at.checked_add(bytes.len() as u64).is_some_and(|end| end <= size);
+                if !fits {
+                    let len = bytes.len();
+                    return Err(f
+                        .origin
+                        .error(format!("{len} bytes at offset {at:#x} leave the region ({size:#x} bytes)")));
+                }
+                mem.load(base + at, &bytes).map_err(|e| f.origin.error(e))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads every counter from `mem` (regardless of permissions).
+    ///
+    /// # Errors
+    /// A located diagnostic: an address that does not evaluate or is not mapped.
+    pub fn read_counters(
+        &self,
+        mem: &Memory,
+        resolve: &dyn Fn(&str) -> Option<u64>,
+    ) -> Result<Vec<CounterValue>, Diagnostic> {
+        let env = self.env(resolve)?;
+        let mut out = Vec::with_capacity(self.counters.len());
+        for c in &self.counters {
+            let address = env.eval(&c.address)?;
+            let mut buf = [0u8; 8];
+            let slot = buf.get_mut(..usize::from(c.width)).unwrap_or_default();
+            mem.peek_bytes(address, slot).map_err(|e| c.address.origin.error(e))?;
+            let bytes = slot.iter();
+            let value = match mem.endian() {
+                Endian::Little => bytes.rev().fold(0u64, |v, b| v << 8 | u64::from(*b)),
+                Endian::Big => bytes.fold(0u64, |v, b| v << 8 | u64::from(*b)),
+            };
+            out.push(CounterValue { name: c.name.clone(), address, width: c.width, unit: c.unit.clone(), value });
+        }
+        Ok(out)
+    }
+}
+
+/// The bytes a fill stores.
+fn fill_bytes(env: &Env<'_>, fill: &Fill, endian: Endian) -> Result<Vec<u8>, Diagnostic> {
+    let (values, width) = match &fill.data {
+        FillData::Bytes(b) => return Ok(b.clone()),
+        FillData::U64(v) => (v, 8),
+        FillData::U32(v) => (v, 4),
+        FillData::U8(v) => (v, 1),
+    };
+    let mut out = Vec::with_capacity(values.len() * width);
+    for expr in values {
+        let v = env.eval(expr)?;
+        if width < 8 && v >> (width * 8) != 0 {
+            return Err(expr.origin.error(format!("{v:#x} does not fit in {width} byte(s)")));
+        }
+        out.extend(encode(v, width, endian));
+    }
+    Ok(out)
+}
+
+/// Serializes an address as `0x%016x`.
+fn ser_hex<S: Serializer>(value: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&hex64(*value))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,151 @@
+//! Records every arch's timing model emits: issue groups, why they waited, and totals.
+//!
+//! The model fills a [`TimingSummary`] always and a [`Timeline`] only when asked for one
+//! (it grows with the path). Both serialize for the JSON report; addresses are hex
+//! strings because JSON numbers lose precision above 2^53.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::snapshot::hex64;
+
+/// Why issue waited.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StallCause {
+    /// A source was not ready yet; holds the resource name ("r16", "p6", "ar.itc").
+    Dependency(String),
+    /// An execution port was taken; holds the port name ("M2").
+    Port(String),
+    /// The dispersal rules split the group; holds the rule ("MBB first").
+    Split(String),
+    /// A taken branch's bubble.
+    Branch,
+    /// The cost of delivering or returning from an interruption.
+    Interruption,
+}
+
+impl fmt::Display for StallCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StallCause::Dependency(res) => write!(f, "dependency on {res}"),
+            StallCause::Port(port) => write!(f, "port {port} busy"),
+            StallCause::Split(rule) => write!(f, "split issue: {rule}"),
+            StallCause::Branch => f.write_str("branch"),
+            StallCause::Interruption => f.write_str("interruption"),
+        }
+    }
+}
+
+impl Serialize for StallCause {
+    /// As its display text: that is what a reader of the report wants.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// One instruction slot of an issue group.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SlotRef {
+    /// Address of the instruction (ia64: of its bundle).
+    #[serde(serialize_with = "ser_hex")]
+    pub addr: u64,
+    /// Slot within the bundle (0 on architectures without bundles).
+    pub slot: u8,
+    /// Disassembly.
+    pub text: String,
+    /// Whether the instruction is a nop.
+    pub nop: bool,
+}
+
+/// One issue group: the slots that issued together and what delayed them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GroupRecord {
+    /// Cycle the group's first slot issued in.
+    pub first_cycle: u64,
+    /// The slots, in program order.
+    pub slots: Vec<SlotRef>,
+    /// Each reason the group waited, with the cycles it cost, in the order they were met.
+    pub waited: Vec<(StallCause, u64)>,
+}
+
+/// The issue groups of one run, in order; only kept when the user asks for it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Timeline {
+    /// The groups, in issue order.
+    pub groups: Vec<GroupRecord>,
+}
+
+impl fmt::Display for Timeline {
+    /// One line per group: first cycle, its slots separated by ` ; `, then why it waited.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for group in &self.groups {
+            write!(f, "{:>8} ", group.first_cycle)?;
+            for (i, slot) in group.slots.iter().enumerate() {
+                let sep = if i == 0 { "" } else { " ; " };
+                write!(f, "{sep}{:#x}.{} {}", slot.addr, slot.slot, slot.text)?;
+            }
+            if !group.waited.is_empty() {
+                f.write_str("  <- waited")?;
+                for (i, (cause, cycles)) in group.waited.iter().enumerate() {
+                    let sep = if i == 0 { " " } else { ", " };
+                    let unit = if *cycles == 1 { "cycle" } else { "cycles" };
+                    write!(f, "{sep}{cycles} {unit}: {cause}")?;
+                }
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// Totals of one run.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct TimingSummary {
+    /// Cycles from the start of the run to the end of its last instruction.
+    pub cycles: u64,
+    /// Instructions retired, nops included.
+    pub instructions: u64,
+    /// Nops among them.
+    pub nops: u64,
+    /// Issue groups.
+    pub groups: u64,
+    /// Cycles lost per cause, keyed by the cause's display text so equal causes add up.
+    pub stalls: BTreeMap<String, u64>,
+}
+
+impl TimingSummary {
+    /// Counts `cycles` lost to `cause`.
+    pub fn add_stall(&mut self, cause: &StallCause, cycles: u64) {
+        *self.stalls.entry(cause.to_string()).or_insert(0) += cycles;
+    }
+}
+
+impl fmt::Display for TimingSummary {
+    /// A small two-column table; stalls follow, largest first.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "cycles        {:>10}", self.cycles)?;
+        writeln!(f, "instructions  {:>10}", self.instructions)?;
+        writeln!(f, "nops          {:>10}", self.nops)?;
+        writeln!(f, "groups        {:>10}", self.groups)?;
+        if !self.stalls.is_empty() {
+            writeln!(f, "stalls:")?;
+            let mut stalls: Vec<(&String, &u64)> = self.stalls.iter().collect();
+            stalls.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+            let width = stalls.iter().map(|(cause, _)| cause.len()).max().unwrap_or(0);
+            for (cause, cycles) in stalls {
+                writeln!(f, "  {cause:<width$}  {cycles:>8}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Serializes an address as `0x%016x`.
+fn ser_hex<S: Serializer>(value: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&hex64(*value))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,69 @@
+use super::*;
+
+fn slot(addr: u64, slot: u8, text: &str) -> SlotRef {
+    SlotRef { addr, slot, text: text.to_string(), nop: text.starts_with("nop") }
+}
+
+#[test]
+fn stall_causes_read_well() {
+    let causes = [
+        StallCause::Dependency("r16".into()),
+        StallCause::Port("M2".into()),
+        StallCause::Split("MBB first".into()),
+        StallCause::Branch,
+        StallCause::Interruption,
+    ];
+    let texts: Vec<String> = causes.iter().map(ToString::to_string).collect();
+    assert_eq!(texts, ["dependency on r16", "port M2 busy", "split issue: MBB first", "branch", "interruption"]);
+}
+
+#[test]
+fn timeline_has_one_line_per_group() {
+    let timeline = Timeline {
+        groups: vec![
+            GroupRecord {
+                first_cycle: 0,
+                slots: vec![slot(0x1000, 0, "adds r16=8,r12"), slot(0x1000, 1, "nop.i 0x0")],
+                waited: vec![],
+            },
+            GroupRecord {
+                first_cycle: 3,
+                slots: vec![slot(0x1010, 0, "ld8 r17=[r16]")],
+                waited: vec![(StallCause::Dependency("r16".into()), 1), (StallCause::Port("M0".into()), 2)],
+            },
+        ],
+    };
+    assert_eq!(
+        timeline.to_string(),
+        "       0 0x1000.0 adds r16=8,r12 ; 0x1000.1 nop.i 0x0\n       3 0x1010.0 ld8 r17=[r16]  \
+         <- waited 1 cycle: dependency on r16, 2 cycles: port M0 busy\n"
+    );
+}
+
+#[test]
+fn summary_adds_stalls_by_cause_text_and_renders_a_table() {
+    let mut s = TimingSummary { cycles: 12, instructions: 9, nops: 3, groups: 4, ..TimingSummary::default() };
+    s.add_stall(&StallCause::Dependency("r16".into()), 2);
+    s.add_stall(&StallCause::Branch, 1);
+    s.add_stall(&StallCause::Dependency("r16".into()), 3);
+    assert_eq!(s.stalls.get("dependency on r16"), Some(&5));
+    assert_eq!(
+        s.to_string(),
+        "cycles                12\ninstructions           9\nnops                   3\ngroups                 4\n\
+         stalls:\n  dependency on r16         5\n  branch                    1\n"
+    );
+}
+
+#[test]
+fn records_serialize_with_hex_addresses_and_cause_texts() {
+    let group = GroupRecord {
+        first_cycle: 7,
+        slots: vec![slot(0xa000_0000_0001_0000, 2, "br.ret.sptk.many b0")],
+        waited: vec![(StallCause::Branch, 1)],
+    };
+    let json = serde_json::to_string(&group).unwrap_or_default();
+    assert_eq!(
+        json,
+        r#"{"first_cycle":7,"slots":[{"addr":"0xa000000000010000","slot":2,"text":"br.ret.sptk.many b0","nop":false}],"waited":[["branch",1]]}"#
+    );
+}

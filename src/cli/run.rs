@@ -1,0 +1,189 @@
+//! `acctemu run FILE`: assemble or load, run under a harness, print cycles, counts, stalls,
+//! counters and the final state; write or check a snapshot.
+
+use super::{read, CliError};
+use arch_ia64::run::{prepare, report, RunConfig};
+use emu_core::cpu::StopWhen;
+use emu_core::harness::Harness;
+use emu_core::image::Image;
+use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
+use emu_core::report::RunReport;
+use emu_core::snapshot::{diff, Snapshot};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Output format of `acctemu run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Human-readable tables.
+    Text,
+    /// The whole report as JSON.
+    Json,
+    /// The report as YAML (summary and counters, then the snapshot).
+    Yaml,
+}
+
+/// What `acctemu run` was asked to do.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// Source (`.S`) or ELF object.
+    pub file: PathBuf,
+    /// Harness file.
+    pub harness: Option<PathBuf>,
+    /// Entry symbol.
+    pub entry: Option<String>,
+    /// `REG=VALUE` overrides.
+    pub sets: Vec<String>,
+    /// Preprocessor defines.
+    pub defines: Vec<String>,
+    /// Include directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// Print the per-group timeline.
+    pub timeline: bool,
+    /// Output format.
+    pub format: Format,
+    /// Instruction budget.
+    pub max_insns: u64,
+    /// Run without the timing model.
+    pub no_timing: bool,
+    /// Write the final state here.
+    pub snapshot: Option<PathBuf>,
+    /// Compare the final state with this snapshot.
+    pub check: Option<PathBuf>,
+}
+
+/// The outcome: text for stdout, and whether a `--check` found differences.
+#[derive(Debug, Clone)]
+pub struct RunOutcome {
+    /// What to print.
+    pub stdout: String,
+    /// `--check` failed.
+    pub mismatch: bool,
+}
+
+fn load_image(req: &RunRequest) -> Result<Image, CliError> {
+    let bytes = read(&req.file)?;
+    if arch_ia64::elf::is_elf(&bytes) {
+        return arch_ia64::elf::load(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source });
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut opts = PreprocessOptions::new();
+    for d in &req.defines {
+        let (name, value) = parse_define(d);
+        opts = opts.defined(name, value);
+    }
+    for dir in &req.include_dirs {
+        opts = opts.include_dir(dir.clone());
+    }
+    let name = req.file.display().to_string();
+    let asm = arch_ia64::asm::assemble(&name, &text, &opts, &FsLoader).map_err(CliError::Assemble)?;
+    Ok(asm.image)
+}
+
+/// Runs the request.
+///
+/// # Errors
+/// Unreadable or invalid input, setup errors, execution errors.
+pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
+    let image = load_image(req)?;
+    let harness = match &req.harness {
+        Some(path) => {
+            let text = String::from_utf8_lossy(&read(path)?).into_owned();
+            Some(Harness::parse(&path.display().to_string(), &text).map_err(CliError::Setup)?)
+        }
+        None => None,
+    };
+    let mut sets = Vec::new();
+    for s in &req.sets {
+        let (name, value) =
+            s.split_once('=').ok_or_else(|| CliError::Usage(format!("--set {s}: expected REG=VALUE")))?;
+        sets.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let cfg = RunConfig {
+        entry: req.entry.clone(),
+        harness,
+        sets,
+        max_insns: req.max_insns,
+        timing: !req.no_timing,
+        timeline: req.timeline,
+        ..RunConfig::default()
+    };
+    let (mut machine, harness) = prepare(&image, &cfg).map_err(CliError::Run)?;
+    let stop = StopWhen {
+        on_sentinel: true,
+        on_rfi: cfg.stop_on_rfi,
+        on_interruption: cfg.stop_on_interruption,
+        max_insns: cfg.max_insns,
+    };
+    let reason = machine
+        .run(&stop)
+        .map_err(|e| CliError::Run(arch_ia64::run::RunError::Exec { error: e.error, executed: e.executed }))?;
+    let rep = report(&image, &machine, &harness, reason.to_string()).map_err(CliError::Run)?;
+    let mut out = match req.format {
+        Format::Text => text(&rep, req.timeline),
+        Format::Json => serde_json::to_string_pretty(&rep).map_err(|e| CliError::Usage(e.to_string()))? + "\n",
+        Format::Yaml => yaml(&rep),
+    };
+    if let Some(path) = &req.snapshot {
+        std::fs::write(path, rep.snapshot.to_snap_file())
+            .map_err(|source| CliError::Io { path: path.clone(), source })?;
+    }
+    let mut mismatch = false;
+    if let Some(path) = &req.check {
+        let golden = String::from_utf8_lossy(&read(path)?).into_owned();
+        let want = Snapshot::from_yaml(&golden).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        let d = diff(&want, &rep.snapshot);
+        if d.is_empty() {
+            let _ = writeln!(out, "snapshot {}: matches", path.display());
+        } else {
+            mismatch = true;
+            let _ = writeln!(out, "snapshot {}: differs (expected -> actual):\n{d}", path.display());
+        }
+    }
+    Ok(RunOutcome { stdout: out, mismatch })
+}
+
+fn text(rep: &RunReport, timeline: bool) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "stop: {}", rep.stop);
+    let _ = writeln!(out, "{}", rep.summary);
+    if !rep.counters.is_empty() {
+        let _ = writeln!(out, "counters:");
+        for c in &rep.counters {
+            let _ = writeln!(out, "  {:<20} {:>20} {}", c.name, c.value, c.unit);
+        }
+    }
+    if timeline {
+        if let Some(t) = &rep.timeline {
+            let _ = writeln!(out, "timeline:\n{t}");
+        }
+    }
+    let _ = writeln!(out, "final state:");
+    out.push_str(&rep.snapshot.to_yaml());
+    out
+}
+
+fn yaml(rep: &RunReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "stop: {:?}", rep.stop);
+    let s = &rep.summary;
+    let _ = writeln!(
+        out,
+        "summary:\n  cycles: {}\n  instructions: {}\n  nops: {}\n  groups: {}",
+        s.cycles, s.instructions, s.nops, s.groups
+    );
+    if !s.stalls.is_empty() {
+        let _ = writeln!(out, "  stalls:");
+        for (cause, cycles) in &s.stalls {
+            let _ = writeln!(out, "    {cause:?}: {cycles}");
+        }
+    }
+    if !rep.counters.is_empty() {
+        let _ = writeln!(out, "counters:");
+        for c in &rep.counters {
+            let _ = writeln!(out, "  {}: {{ value: {}, unit: {:?} }}", c.name, c.value, c.unit);
+        }
+    }
+    out.push_str(&rep.snapshot.to_yaml());
+    out
+}
