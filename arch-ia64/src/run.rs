@@ -242,13 +242,36 @@ pub fn report(
     for c in &counters {
         snapshot.push_hex(format!("counter.{}", c.name), c.value);
     }
-    Ok(RunReport {
-        stop,
-        summary: machine.cpu.summary(),
-        counters,
-        timeline: machine.cpu.timeline().cloned(),
-        snapshot,
-    })
+    let mut timeline = machine.cpu.timeline().cloned();
+    if let Some(t) = &mut timeline {
+        label_timeline(image, t);
+    }
+    Ok(RunReport { stop, summary: machine.cpu.summary(), counters, timeline, snapshot })
+}
+
+/// Fills each timeline slot with its disassembly (the model records addresses only).
+fn label_timeline(image: &Image, timeline: &mut emu_core::timing::Timeline) {
+    use crate::decode::{decode_bundle, Slot};
+    use crate::format::format_insn;
+    for slot in timeline.groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {
+        let Some(sec) = image.sections.iter().find(|s| s.addr <= slot.addr && slot.addr < s.addr + s.data.len() as u64)
+        else {
+            continue;
+        };
+        let off = (slot.addr - sec.addr) as usize;
+        let Some(bytes) = sec.data.get(off..off + 16).and_then(|b| <[u8; 16]>::try_from(b).ok()) else { continue };
+        let Ok(bundle) = decode_bundle(bytes) else { continue };
+        // The long instruction of MLX is shown for slot 1 (its X half sits in slot 2).
+        let index = if bundle.template.units()[1] == crate::bundle::SlotUnit::L { 2 } else { usize::from(slot.slot) };
+        if let Some(Slot::Insn(insn)) = bundle.slots.get(index) {
+            let mut text = String::new();
+            if insn.qp != 0 {
+                text.push_str(&format!("(p{}) ", insn.qp));
+            }
+            format_insn(&mut text, insn, slot.addr, image);
+            slot.text = text;
+        }
+    }
 }
 
 /// Sets a register by name: `r0`-`r127`, `f2`-`f127` (integer significand), `p1`-`p63`
