@@ -1,0 +1,104 @@
+//! `acctemu run` end to end: the README's commands, snapshots and checks, and errors.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn acctemu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_acctemu")).args(args).current_dir(root()).output().expect("runs acctemu")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+}
+
+const SRC: &str = "tests/data/ia64/account_sys_enter.S";
+const HARNESS: &str = "tests/data/ia64/account_sys_enter.toml";
+
+#[test]
+fn run_reports_cycles_counters_timeline_and_state() {
+    let o = acctemu(&["run", SRC, "-D", "ACCOUNTING_V2", "--harness", HARNESS, "--timeline"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.starts_with("stop: returned to the sentinel\n"), "{out}");
+    assert!(out.contains("ac_stime                            10500 itc"), "{out}");
+    assert!(out.contains("ac_utime                            20800 itc"), "{out}");
+    assert!(out.contains("timeline:"), "{out}");
+    assert!(out.contains("ld8 r18=[r16],16"), "timeline shows disassembly: {out}");
+    assert!(out.contains("r21: \"0x0000000000005140\""), "final state: {out}");
+}
+
+#[test]
+fn snapshot_then_check_passes_and_a_different_version_fails_with_a_diff() {
+    let dir = std::env::temp_dir().join(format!("acctemu-cli-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let snap = dir.join("v2.snap");
+    let snap = snap.to_str().expect("utf-8 path");
+    let o = acctemu(&["run", SRC, "-D", "ACCOUNTING_V2", "--harness", HARNESS, "--snapshot", snap]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let o = acctemu(&["run", SRC, "-D", "ACCOUNTING_V2", "--harness", HARNESS, "--check", snap]);
+    assert!(o.status.success());
+    assert!(text(&o).0.contains("matches"));
+    // V.1 reads the same memory with its own layout: the check must fail and say where.
+    let o = acctemu(&["run", SRC, "--harness", HARNESS, "--check", snap]);
+    assert_eq!(o.status.code(), Some(1));
+    let (out, _) = text(&o);
+    assert!(out.contains("differs (expected -> actual)"), "{out}");
+    assert!(out.contains("r21: 0x0000000000005140 -> 0x0000000000000000"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn json_format_is_the_whole_report() {
+    let o = acctemu(&["run", SRC, "-D", "ACCOUNTING_V2", "--harness", HARNESS, "--format", "json"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(v["stop"], "returned to the sentinel");
+    assert_eq!(v["counters"][0]["value"], 10500);
+    assert!(v["summary"]["cycles"].as_u64().is_some_and(|c| c > 0));
+}
+
+#[test]
+fn explain_model_lists_sources_and_guesses() {
+    let o = acctemu(&["run", "--explain-model"]);
+    let (out, _) = text(&o);
+    assert!(o.status.success());
+    assert!(out.contains("[FSYS]"), "{out}");
+    assert!(out.contains("GUESS"), "{out}");
+}
+
+#[test]
+fn errors_name_their_place() {
+    let o = acctemu(&["run", SRC, "--entry", "nowhere"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("entry symbol `nowhere` is not defined"), "{}", text(&o).1);
+    let o = acctemu(&["run", SRC, "--set", "r200=1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("r200"), "{}", text(&o).1);
+    let dir = std::env::temp_dir().join(format!("acctemu-cli-harness-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("bad-harness.toml");
+    std::fs::write(&bad, "[registers]\nr13 = \"nosuch\"\n").expect("write");
+    let o = acctemu(&["run", SRC, "--harness", bad.to_str().unwrap_or("")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o).1;
+    assert!(err.contains("bad-harness.toml:2:7") && err.contains("nosuch"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_runaway_loop_stops_at_the_budget() {
+    let dir = std::env::temp_dir().join(format!("acctemu-cli-loop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let src = dir.join("loop.S");
+    std::fs::write(&src, "\t.text\nspin:\n\tbr.cond.sptk.few spin\n\t;;\n").expect("write");
+    let o = acctemu(&["run", src.to_str().unwrap_or(""), "--max-insns", "1000"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("stop: budget of 1000 instructions exhausted"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
