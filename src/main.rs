@@ -65,6 +65,9 @@ enum Command {
         /// Run without the timing model (one cycle per instruction group).
         #[arg(long)]
         no_timing: bool,
+        /// ar.itc ticks per modelled cycle (Itanium 2: 1).
+        #[arg(long, default_value_t = 1, value_name = "N")]
+        itc_ratio: u64,
         /// Write the final state as an insta-compatible YAML snapshot.
         #[arg(long, value_name = "FILE.snap")]
         snapshot: Option<PathBuf>,
@@ -115,6 +118,7 @@ fn run(args: Args) -> Result<String, CliError> {
             format,
             max_insns,
             no_timing,
+            itc_ratio,
             snapshot,
             check,
             explain_model: false,
@@ -131,6 +135,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 format,
                 max_insns,
                 no_timing,
+                itc_ratio,
                 snapshot,
                 check,
             };

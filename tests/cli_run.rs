@@ -102,3 +102,23 @@ fn a_runaway_loop_stops_at_the_budget() {
     assert!(out.contains("stop: budget of 1000 instructions exhausted"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn runs_an_object_made_by_gnu_as() {
+    // The golden seed004.o holds the V.2 account_sys_enter assembled by GNU as; run it from ELF.
+    let o = acctemu(&[
+        "run",
+        "tests/corpus/ia64/golden/seed004.o",
+        "--entry",
+        "account_sys_enter",
+        "--set",
+        "r13=task",
+        "--set",
+        "r20=2300",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.starts_with("stop: returned to the sentinel\n"), "{out}");
+    // It stored the entry time as the new stamp at task + IA64_TASK_SIZE + TI_AC_STAMP.
+    assert!(out.contains("r20: \"0x00000000000008fc\""), "{out}");
+}

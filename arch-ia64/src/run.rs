@@ -72,6 +72,8 @@ pub struct RunConfig {
     pub timing: bool,
     /// Record the per-group timeline.
     pub timeline: bool,
+    /// ar.itc ticks per modelled cycle (1 on Itanium 2, reference section 3).
+    pub itc_per_cycle: u64,
     /// Which events end the run.
     pub stop_on_rfi: bool,
     /// Stop when an interruption is delivered (else run the handler).
@@ -87,6 +89,7 @@ impl Default for RunConfig {
             max_insns: 1_000_000,
             timing: true,
             timeline: false,
+            itc_per_cycle: 1,
             stop_on_rfi: true,
             stop_on_interruption: false,
         }
@@ -150,9 +153,10 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
     harness.apply_memory(&mut mem, &|n| env.lookup(n)).map_err(RunError::Setup)?;
     let config = CpuConfig {
         sentinel: SENTINEL,
+        gate: gate_range(harness, &env)?,
         timing: cfg.timing.then(Itanium2Params::default),
         timeline: cfg.timeline,
-        ..CpuConfig::default()
+        itc_per_cycle: cfg.itc_per_cycle,
     };
     let mut cpu = Ia64Cpu::new(config);
     for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
@@ -190,6 +194,21 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
         cpu.state.itc_offset = itc;
     }
     Ok((Machine::new(cpu, mem), harness.clone()))
+}
+
+/// The promote range of `epc` (reference section 4, "simplified model"): harness symbols
+/// `gate` and `gate_end` bound the gate page(s), end exclusive. Without them no address
+/// promotes (epc still promotes with psr.it = 0). Added so a harness can configure the gate
+/// page; before, `prepare` always left the range empty.
+fn gate_range(harness: &Harness, env: &emu_core::harness::Env<'_>) -> Result<(u64, u64), RunError> {
+    let defined = |n: &str| harness.symbols.iter().any(|(s, _)| s == n);
+    if !defined("gate") || !defined("gate_end") {
+        return Ok((0, 0));
+    }
+    match (env.lookup("gate"), env.lookup("gate_end")) {
+        (Some(start), Some(end)) if start < end => Ok((start, end)),
+        _ => Err(setup_error("harness symbols `gate`..`gate_end` do not form a range")),
+    }
 }
 
 /// The first label of the first code section (or its start).

@@ -14,7 +14,7 @@ pub fn capture(st: &State, itc: u64) -> Snapshot {
     s.push_hex("ip", st.ip | u64::from(st.psr.ri()));
     s.push_hex("psr", st.psr.bits());
     s.push_hex("cfm", st.gr.cfm().to_bits());
-    let sof = u8::try_from(st.gr.cfm().sof).unwrap_or(0);
+    let sof = st.gr.cfm().sof;
     for r in (1u8..32).chain(32..32u8.saturating_add(sof)) {
         let (v, nat) = st.gr.read(r).unwrap_or((0, false));
         s.push_hex(format!("r{r}"), v);

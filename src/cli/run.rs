@@ -46,6 +46,8 @@ pub struct RunRequest {
     pub max_insns: u64,
     /// Run without the timing model.
     pub no_timing: bool,
+    /// ar.itc ticks per modelled cycle.
+    pub itc_ratio: u64,
     /// Write the final state here.
     pub snapshot: Option<PathBuf>,
     /// Compare the final state with this snapshot.
@@ -105,6 +107,7 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
         sets,
         max_insns: req.max_insns,
         timing: !req.no_timing,
+        itc_per_cycle: req.itc_ratio,
         timeline: req.timeline,
         ..RunConfig::default()
     };

@@ -8,11 +8,11 @@ use super::predecode::Exec;
 use super::{Ctx, ExecResult, Flow};
 use crate::state::State;
 
-/// A zero-extended 32-bit address made 64-bit by addp4: bits 31:30 of the value pick the
-/// region (bits 63:61).
-fn p4(v: u64) -> u64 {
-    let low = v & 0xFFFF_FFFF;
-    low | ((low >> 30) << 61)
+/// A zero-extended 32-bit address made 64-bit by addp4/shladdp4: the region bits 62:61 come
+/// from bits 31:30 of the r3 operand `base`, not of the sum (SDM vol. 3 addp4 pseudo-code:
+/// `tmp_res{62:61} = GR[r3]{31:30}`).
+fn p4(sum: u64, base: u64) -> u64 {
+    (sum & 0xFFFF_FFFF) | (((base >> 30) & 3) << 61)
 }
 
 fn mask(len: u32) -> u64 {
@@ -38,7 +38,7 @@ pub(super) fn integer(st: &mut State, e: &Exec, _ctx: &Ctx) -> ExecResult {
         }
         Op::Addp4 => {
             let ((a, na), (b, nb)) = (r(1), r(2));
-            (p4(a.wrapping_add(b)), na | nb)
+            (p4(a.wrapping_add(b), b), na | nb)
         }
         Op::And | Op::Andcm | Op::Or | Op::Xor => {
             let ((a, na), (b, nb)) = (r(1), r(2));
@@ -47,7 +47,7 @@ pub(super) fn integer(st: &mut State, e: &Exec, _ctx: &Ctx) -> ExecResult {
         Op::Shladd { p4: four } => {
             let ((a, na), (b, nb)) = (r(1), r(3));
             let v = (a << o[2]).wrapping_add(b);
-            (if four { p4(v) } else { v }, na | nb)
+            (if four { p4(v, b) } else { v }, na | nb)
         }
         Op::AddImm => {
             let (b, nb) = r(2);
@@ -55,7 +55,7 @@ pub(super) fn integer(st: &mut State, e: &Exec, _ctx: &Ctx) -> ExecResult {
         }
         Op::Addp4Imm => {
             let (b, nb) = r(2);
-            (p4((o[1] as u64).wrapping_add(b)), nb)
+            (p4((o[1] as u64).wrapping_add(b), b), nb)
         }
         Op::SubImm => {
             let (b, nb) = r(2);

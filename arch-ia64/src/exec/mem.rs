@@ -13,14 +13,6 @@ use crate::state::fr::Fr;
 use crate::state::State;
 use emu_core::memory::Memory;
 
-fn size_mask(size: u8) -> u64 {
-    if size >= 8 {
-        u64::MAX
-    } else {
-        (1u64 << (u32::from(size) * 8)) - 1
-    }
-}
-
 /// The UNAT bit that a spill or fill at `addr` uses (address bits 8:3).
 fn unat_bit(addr: u64) -> u64 {
     1u64 << ((addr >> 3) & 63)
@@ -128,7 +120,9 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
                 return Err(nat_consumption(&format!("r{} stored", o[2])));
             }
             let old = load(st, mem, ctx, addr, size)?;
-            if old == st.ar[ar::CCV as usize] & size_mask(size) {
+            // The zero-extended memory value is compared with all 64 bits of ar.ccv (SDM
+            // vol. 3 cmpxchg), so a ccv with high bits set never matches a short operand.
+            if old == st.ar[ar::CCV as usize] {
                 store(st, mem, ctx, addr, size, new)?;
             }
             set_gr(st, o[0], old, false)?;

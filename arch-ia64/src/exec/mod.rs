@@ -111,7 +111,7 @@ pub type ExecResult = Result<Flow, Trap>;
 
 /// Executes `e` (whose qualifying predicate is true).
 pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecResult {
-    if crate::table::table().form(e.form).flags.has(crate::table::Flags::PRIV) && st.psr.cpl() != 0 {
+    if e.privileged && st.psr.cpl() != 0 {
         return Err(interrupt::privileged_operation(ctx));
     }
     match e.op {

@@ -78,6 +78,8 @@ pub struct Exec {
     pub n_dsts: u8,
     /// Whether this is a nop (nop.* and hint.*), counted apart.
     pub nop: bool,
+    /// Privileged: faults at cpl != 0 (the row's PRIV flag, looked up once here).
+    pub privileged: bool,
 }
 
 /// What a slot holds after predecoding.
@@ -162,6 +164,7 @@ fn exec_of(insn: &crate::decode::Insn, unit: SlotUnit, ip: u64) -> Option<Exec> 
         dsts: [NO_REG; 3],
         n_dsts: 0,
         nop: matches!(form.timing, TimingClass::Nop),
+        privileged: form.flags.has(crate::table::Flags::PRIV),
     };
     registers(form, &mut e);
     Some(e)
