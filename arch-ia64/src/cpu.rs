@@ -191,18 +191,18 @@ impl Cpu for Ia64Cpu {
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
         let ip = self.state.ip;
         let slot = self.state.psr.ri();
-        let Some(bundle) = self.bundle(ip).copied() else {
-            return Err(ExecError::NoCode { pc: ip, slot });
-        };
-        let e = match bundle.slots.get(usize::from(slot)) {
-            Some(SlotRec::Insn(e)) => *e,
-            Some(SlotRec::Invalid(bits)) => return Err(ExecError::Undecodable { pc: ip, slot, bits: *bits }),
-            _ => return Err(ExecError::NoCode { pc: ip, slot }),
+        let (template, e) = match self.bundle(ip) {
+            Some(b) => match b.slots.get(usize::from(slot)) {
+                Some(SlotRec::Insn(e)) => (b.template, *e),
+                Some(SlotRec::Invalid(bits)) => return Err(ExecError::Undecodable { pc: ip, slot, bits: *bits }),
+                _ => return Err(ExecError::NoCode { pc: ip, slot }),
+            },
+            None => return Err(ExecError::NoCode { pc: ip, slot }),
         };
         // The loop branches test their predicate themselves (br.wtop/wexit's qp is the loop
         // condition); everything else is nullified by a false qualifying predicate.
         let executes = matches!(e.op, Op::Branch { kind: BrKind::Wtop | BrKind::Wexit, .. }) || self.state.p(e.qp);
-        let cycle = self.issue(&e, bundle.template, slot, executes);
+        let cycle = self.issue(&e, template, slot, executes);
         let ctx = Ctx {
             ip,
             slot,
@@ -217,12 +217,9 @@ impl Cpu for Ia64Cpu {
         };
         self.instructions += 1;
         self.nops += u64::from(e.nop);
-        let stop_here = bundle.template.stop_after(if bundle.template.units()[1] == SlotUnit::L && slot == 1 {
-            2
-        } else {
-            usize::from(slot)
-        });
-        let next = match next_slot(bundle.template, slot) {
+        let stop_here =
+            template.stop_after(if template.units()[1] == SlotUnit::L && slot == 1 { 2 } else { usize::from(slot) });
+        let next = match next_slot(template, slot) {
             Some(s) => (ip, s),
             None => (ip.wrapping_add(16), 0),
         };
