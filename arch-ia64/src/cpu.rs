@@ -87,6 +87,42 @@ impl Ia64Cpu {
         self.state.psr = self.state.psr.with_ri((addr & 0xF).min(2) as u8);
     }
 
+    /// Changes the address whose reach ends a path (scenarios end each path at a label).
+    pub fn set_sentinel(&mut self, addr: u64) {
+        self.config.sentinel = addr;
+    }
+
+    /// Delivers an external interrupt now, as the hardware does when one is pending and
+    /// PSR.i allows it (SDM vol. 2 section 5.8; reference section 2): the interrupted context
+    /// (IP, PSR with its slot) goes to cr.iip/cr.ipsr when PSR.ic is set, and execution
+    /// continues at cr.iva + 0x3000. Scenarios use it for timer ticks.
+    ///
+    /// # Errors
+    /// No interruption vector table (cr.iva is zero).
+    pub fn external_interrupt(&mut self) -> Result<(), ExecError> {
+        let ip = self.state.ip;
+        let slot = self.state.psr.ri();
+        let int = Interruption {
+            vector: crate::exec::interrupt::vector::EXTERNAL,
+            code: 0,
+            iim: None,
+            what: "external interrupt".to_string(),
+            trap: true,
+        };
+        if self.state.cr[cr::IVA as usize] == 0 {
+            return Err(ExecError::Unhandled { pc: ip, slot, vector: int.vector, what: int.what });
+        }
+        if let Some(t) = &mut self.timing {
+            t.event(Event::Interruption);
+        }
+        // An external interrupt is taken between instructions: IIP/ri name the next one.
+        let handler = deliver(&mut self.state, &int, ip, slot, (ip, slot));
+        self.state.ip = handler;
+        self.state.psr = self.state.psr.with_ri(0);
+        self.state.gr.set_bank(self.state.psr.bank());
+        Ok(())
+    }
+
     /// The configuration.
     pub fn config(&self) -> &CpuConfig {
         &self.config
