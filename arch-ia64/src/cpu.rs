@@ -55,6 +55,31 @@ pub struct Ia64Cpu {
     /// Cycle clock of a functional run: one per instruction group.
     untimed_cycles: u64,
     untimed_groups: u64,
+    profile: Option<Profile>,
+}
+
+/// Where the cycles went, by instruction group: each instruction is charged the cycles
+/// between the issue of the instruction before it and its own issue (so a stall is charged
+/// to the instruction that waited), and the charge goes to the group it belongs to, keyed by
+/// the address (bundle | slot) of the group's first instruction. Costs O(1) per instruction;
+/// off unless asked for.
+#[derive(Debug, Clone, Default)]
+pub struct Profile {
+    /// Cycles and executions by group start.
+    pub groups: std::collections::BTreeMap<u64, GroupCost>,
+    group_start: Option<u64>,
+    last_cycle: Option<u64>,
+}
+
+/// The accumulated cost of one instruction group.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GroupCost {
+    /// Cycles charged to the group.
+    pub cycles: u64,
+    /// Times the group started.
+    pub runs: u64,
+    /// Instructions executed in it.
+    pub instructions: u64,
 }
 
 impl Ia64Cpu {
@@ -71,6 +96,7 @@ impl Ia64Cpu {
             nops: 0,
             untimed_cycles: 0,
             untimed_groups: 0,
+            profile: None,
         }
     }
 
@@ -85,6 +111,33 @@ impl Ia64Cpu {
     pub fn set_entry(&mut self, addr: u64) {
         self.state.ip = addr & !0xF;
         self.state.psr = self.state.psr.with_ri((addr & 0xF).min(2) as u8);
+    }
+
+    /// Starts (or restarts) collecting the per-group [`Profile`].
+    pub fn enable_profile(&mut self) {
+        self.profile = Some(Profile::default());
+    }
+
+    /// The per-group profile, when enabled.
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profile.as_ref()
+    }
+
+    /// Charges the instruction at (`ip`, `slot`) that issued at `cycle`.
+    fn charge(&mut self, ip: u64, slot: u8, cycle: u64, ends_group: bool) {
+        let Some(p) = &mut self.profile else { return };
+        let start = *p.group_start.get_or_insert(ip | u64::from(slot));
+        let cost = cycle.saturating_sub(p.last_cycle.unwrap_or(cycle));
+        let g = p.groups.entry(start).or_default();
+        if start == ip | u64::from(slot) {
+            g.runs += 1;
+        }
+        g.cycles += cost;
+        g.instructions += 1;
+        p.last_cycle = Some(cycle);
+        if ends_group {
+            p.group_start = None;
+        }
     }
 
     /// Changes the address whose reach ends a path (scenarios end each path at a label).
@@ -154,6 +207,11 @@ impl Ia64Cpu {
 
     /// Advances the clock by `cycles` of modelled work outside instructions (scenarios).
     pub fn advance(&mut self, cycles: u64) {
+        // Work outside instructions is no instruction group's cost.
+        if let Some(p) = &mut self.profile {
+            p.last_cycle = None;
+            p.group_start = None;
+        }
         match &mut self.timing {
             Some(t) => t.advance(cycles),
             None => self.untimed_cycles += cycles,
@@ -253,6 +311,10 @@ impl Cpu for Ia64Cpu {
         };
         self.instructions += 1;
         self.nops += u64::from(e.nop);
+        let ends_group =
+            template.stop_after(if template.units()[1] == SlotUnit::L && slot == 1 { 2 } else { usize::from(slot) })
+                || !matches!(flow, Ok(Flow::Next));
+        self.charge(ip, slot, cycle, ends_group);
         let stop_here =
             template.stop_after(if template.units()[1] == SlotUnit::L && slot == 1 { 2 } else { usize::from(slot) });
         let next = match next_slot(template, slot) {
