@@ -78,6 +78,34 @@ enum Command {
         #[arg(long)]
         explain_model: bool,
     },
+    /// Run a workload of system calls through a catalogue trace's entry, exit and tick
+    /// paths; report cycles per path and true against accounted user/system time.
+    Scenario {
+        /// Catalogue name of the trace (see `acctemu list`).
+        trace: String,
+        /// Number of system calls.
+        #[arg(long, default_value_t = 100_000, value_name = "N")]
+        syscalls: u64,
+        /// User-mode cycles before each system call.
+        #[arg(long, default_value_t = 1500, value_name = "U")]
+        user_cycles: u64,
+        /// Kernel cycles inside each system call (the syscall body).
+        #[arg(long, default_value_t = 300, value_name = "K")]
+        kernel_cycles: u64,
+        /// Timer ticks per second (0: no ticks).
+        #[arg(long, default_value_t = 1024, value_name = "H")]
+        hz: u64,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::scenario::ScenarioFormat,
+    },
+    /// List the trace catalogue: name, architecture, seed, description, bound paths.
+    List,
+    /// Print a catalogue trace's source and harness.
+    Show {
+        /// Catalogue name of the trace.
+        name: String,
+    },
     /// Disassemble an IA-64 ELF object (like objdump -d) or a raw .bin of bundles.
     Disasm {
         /// The object or raw file.
@@ -146,6 +174,19 @@ fn run(args: Args) -> Result<String, CliError> {
             Ok(out.stdout)
         }
         Command::Disasm { file, base } => cli::disasm::run(&file, base),
+        Command::Scenario { trace, syscalls, user_cycles, kernel_cycles, hz, format } => {
+            let workload = emu_core::scenario::Workload {
+                syscalls,
+                user_cycles,
+                kernel_cycles,
+                hz,
+                cpu_hz: cli::scenario::IA64_CPU_HZ,
+                irq_every: None,
+            };
+            cli::scenario::run(&cli::scenario::ScenarioRequest { trace, workload, format })
+        }
+        Command::List => Ok(cli::catalogue::list()),
+        Command::Show { name } => cli::catalogue::show(&name),
     }
 }
 

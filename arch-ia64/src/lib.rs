@@ -18,6 +18,7 @@ pub mod format;
 pub mod regs;
 pub mod res;
 pub mod run;
+pub mod scenario;
 pub mod snapshot;
 pub mod state;
 pub mod table;

@@ -10,6 +10,8 @@
 //! - [`snapshot`]: ordered architectural state, insta-compatible YAML, and diffs.
 //! - [`harness`]: the TOML description of an initial state and of the counters to read.
 //! - [`report`]: the serializable result of one run.
+//! - [`scenario`]: the accounting experiment: a workload through the real paths, true
+//!   against accounted time.
 
 pub mod cpu;
 pub mod error;
@@ -18,5 +20,6 @@ pub mod image;
 pub mod memory;
 pub mod preprocess;
 pub mod report;
+pub mod scenario;
 pub mod snapshot;
 pub mod timing;

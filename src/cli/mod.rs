@@ -1,9 +1,12 @@
 //! The subcommands' work and rendering; argument parsing stays in `main.rs`.
 
 pub mod asm;
+pub mod catalogue;
 pub mod disasm;
 pub mod listing;
+pub mod plain_diff;
 pub mod run;
+pub mod scenario;
 
 use std::path::PathBuf;
 
@@ -37,6 +40,9 @@ pub enum CliError {
     /// A run could not be set up or failed.
     #[error("{0}")]
     Run(arch_ia64::run::RunError),
+    /// A scenario path did not run to its end, or its counters could not be read.
+    #[error("{0}")]
+    Scenario(arch_ia64::scenario::ScenarioError),
     /// `--check` found differences (the text lists them).
     #[error("{0}")]
     SnapshotMismatch(String),

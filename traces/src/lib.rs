@@ -1,1 +1,13 @@
-//! The trace corpus. Empty until the accounting traces land (issue 4).
+//! The trace corpus: kernel entry/exit paths transcribed from the seed documents, each with a
+//! harness that lays out the machine around it and the symbols a scenario runs between.
+//!
+//! A [`Trace`] is one version of one path: its assembly source (the same file may serve several
+//! versions under different preprocessor defines), the harness, which paths it binds
+//! ([`Binding`]) and where its accounting results live ([`Accounting`]). [`catalogue`] lists
+//! them; [`find`] looks one up by name (`ia64/syscall/v2`).
+
+mod catalogue;
+mod trace;
+
+pub use catalogue::{catalogue, find};
+pub use trace::{Accounting, Arch, Binding, PathEnd, PathKind, Trace};

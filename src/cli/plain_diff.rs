@@ -1,0 +1,114 @@
+//! `acctemu diff` of two plain programs: one run each from the same entry under the same
+//! harness, compared side by side (cycles, instructions, groups, stalls, final state).
+
+use super::{read, CliError};
+use arch_ia64::run::{run_image, RunConfig};
+use emu_core::harness::Harness;
+use emu_core::image::Image;
+use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
+use emu_core::report::RunReport;
+use emu_core::snapshot::diff;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// One side of a diff given as source text.
+#[derive(Debug, Clone)]
+pub struct SourceSide {
+    /// Name shown in the output and in messages.
+    pub label: String,
+    /// Source file name (for diagnostics).
+    pub file: String,
+    /// The text (after any patch).
+    pub text: String,
+    /// `-D` definitions for this side.
+    pub defines: Vec<String>,
+}
+
+/// Reads `path`, applies `patch` (a unified diff) when given; a patch that does not apply is
+/// an error naming both files.
+///
+/// # Errors
+/// Unreadable files; a malformed patch or one that does not apply.
+pub fn source_text(path: &Path, patch: Option<&Path>) -> Result<String, CliError> {
+    let text = String::from_utf8_lossy(&read(path)?).into_owned();
+    let Some(patch_path) = patch else { return Ok(text) };
+    let patch_text = String::from_utf8_lossy(&read(patch_path)?).into_owned();
+    let parsed = diffy::Patch::from_str(&patch_text)
+        .map_err(|e| CliError::Usage(format!("{}: not a unified diff: {e}", patch_path.display())))?;
+    diffy::apply(&text, &parsed)
+        .map_err(|e| CliError::Usage(format!("{} does not apply to {}: {e}", patch_path.display(), path.display())))
+}
+
+/// Assembles one side.
+///
+/// # Errors
+/// Assembly errors.
+pub fn assemble_side(side: &SourceSide, include_dirs: &[PathBuf]) -> Result<Image, CliError> {
+    let mut opts = PreprocessOptions::new();
+    for d in &side.defines {
+        let (name, value) = parse_define(d);
+        opts = opts.defined(name, value);
+    }
+    for dir in include_dirs {
+        opts = opts.include_dir(dir.clone());
+    }
+    let asm = arch_ia64::asm::assemble(&side.file, &side.text, &opts, &FsLoader).map_err(CliError::Assemble)?;
+    Ok(asm.image)
+}
+
+/// Runs both sides once and renders the comparison.
+///
+/// # Errors
+/// Assembly, setup or execution errors of either side.
+pub fn run(
+    a: &SourceSide,
+    b: &SourceSide,
+    include_dirs: &[PathBuf],
+    entry: Option<String>,
+    harness: Option<Harness>,
+    json: bool,
+) -> Result<String, CliError> {
+    let cfg = RunConfig { entry, harness, timeline: true, ..RunConfig::default() };
+    let ra = run_image(&assemble_side(a, include_dirs)?, &cfg).map_err(CliError::Run)?;
+    let rb = run_image(&assemble_side(b, include_dirs)?, &cfg).map_err(CliError::Run)?;
+    if json {
+        let v = serde_json::json!({ "a": { "name": a.label, "report": ra }, "b": { "name": b.label, "report": rb } });
+        return serde_json::to_string_pretty(&v).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()));
+    }
+    Ok(render(&a.label, &ra, &b.label, &rb))
+}
+
+fn row(out: &mut String, name: &str, a: u64, b: u64) {
+    let delta = b as i128 - a as i128;
+    let _ = writeln!(out, "  {name:<28} {a:>10} {b:>10} {delta:>+10}");
+}
+
+/// The side-by-side text.
+pub fn render(a_name: &str, a: &RunReport, b_name: &str, b: &RunReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "A = {a_name}\nB = {b_name}\n");
+    let _ = writeln!(out, "  {:<28} {:>10} {:>10} {:>10}", "", "A", "B", "B-A");
+    row(&mut out, "cycles", a.summary.cycles, b.summary.cycles);
+    row(&mut out, "instructions", a.summary.instructions, b.summary.instructions);
+    row(&mut out, "nops", a.summary.nops, b.summary.nops);
+    row(&mut out, "instruction groups", a.summary.groups, b.summary.groups);
+    let causes: BTreeSet<&String> = a.summary.stalls.keys().chain(b.summary.stalls.keys()).collect();
+    for cause in causes {
+        let get = |r: &RunReport| r.summary.stalls.get(cause).copied().unwrap_or(0);
+        row(&mut out, &format!("stall: {cause}"), get(a), get(b));
+    }
+    if a.stop != b.stop {
+        let _ = writeln!(out, "\nstop: A {} / B {}", a.stop, b.stop);
+    }
+    let d = diff(&a.snapshot, &b.snapshot);
+    if d.is_empty() {
+        let _ = writeln!(out, "\nfinal state: identical");
+    } else {
+        let _ = writeln!(out, "\nfinal state (A -> B):\n{d}");
+    }
+    if let (Some(ta), Some(tb)) = (&a.timeline, &b.timeline) {
+        let _ = writeln!(out, "\ntimeline A:\n{ta}\ntimeline B:\n{tb}");
+    }
+    out
+}

@@ -1,0 +1,146 @@
+//! What a trace is: source, defines, harness, path bindings and accounting counters.
+
+use arch_ia64::asm::{assemble, Assembly};
+use emu_core::error::Diagnostics;
+use emu_core::preprocess::{PreprocessOptions, SourceLoader};
+
+/// The instruction-set architecture a trace is written for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Arch {
+    /// IA-64 (Itanium), assembled by `arch_ia64::asm`.
+    Ia64,
+}
+
+impl Arch {
+    /// The short name used in catalogue names and listings (`ia64`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Ia64 => "ia64",
+        }
+    }
+}
+
+/// The kinds of path a scenario drives. Defined here until `emu_core::scenario` provides the
+/// arch-neutral type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PathKind {
+    /// From the user's system-call instruction to the kernel's dispatch point.
+    SyscallEnter,
+    /// From the kernel's return-to-user code back to user mode.
+    SyscallExit,
+    /// The timer interrupt, from delivery to the return from interruption.
+    Tick,
+    /// The light-weight system call (ia64 `epc` through the gate page) and its return.
+    Fsys,
+}
+
+impl PathKind {
+    /// The name used in listings (`syscall_enter`, as DESIGN.md calls the bindings).
+    pub fn name(self) -> &'static str {
+        match self {
+            PathKind::SyscallEnter => "syscall_enter",
+            PathKind::SyscallExit => "syscall_exit",
+            PathKind::Tick => "tick",
+            PathKind::Fsys => "fsys",
+        }
+    }
+}
+
+/// Where a path ends: the runner stops there and the path's cycles are counted up to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PathEnd {
+    /// Control reaches this symbol: the runner makes it the sentinel
+    /// (`Ia64Cpu::set_sentinel`) and runs until the sentinel event.
+    Symbol(&'static str),
+    /// The return from interruption (`rfi`) retires: the runner stops on the rfi event.
+    Rfi,
+}
+
+/// One path of a trace: where it starts, how it starts, where it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Binding {
+    /// Which path this is.
+    pub kind: PathKind,
+    /// The symbol the path starts at. For [`PathKind::Tick`] it is the handler the
+    /// interruption vectors to: the runner delivers an external interrupt rather than setting
+    /// the instruction pointer.
+    pub start: &'static str,
+    /// Where the path ends.
+    pub end: PathEnd,
+}
+
+/// How a trace accounts CPU time, and the harness counters that hold the result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Accounting {
+    /// Each tick charges one whole jiffy to the mode it interrupted; counters in ticks.
+    TickSampling {
+        /// Harness counter with the user ticks.
+        utime_counter: &'static str,
+        /// Harness counter with the system ticks.
+        stime_counter: &'static str,
+    },
+    /// The entry and exit paths read the cycle counter and charge the exact intervals;
+    /// counters in cycles (ar.itc units).
+    Virtual {
+        /// Harness counter with the accumulated user time.
+        utime_counter: &'static str,
+        /// Harness counter with the accumulated system time.
+        stime_counter: &'static str,
+    },
+}
+
+/// One catalogued trace version.
+#[derive(Debug, Clone, Copy)]
+pub struct Trace {
+    /// Catalogue name, `arch/path/version` (`ia64/syscall/v1`).
+    pub name: &'static str,
+    /// The architecture of the source.
+    pub arch: Arch,
+    /// The seed document the hunks come from (a file name under the shared seeds directory).
+    pub seed: &'static str,
+    /// One line for listings.
+    pub description: &'static str,
+    /// File name of the source, used in diagnostics and by `acctemu show`.
+    pub source_name: &'static str,
+    /// The assembly source.
+    pub source: &'static str,
+    /// Preprocessor defines `(name, value)` that select this version.
+    pub defines: &'static [(&'static str, &'static str)],
+    /// File name of the harness.
+    pub harness_name: &'static str,
+    /// The TOML harness (see `emu_core::harness`).
+    pub harness: &'static str,
+    /// The paths this version binds.
+    pub bindings: &'static [Binding],
+    /// How it accounts time and where the counters are.
+    pub accounting: Accounting,
+}
+
+/// The source has no `#include`: a loader that finds nothing keeps the build hermetic.
+struct NoIncludes;
+
+impl SourceLoader for NoIncludes {
+    fn load(&self, path: &std::path::Path) -> std::io::Result<String> {
+        Err(std::io::Error::new(std::io::ErrorKind::NotFound, format!("{}: traces include nothing", path.display())))
+    }
+}
+
+impl Trace {
+    /// The preprocessor options of this version: its defines, nothing else.
+    pub fn preprocess_options(&self) -> PreprocessOptions {
+        self.defines.iter().fold(PreprocessOptions::new(), |o, (name, value)| o.defined(*name, *value))
+    }
+
+    /// Assembles this version's source with its defines.
+    ///
+    /// # Errors
+    /// The assembler's diagnostics (a catalogue test keeps every version assembling).
+    pub fn assemble(&self) -> Result<Assembly, Diagnostics> {
+        assemble(self.source_name, self.source, &self.preprocess_options(), &NoIncludes)
+    }
+
+    /// The binding of `kind`, if this version has that path.
+    pub fn binding(&self, kind: PathKind) -> Option<&'static Binding> {
+        self.bindings.iter().find(|b| b.kind == kind)
+    }
+}
