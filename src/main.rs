@@ -99,6 +99,47 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
     },
+    /// Cycle-diff two versions: catalogue traces per system call over a workload (with no
+    /// arguments: ia64/syscall/v1 against v2, baseline none), or two plain programs over one run.
+    Diff {
+        /// Version A: a catalogue name or a file.
+        a: Option<String>,
+        /// Version B: a catalogue name or a file (or A changed by --patch / --b-define).
+        b: Option<String>,
+        /// A unified diff turning A's source into B's.
+        #[arg(long, value_name = "P.diff")]
+        patch: Option<PathBuf>,
+        /// Preprocessor definition for A only.
+        #[arg(long = "a-define", value_name = "NAME[=VALUE]")]
+        a_define: Vec<String>,
+        /// Preprocessor definition for B only.
+        #[arg(long = "b-define", value_name = "NAME[=VALUE]")]
+        b_define: Vec<String>,
+        /// Add a directory to the #include search path.
+        #[arg(short = 'I', value_name = "DIR")]
+        include: Vec<PathBuf>,
+        /// Entry symbol (plain files).
+        #[arg(long, value_name = "SYM")]
+        entry: Option<String>,
+        /// Harness (plain files).
+        #[arg(long, value_name = "H.toml")]
+        harness: Option<PathBuf>,
+        /// Number of system calls (traces).
+        #[arg(long, default_value_t = 10_000, value_name = "N")]
+        syscalls: u64,
+        /// User-mode cycles before each system call.
+        #[arg(long, default_value_t = 1500, value_name = "U")]
+        user_cycles: u64,
+        /// Kernel cycles inside each system call.
+        #[arg(long, default_value_t = 300, value_name = "K")]
+        kernel_cycles: u64,
+        /// Timer ticks per second (0: no ticks).
+        #[arg(long, default_value_t = 1024, value_name = "H")]
+        hz: u64,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::scenario::ScenarioFormat,
+    },
     /// List the trace catalogue: name, architecture, seed, description, bound paths.
     List,
     /// Print a catalogue trace's source and harness.
@@ -174,6 +215,39 @@ fn run(args: Args) -> Result<String, CliError> {
             Ok(out.stdout)
         }
         Command::Disasm { file, base } => cli::disasm::run(&file, base),
+        Command::Diff {
+            a,
+            b,
+            patch,
+            a_define,
+            b_define,
+            include,
+            entry,
+            harness,
+            syscalls,
+            user_cycles,
+            kernel_cycles,
+            hz,
+            format,
+        } => cli::diff::run(&cli::diff::DiffRequest {
+            a,
+            b,
+            patch,
+            a_defines: a_define,
+            b_defines: b_define,
+            include_dirs: include,
+            entry,
+            harness,
+            workload: emu_core::scenario::Workload {
+                syscalls,
+                user_cycles,
+                kernel_cycles,
+                hz,
+                cpu_hz: cli::scenario::IA64_CPU_HZ,
+                irq_every: None,
+            },
+            json: format == cli::scenario::ScenarioFormat::Json,
+        }),
         Command::Scenario { trace, syscalls, user_cycles, kernel_cycles, hz, format } => {
             let workload = emu_core::scenario::Workload {
                 syscalls,

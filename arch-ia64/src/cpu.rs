@@ -195,6 +195,19 @@ impl Ia64Cpu {
         }
     }
 
+    /// Cycles, instructions, nops and groups so far (cheap: no stall table).
+    pub fn counts(&self) -> crate::timing::Counts {
+        match &self.timing {
+            Some(t) => t.counts(),
+            None => crate::timing::Counts {
+                cycles: self.untimed_cycles,
+                instructions: self.instructions,
+                nops: self.nops,
+                groups: self.untimed_groups,
+            },
+        }
+    }
+
     /// The per-group timeline, when it was requested.
     pub fn timeline(&self) -> Option<&Timeline> {
         self.timing.as_ref().and_then(|t| t.timeline())

@@ -15,6 +15,7 @@ pub mod elf;
 pub mod encode;
 pub mod exec;
 pub mod format;
+pub mod profile;
 pub mod regs;
 pub mod res;
 pub mod run;

@@ -212,7 +212,7 @@ impl ScenarioMachine for Ia64Scenario {
         let b = self.binding(path).ok_or(ScenarioError::Unbound { path })?;
         // The sentinel event only ends End::Return paths; keep it at the harness's b0.
         self.machine.cpu.set_sentinel(self.return_to);
-        let before = self.machine.cpu.summary();
+        let before = self.machine.cpu.counts();
         match b.start {
             Start::At(addr) => self.machine.cpu.set_entry(addr),
             Start::Here => {}
@@ -223,7 +223,7 @@ impl ScenarioMachine for Ia64Scenario {
             })?,
         }
         self.run_to_end(&b)?;
-        let after = self.machine.cpu.summary();
+        let after = self.machine.cpu.counts();
         Ok(PathRun {
             cycles: after.cycles.saturating_sub(before.cycles),
             instructions: after.instructions.saturating_sub(before.instructions),

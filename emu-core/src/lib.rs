@@ -14,6 +14,7 @@
 //!   against accounted time.
 
 pub mod cpu;
+pub mod diff;
 pub mod error;
 pub mod harness;
 pub mod image;

@@ -57,6 +57,16 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
 /// The trace does not assemble, its harness is wrong, a bound symbol or counter is missing.
 pub fn prepare_trace(trace: &traces::Trace, w: &Workload) -> Result<Ia64Scenario, CliError> {
     let image = trace.assemble().map_err(CliError::Assemble)?.image;
+    prepare_trace_image(trace, &image, w)
+}
+
+/// Like [`prepare_trace`] for an image of the trace's source as changed by the user (a
+/// patched or differently configured version): same harness, same bindings by symbol.
+///
+/// # Errors
+/// Harness or binding errors.
+pub fn prepare_trace_image(trace: &traces::Trace, image: &Image, w: &Workload) -> Result<Ia64Scenario, CliError> {
+    let image = image.clone();
     let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
     let cfg = RunConfig { harness: Some(harness), ..RunConfig::default() };
     let (machine, harness) = prepare(&image, &cfg).map_err(CliError::Run)?;

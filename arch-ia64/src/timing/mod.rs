@@ -197,6 +197,19 @@ struct Stalls {
     interruption: u64,
 }
 
+/// The running totals of a model, cheap to read at every path boundary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counts {
+    /// Cycles so far.
+    pub cycles: u64,
+    /// Instructions issued, nops included.
+    pub instructions: u64,
+    /// Nops issued.
+    pub nops: u64,
+    /// Instruction groups issued.
+    pub groups: u64,
+}
+
 /// The Itanium 2 timing model: feed it every slot in program order.
 #[derive(Debug, Clone)]
 pub struct Itanium2 {
@@ -332,6 +345,13 @@ impl Itanium2 {
 
     /// Totals so far: cycles (= [`Itanium2::now`]), instructions, nops, issue groups, and cycles
     /// lost per cause.
+    /// The running totals without the stall table.
+    pub fn counts(&self) -> Counts {
+        Counts { cycles: self.now(), instructions: self.instructions, nops: self.nops, groups: self.groups }
+    }
+
+    /// Cycles, instructions, nops, groups and stalls by cause (builds the stall table; use
+    /// [`Itanium2::counts`] where only the counts are needed).
     pub fn summary(&self) -> TimingSummary {
         let mut s = TimingSummary {
             cycles: self.now(),

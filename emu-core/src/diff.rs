@@ -1,0 +1,222 @@
+//! Cycle-diff of two accounting versions run on the same workload: cycles per system call
+//! side by side, where the difference comes from (by label and by instruction group), and
+//! whether both account the same user and system time.
+
+use crate::scenario::{PathKind, ScenarioReport};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The cost of one instruction group over a whole scenario.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupCost {
+    /// The label (symbol) the group belongs to.
+    pub label: String,
+    /// Ordinal of the group within its label (0 = first group after the label).
+    pub index: usize,
+    /// Address of the group's first instruction (bundle | slot).
+    pub addr: u64,
+    /// The group's instructions as disassembly, `;`-separated.
+    pub text: String,
+    /// Cycles charged to the group over the whole run.
+    pub cycles: u64,
+    /// Times the group ran.
+    pub runs: u64,
+}
+
+/// One version: its scenario report and its group costs.
+#[derive(Debug, Clone, Serialize)]
+pub struct Side {
+    /// Trace name or file.
+    pub name: String,
+    /// The scenario report.
+    pub report: ScenarioReport,
+    /// Where its cycles went.
+    pub groups: Vec<GroupCost>,
+}
+
+/// Cycles per system call of one label in A and B.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LabelDelta {
+    /// The label.
+    pub label: String,
+    /// Cycles per system call in A.
+    pub a: f64,
+    /// Cycles per system call in B.
+    pub b: f64,
+}
+
+/// One instruction group matched between A and B (by label and ordinal).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupDelta {
+    /// Label and ordinal, e.g. `ia64_leave_syscall#3`.
+    pub place: String,
+    /// A's group text (empty when A has no such group).
+    pub a_text: String,
+    /// B's group text.
+    pub b_text: String,
+    /// Cycles per system call in A.
+    pub a: f64,
+    /// Cycles per system call in B.
+    pub b: f64,
+}
+
+/// The comparison of two sides (and optionally a baseline without accounting).
+#[derive(Debug, Clone, Serialize)]
+pub struct CycleDiff {
+    /// Version A.
+    pub a: Side,
+    /// Version B.
+    pub b: Side,
+    /// The reference (e.g. no accounting), for the overhead of each version.
+    pub baseline: Option<Side>,
+    /// Per label, sorted by |B - A| descending.
+    pub by_label: Vec<LabelDelta>,
+    /// Groups whose cost changed, sorted by |B - A| descending.
+    pub by_group: Vec<GroupDelta>,
+    /// |A - B| of accounted utime and stime, in cycles.
+    pub accounting_gap: (u64, u64),
+    /// The most two in-path accountings may differ: the larger side's cycles spent in paths.
+    pub tolerance: u64,
+}
+
+impl CycleDiff {
+    /// Compares `a` and `b` (same workload) and, when given, both against `baseline`.
+    pub fn new(a: Side, b: Side, baseline: Option<Side>) -> CycleDiff {
+        let per_call = |s: &Side, cycles: u64| cycles as f64 / s.report.workload.syscalls.max(1) as f64;
+        let mut labels: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+        for g in &a.groups {
+            labels.entry(g.label.clone()).or_default().0 += per_call(&a, g.cycles);
+        }
+        for g in &b.groups {
+            labels.entry(g.label.clone()).or_default().1 += per_call(&b, g.cycles);
+        }
+        let mut by_label: Vec<LabelDelta> =
+            labels.into_iter().map(|(label, (a, b))| LabelDelta { label, a, b }).collect();
+        by_label.sort_by(|x, y| (y.b - y.a).abs().total_cmp(&(x.b - x.a).abs()).then(x.label.cmp(&y.label)));
+        let mut groups: BTreeMap<(String, usize), GroupDelta> = BTreeMap::new();
+        for (side, is_a) in [(&a, true), (&b, false)] {
+            for g in &side.groups {
+                let d = groups.entry((g.label.clone(), g.index)).or_insert_with(|| GroupDelta {
+                    place: format!("{}#{}", g.label, g.index),
+                    a_text: String::new(),
+                    b_text: String::new(),
+                    a: 0.0,
+                    b: 0.0,
+                });
+                if is_a {
+                    d.a += per_call(side, g.cycles);
+                    d.a_text.clone_from(&g.text);
+                } else {
+                    d.b += per_call(side, g.cycles);
+                    d.b_text.clone_from(&g.text);
+                }
+            }
+        }
+        let mut by_group: Vec<GroupDelta> =
+            groups.into_values().filter(|d| (d.b - d.a).abs() > 1e-9 || d.a_text != d.b_text).collect();
+        by_group.sort_by(|x, y| (y.b - y.a).abs().total_cmp(&(x.b - x.a).abs()).then(x.place.cmp(&y.place)));
+        let accounting_gap = (
+            a.report.utime.accounted.abs_diff(b.report.utime.accounted),
+            a.report.stime.accounted.abs_diff(b.report.stime.accounted),
+        );
+        let tolerance = a.report.tolerance.max(b.report.tolerance);
+        CycleDiff { a, b, baseline, by_label, by_group, accounting_gap, tolerance }
+    }
+
+    /// Whether A and B account the same user and system time within [`CycleDiff::tolerance`].
+    pub fn same_accounting(&self) -> bool {
+        self.accounting_gap.0 <= self.tolerance && self.accounting_gap.1 <= self.tolerance
+    }
+}
+
+fn mean(s: &Side, path: PathKind) -> f64 {
+    s.report.path(path).map_or(0.0, |p| p.cycles.mean)
+}
+
+fn ratio(a: f64, b: f64) -> String {
+    if a == 0.0 {
+        "-".to_string()
+    } else {
+        format!("{:.3}", b / a)
+    }
+}
+
+impl fmt::Display for CycleDiff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (a, b) = (&self.a, &self.b);
+        writeln!(f, "A = {}\nB = {}", a.name, b.name)?;
+        if let Some(base) = &self.baseline {
+            writeln!(f, "baseline = {}", base.name)?;
+        }
+        let w = &a.report.workload;
+        writeln!(
+            f,
+            "workload: {} system calls, {} user + {} kernel cycles each, HZ {}\n",
+            w.syscalls, w.user_cycles, w.kernel_cycles, w.hz
+        )?;
+        let base_col = self.baseline.is_some();
+        write!(f, "{:<24}", "cycles per system call")?;
+        if base_col {
+            write!(f, "{:>10}", "baseline")?;
+        }
+        writeln!(f, "{:>10}{:>10}{:>10}{:>8}", "A", "B", "B-A", "B/A")?;
+        let rows: [(&str, Box<dyn Fn(&Side) -> f64>); 5] = [
+            ("syscall entry", Box::new(|s: &Side| mean(s, PathKind::SyscallEnter))),
+            ("syscall exit", Box::new(|s: &Side| mean(s, PathKind::SyscallExit))),
+            ("entry + exit", Box::new(|s: &Side| s.report.per_syscall.cycles.mean)),
+            ("instructions", Box::new(|s: &Side| s.report.per_syscall.instructions)),
+            ("instruction groups", Box::new(|s: &Side| s.report.per_syscall.groups)),
+        ];
+        for (name, get) in &rows {
+            write!(f, "{name:<24}")?;
+            if let Some(base) = &self.baseline {
+                write!(f, "{:>10.1}", get(base))?;
+            }
+            let (va, vb) = (get(a), get(b));
+            writeln!(f, "{va:>10.1}{vb:>10.1}{:>+10.1}{:>8}", vb - va, ratio(va, vb))?;
+        }
+        if let Some(base) = &self.baseline {
+            let t = |s: &Side| s.report.per_syscall.cycles.mean;
+            let (oa, ob) = (t(a) - t(base), t(b) - t(base));
+            writeln!(
+                f,
+                "\noverhead over the baseline: A {oa:+.1}, B {ob:+.1} cycles per system call; (B overhead)/(A overhead) = {}",
+                ratio(oa, ob)
+            )?;
+        }
+        writeln!(f, "\nwhere the difference comes from, by label (cycles per system call):")?;
+        writeln!(f, "  {:<32}{:>10}{:>10}{:>10}", "label", "A", "B", "B-A")?;
+        for l in self.by_label.iter().filter(|l| (l.b - l.a).abs() >= 0.005) {
+            writeln!(f, "  {:<32}{:>10.2}{:>10.2}{:>+10.2}", l.label, l.a, l.b, l.b - l.a)?;
+        }
+        writeln!(f, "\nby instruction group (largest changes first):")?;
+        for g in self.by_group.iter().take(12) {
+            writeln!(f, "  {:<32}{:>10.2}{:>10.2}{:>+10.2}", g.place, g.a, g.b, g.b - g.a)?;
+            if g.a_text == g.b_text {
+                writeln!(f, "      {}", g.a_text)?;
+            } else {
+                writeln!(f, "      A: {}", if g.a_text.is_empty() { "(none)" } else { &g.a_text })?;
+                writeln!(f, "      B: {}", if g.b_text.is_empty() { "(none)" } else { &g.b_text })?;
+            }
+        }
+        writeln!(f, "\naccounting on the same workload (cycles):")?;
+        writeln!(f, "  {:<8}{:>14}{:>14}{:>14}{:>14}{:>14}", "", "true", "A", "A error", "B", "B error")?;
+        for (name, ta, tb) in [("utime", &a.report.utime, &b.report.utime), ("stime", &a.report.stime, &b.report.stime)]
+        {
+            writeln!(
+                f,
+                "  {name:<8}{:>14}{:>14}{:>+14}{:>14}{:>+14}",
+                ta.truth, ta.accounted, ta.error, tb.accounted, tb.error
+            )?;
+        }
+        writeln!(
+            f,
+            "  A and B {} (|A-B| utime {}, stime {}; tolerance {} = cycles spent in paths)",
+            if self.same_accounting() { "account the same time" } else { "DIFFER" },
+            self.accounting_gap.0,
+            self.accounting_gap.1,
+            self.tolerance
+        )
+    }
+}

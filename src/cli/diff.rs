@@ -1,0 +1,175 @@
+//! `acctemu diff [A [B]]`: cycle-diff two versions. Catalogue traces (and a trace's source
+//! changed by `--patch` or `--a-define`/`--b-define`) are compared per system call over a
+//! workload; plain files over one run from `--entry` (see `plain_diff`). Without arguments:
+//! `ia64/syscall/v1` against `ia64/syscall/v2`, with `ia64/syscall/none` as the baseline.
+
+use super::plain_diff::{self, source_text, SourceSide};
+use super::scenario::prepare_trace_image;
+use super::CliError;
+use arch_ia64::profile::named_groups;
+use emu_core::diff::{CycleDiff, Side};
+use emu_core::harness::Harness;
+use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
+use emu_core::scenario::{run as run_workload, Workload};
+use std::path::PathBuf;
+
+/// What `acctemu diff` was asked to do.
+#[derive(Debug, Clone)]
+pub struct DiffRequest {
+    /// Side A: a catalogue name or a file (default `ia64/syscall/v1`).
+    pub a: Option<String>,
+    /// Side B: a catalogue name or a file (default `ia64/syscall/v2`, or A changed by
+    /// `--patch` / `--b-define`).
+    pub b: Option<String>,
+    /// A unified diff that turns A's source into B's.
+    pub patch: Option<PathBuf>,
+    /// Extra `-D` for A.
+    pub a_defines: Vec<String>,
+    /// Extra `-D` for B.
+    pub b_defines: Vec<String>,
+    /// `-I` directories.
+    pub include_dirs: Vec<PathBuf>,
+    /// Entry symbol for plain files.
+    pub entry: Option<String>,
+    /// Harness for plain files.
+    pub harness: Option<PathBuf>,
+    /// The workload for catalogue traces.
+    pub workload: Workload,
+    /// JSON instead of text.
+    pub json: bool,
+}
+
+/// A version of a catalogue trace: its own source and defines, or changed ones.
+struct TraceVersion {
+    trace: &'static traces::Trace,
+    label: String,
+    source: String,
+    extra_defines: Vec<String>,
+}
+
+impl TraceVersion {
+    fn of(trace: &'static traces::Trace) -> TraceVersion {
+        TraceVersion {
+            trace,
+            label: trace.name.to_string(),
+            source: trace.source.to_string(),
+            extra_defines: Vec::new(),
+        }
+    }
+
+    fn run(&self, w: &Workload) -> Result<Side, CliError> {
+        let mut opts = self.trace.preprocess_options();
+        for d in &self.extra_defines {
+            let (name, value) = parse_define(d);
+            opts = opts.defined(name, value);
+        }
+        let image = arch_ia64::asm::assemble(self.trace.source_name, &self.source, &opts, &FsLoader)
+            .map_err(CliError::Assemble)?
+            .image;
+        let mut s = prepare_trace_image(self.trace, &image, w)?;
+        s.machine.cpu.enable_profile();
+        let report = run_workload(&mut s, w, &mut |_| {}).map_err(CliError::Scenario)?;
+        let groups = s.machine.cpu.profile().map(|p| named_groups(p, &image)).unwrap_or_default();
+        Ok(Side { name: self.label.clone(), report, groups })
+    }
+}
+
+/// Runs the diff and renders it.
+///
+/// # Errors
+/// Unknown traces or unreadable files, assembly/setup/execution errors, a patch that does not apply.
+pub fn run(req: &DiffRequest) -> Result<String, CliError> {
+    let a_name = req.a.clone().unwrap_or_else(|| "ia64/syscall/v1".to_string());
+    let default_pair = req.a.is_none() && req.b.is_none() && req.patch.is_none() && req.b_defines.is_empty();
+    let changes_a = req.patch.is_some() || !req.b_defines.is_empty();
+    match traces::find(&a_name) {
+        Some(trace) => {
+            let mut a = TraceVersion::of(trace);
+            a.extra_defines.clone_from(&req.a_defines);
+            let b = match (&req.b, default_pair) {
+                (_, true) => TraceVersion::of(find("ia64/syscall/v2")?),
+                (Some(b), false) => TraceVersion::of(find(b)?),
+                (None, false) if changes_a => {
+                    let source = match &req.patch {
+                        Some(p) => apply(trace.source, trace.source_name, p)?,
+                        None => trace.source.to_string(),
+                    };
+                    let mut label = trace.name.to_string();
+                    if let Some(p) = &req.patch {
+                        label.push_str(&format!(" + {}", p.display()));
+                    }
+                    for d in &req.b_defines {
+                        label.push_str(&format!(" -D{d}"));
+                    }
+                    TraceVersion { trace, label, source, extra_defines: req.b_defines.clone() }
+                }
+                (None, false) => {
+                    return Err(CliError::Usage("diff: give B, --patch or --b-define to compare against".into()))
+                }
+            };
+            let baseline = if default_pair {
+                Some(TraceVersion::of(find("ia64/syscall/none")?).run(&req.workload)?)
+            } else {
+                None
+            };
+            let d = CycleDiff::new(a.run(&req.workload)?, b.run(&req.workload)?, baseline);
+            if req.json {
+                serde_json::to_string_pretty(&d).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))
+            } else {
+                Ok(d.to_string())
+            }
+        }
+        None => plain(req, &a_name, changes_a),
+    }
+}
+
+fn find(name: &str) -> Result<&'static traces::Trace, CliError> {
+    traces::find(name).ok_or_else(|| CliError::Usage(format!("no trace named `{name}` (see `acctemu list`)")))
+}
+
+fn apply(source: &str, name: &str, patch: &std::path::Path) -> Result<String, CliError> {
+    let text = String::from_utf8_lossy(&super::read(patch)?).into_owned();
+    let parsed = diffy::Patch::from_str(&text)
+        .map_err(|e| CliError::Usage(format!("{}: not a unified diff: {e}", patch.display())))?;
+    diffy::apply(source, &parsed)
+        .map_err(|e| CliError::Usage(format!("{} does not apply to {name}: {e}", patch.display())))
+}
+
+/// Two plain files (or one file patched / under two define sets), one run each.
+fn plain(req: &DiffRequest, a_name: &str, changes_a: bool) -> Result<String, CliError> {
+    let a_path = PathBuf::from(a_name);
+    let a = SourceSide {
+        label: a_name.to_string(),
+        file: a_name.to_string(),
+        text: source_text(&a_path, None)?,
+        defines: req.a_defines.clone(),
+    };
+    let b = match (&req.b, changes_a) {
+        (Some(b), _) => SourceSide {
+            label: b.clone(),
+            file: b.clone(),
+            text: source_text(&PathBuf::from(b), None)?,
+            defines: req.b_defines.clone(),
+        },
+        (None, true) => SourceSide {
+            label: format!(
+                "{a_name}{}{}",
+                req.patch.as_ref().map(|p| format!(" + {}", p.display())).unwrap_or_default(),
+                req.b_defines.iter().map(|d| format!(" -D{d}")).collect::<String>()
+            ),
+            file: a_name.to_string(),
+            text: source_text(&a_path, req.patch.as_deref())?,
+            defines: req.b_defines.clone(),
+        },
+        (None, false) => return Err(CliError::Usage("diff: give B, --patch or --b-define to compare against".into())),
+    };
+    let harness = match &req.harness {
+        Some(path) => {
+            let text = String::from_utf8_lossy(&super::read(path)?).into_owned();
+            Some(Harness::parse(&path.display().to_string(), &text).map_err(CliError::Setup)?)
+        }
+        None => None,
+    };
+    let _ = PreprocessOptions::new();
+    plain_diff::run(&a, &b, &req.include_dirs, req.entry.clone(), harness, req.json)
+}
