@@ -122,3 +122,47 @@ fn runs_an_object_made_by_gnu_as() {
     // It stored the entry time as the new stamp at task + IA64_TASK_SIZE + TI_AC_STAMP.
     assert!(out.contains("r20: \"0x00000000000008fc\""), "{out}");
 }
+
+#[test]
+fn diff_without_arguments_compares_v1_and_v2_with_the_baseline() {
+    let o = acctemu(&["diff", "--syscalls", "200"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.starts_with("A = ia64/syscall/v1\nB = ia64/syscall/v2\nbaseline = ia64/syscall/none\n"), "{out}");
+    assert!(out.contains("(B overhead)/(A overhead) = "), "{out}");
+    assert!(out.contains("where the difference comes from, by label"), "{out}");
+    assert!(out.contains("account_sys_leave"), "V.1's exit accounting shows up as the difference: {out}");
+    assert!(out.contains("A and B account the same time"), "{out}");
+}
+
+#[test]
+fn diff_of_a_trace_against_itself_under_other_defines_and_a_bad_patch() {
+    // ia64/syscall/v1 with ACCOUNTING_V2 defined for B is V.2's source: same cycles as v2.
+    let o =
+        acctemu(&["diff", "ia64/syscall/v1", "--b-define", "ACCOUNTING_V2", "--syscalls", "100", "--format", "json"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let b = v["b"]["report"]["per_syscall"]["cycles"]["mean"].as_f64();
+    let o2 = acctemu(&["scenario", "ia64/syscall/v2", "--syscalls", "100", "--format", "json"]);
+    let v2: serde_json::Value = serde_json::from_str(&text(&o2).0).expect("json");
+    assert_eq!(b, v2["per_syscall"]["cycles"]["mean"].as_f64());
+    // A patch that does not apply is an error naming both.
+    let dir = std::env::temp_dir().join(format!("acctemu-cli-patch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let patch = dir.join("bad.diff");
+    std::fs::write(&patch, "--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n-no such line\n+other\n").expect("write");
+    let o = acctemu(&["diff", "ia64/syscall/v2", "--patch", patch.to_str().unwrap_or("")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("does not apply to"), "{}", text(&o).1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn diff_of_plain_files_compares_one_run_each() {
+    let o = acctemu(&["diff", SRC, "--b-define", "ACCOUNTING_V2", "--harness", HARNESS]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("cycles"), "{out}");
+    assert!(out.contains("final state (A -> B):"), "{out}");
+}

@@ -8,12 +8,18 @@ use std::fmt::Write as _;
 pub fn list() -> String {
     let mut out = String::new();
     for t in traces::catalogue() {
-        let paths: Vec<&str> = t.bindings.iter().map(|b| b.kind.name()).collect();
         let _ = writeln!(out, "{}", t.name);
         let _ = writeln!(out, "  arch:   {}", t.arch.name());
         let _ = writeln!(out, "  seed:   {}", t.seed);
         let _ = writeln!(out, "  about:  {}", t.description);
-        let _ = writeln!(out, "  paths:  {}", paths.join(", "));
+        let _ = writeln!(out, "  paths:");
+        for b in t.bindings {
+            let end = match b.end {
+                traces::PathEnd::Symbol(s) => format!("reaching {s}"),
+                traces::PathEnd::Rfi => "rfi".to_string(),
+            };
+            let _ = writeln!(out, "    {:<14} from {} to {end}", b.kind.name(), b.start);
+        }
     }
     out
 }
