@@ -130,6 +130,9 @@ impl CycleDiff {
     }
 }
 
+/// One per-system-call figure of a side.
+type Figure = fn(&Side) -> f64;
+
 fn mean(s: &Side, path: PathKind) -> f64 {
     s.report.path(path).map_or(0.0, |p| p.cycles.mean)
 }
@@ -161,12 +164,12 @@ impl fmt::Display for CycleDiff {
             write!(f, "{:>10}", "baseline")?;
         }
         writeln!(f, "{:>10}{:>10}{:>10}{:>8}", "A", "B", "B-A", "B/A")?;
-        let rows: [(&str, Box<dyn Fn(&Side) -> f64>); 5] = [
-            ("syscall entry", Box::new(|s: &Side| mean(s, PathKind::SyscallEnter))),
-            ("syscall exit", Box::new(|s: &Side| mean(s, PathKind::SyscallExit))),
-            ("entry + exit", Box::new(|s: &Side| s.report.per_syscall.cycles.mean)),
-            ("instructions", Box::new(|s: &Side| s.report.per_syscall.instructions)),
-            ("instruction groups", Box::new(|s: &Side| s.report.per_syscall.groups)),
+        let rows: [(&str, Figure); 5] = [
+            ("syscall entry", |s| mean(s, PathKind::SyscallEnter)),
+            ("syscall exit", |s| mean(s, PathKind::SyscallExit)),
+            ("entry + exit", |s| s.report.per_syscall.cycles.mean),
+            ("instructions", |s| s.report.per_syscall.instructions),
+            ("instruction groups", |s| s.report.per_syscall.groups),
         ];
         for (name, get) in &rows {
             write!(f, "{name:<24}")?;
