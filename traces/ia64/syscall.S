@@ -803,6 +803,7 @@ fsys_bubble_down:
 	// scaffold: Linux goes on to ia64_syscall_setup and leaves through ia64_leave_syscall.
 	// Here the call returns at once, doing the leave-side accounting of that exit first
 	// (the same arithmetic as the leave hunks), so ac_stamp/ac_leave stay consistent.
+	// scaffold: versioned begin (differs between V.1 and V.2 without being seed lines)
 #ifdef CONFIG_VIRT_CPU_ACCOUNTING
 	mov.m r22=ar.itc			// scaffold: time at leave
 #ifdef ACCOUNTING_V2
@@ -825,6 +826,7 @@ fsys_bubble_down:
 #endif
 	;;
 #endif
+	// scaffold: versioned end
 	;;
 	mov ar.rsc=r26				// scaffold
 	br.ret.sptk.many b6			// scaffold: back to cpl 3
