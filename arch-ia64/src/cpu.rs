@@ -113,6 +113,13 @@ impl Ia64Cpu {
         self.state.psr = self.state.psr.with_ri((addr & 0xF).min(2) as u8);
     }
 
+    /// Starts or stops recording the per-group timeline (no-op without the timing model).
+    pub fn record_timeline(&mut self, on: bool) {
+        if let Some(t) = &mut self.timing {
+            t.set_timeline(on);
+        }
+    }
+
     /// Starts (or restarts) collecting the per-group [`Profile`].
     pub fn enable_profile(&mut self) {
         self.profile = Some(Profile::default());

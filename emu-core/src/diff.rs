@@ -22,6 +22,8 @@ pub struct GroupCost {
     pub cycles: u64,
     /// Times the group ran.
     pub runs: u64,
+    /// Why it waited, in one representative system call ("dependency on r22 (20)"), if it did.
+    pub why: String,
 }
 
 /// One version: its scenario report and its group costs.
@@ -59,6 +61,10 @@ pub struct GroupDelta {
     pub a: f64,
     /// Cycles per system call in B.
     pub b: f64,
+    /// Why A's group waited (see [`GroupCost::why`]).
+    pub a_why: String,
+    /// Why B's group waited.
+    pub b_why: String,
 }
 
 /// The comparison of two sides (and optionally a baseline without accounting).
@@ -103,13 +109,17 @@ impl CycleDiff {
                     b_text: String::new(),
                     a: 0.0,
                     b: 0.0,
+                    a_why: String::new(),
+                    b_why: String::new(),
                 });
                 if is_a {
                     d.a += per_call(side, g.cycles);
                     d.a_text.clone_from(&g.text);
+                    d.a_why.clone_from(&g.why);
                 } else {
                     d.b += per_call(side, g.cycles);
                     d.b_text.clone_from(&g.text);
+                    d.b_why.clone_from(&g.why);
                 }
             }
         }
@@ -201,6 +211,14 @@ impl fmt::Display for CycleDiff {
             } else {
                 writeln!(f, "      A: {}", if g.a_text.is_empty() { "(none)" } else { &g.a_text })?;
                 writeln!(f, "      B: {}", if g.b_text.is_empty() { "(none)" } else { &g.b_text })?;
+            }
+            match (g.a_why.is_empty(), g.b_why.is_empty()) {
+                (true, true) => {}
+                _ if g.a_why == g.b_why => writeln!(f, "      waits: {}", g.a_why)?,
+                _ => {
+                    let show = |w: &str| if w.is_empty() { "no wait".to_string() } else { w.to_string() };
+                    writeln!(f, "      waits: A {}; B {}", show(&g.a_why), show(&g.b_why))?;
+                }
             }
         }
         writeln!(f, "\naccounting on the same workload (cycles):")?;

@@ -10,7 +10,7 @@ use arch_ia64::profile::named_groups;
 use emu_core::diff::{CycleDiff, Side};
 use emu_core::harness::Harness;
 use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
-use emu_core::scenario::{run as run_workload, Workload};
+use emu_core::scenario::{run as run_workload, PathKind, ScenarioMachine, Workload};
 use std::path::PathBuf;
 
 /// What `acctemu diff` was asked to do.
@@ -69,7 +69,15 @@ impl TraceVersion {
         let mut s = prepare_trace_image(self.trace, &image, w)?;
         s.machine.cpu.enable_profile();
         let report = run_workload(&mut s, w, &mut |_| {}).map_err(CliError::Scenario)?;
-        let groups = s.machine.cpu.profile().map(|p| named_groups(p, &image)).unwrap_or_default();
+        let profile = s.machine.cpu.profile().cloned();
+        // One more system call with the timeline on tells why each group waited (its cycles
+        // stay out of the profile taken above).
+        s.machine.cpu.record_timeline(true);
+        s.advance(w.user_cycles);
+        s.run_path(PathKind::SyscallEnter).map_err(CliError::Scenario)?;
+        s.advance(w.kernel_cycles);
+        s.run_path(PathKind::SyscallExit).map_err(CliError::Scenario)?;
+        let groups = profile.map(|p| named_groups(&p, &image, s.machine.cpu.timeline())).unwrap_or_default();
         Ok(Side { name: self.label.clone(), report, groups })
     }
 }

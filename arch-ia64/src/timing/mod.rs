@@ -345,6 +345,16 @@ impl Itanium2 {
 
     /// Totals so far: cycles (= [`Itanium2::now`]), instructions, nops, issue groups, and cycles
     /// lost per cause.
+    /// Starts or stops recording the [`Timeline`] (a scenario records one representative
+    /// system call, not millions).
+    pub fn set_timeline(&mut self, on: bool) {
+        match (on, self.timeline.is_some()) {
+            (true, false) => self.timeline = Some(Timeline::default()),
+            (false, true) => self.timeline = None,
+            _ => {}
+        }
+    }
+
     /// The running totals without the stall table.
     pub fn counts(&self) -> Counts {
         Counts { cycles: self.now(), instructions: self.instructions, nops: self.nops, groups: self.groups }
