@@ -1,8 +1,8 @@
 //! The three versions of `ia64/syscall` differ exactly by seed 004's lines: every line that
 //! V.1 has and V.2 lacks is one of the seed's `-` lines, and every line V.2 adds is one of its
 //! `+` lines (both sides preprocessed with the trace's own definitions, comments and spacing
-//! normalised), apart from scaffold fenced as versioned (listed in the source). The seed document lives in the project's shared folder beside the checkout;
-//! without it the test is skipped, unless ACCTEMU_REQUIRE_ORACLES=1 (CI) makes that a failure.
+//! normalised), apart from scaffold fenced as versioned (listed in the source). The seed
+//! document lives in the project's shared folder beside the checkout.
 
 use emu_core::preprocess::{preprocess, MemLoader, PreprocessOptions};
 use std::collections::BTreeSet;
