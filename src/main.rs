@@ -83,18 +83,8 @@ enum Command {
     Scenario {
         /// Catalogue name of the trace (see `acctemu list`).
         trace: String,
-        /// Number of system calls.
-        #[arg(long, default_value_t = 100_000, value_name = "N")]
-        syscalls: u64,
-        /// User-mode cycles before each system call.
-        #[arg(long, default_value_t = 1500, value_name = "U")]
-        user_cycles: u64,
-        /// Kernel cycles inside each system call (the syscall body).
-        #[arg(long, default_value_t = 300, value_name = "K")]
-        kernel_cycles: u64,
-        /// Timer ticks per second (0: no ticks).
-        #[arg(long, default_value_t = 1024, value_name = "H")]
-        hz: u64,
+        #[command(flatten)]
+        workload: WorkloadArgs,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
@@ -124,18 +114,8 @@ enum Command {
         /// Harness (plain files).
         #[arg(long, value_name = "H.toml")]
         harness: Option<PathBuf>,
-        /// Number of system calls (traces).
-        #[arg(long, default_value_t = 10_000, value_name = "N")]
-        syscalls: u64,
-        /// User-mode cycles before each system call.
-        #[arg(long, default_value_t = 1500, value_name = "U")]
-        user_cycles: u64,
-        /// Kernel cycles inside each system call.
-        #[arg(long, default_value_t = 300, value_name = "K")]
-        kernel_cycles: u64,
-        /// Timer ticks per second (0: no ticks).
-        #[arg(long, default_value_t = 1024, value_name = "H")]
-        hz: u64,
+        #[command(flatten)]
+        workload: WorkloadArgs,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
@@ -155,6 +135,37 @@ enum Command {
         #[arg(long, default_value_t = 0, value_parser = parse_addr)]
         base: u64,
     },
+}
+
+/// The workload of `scenario` and `diff`: N system calls with U user and K kernel cycles each,
+/// ticks at HZ on the 1.5 GHz Itanium 2 clock.
+#[derive(Debug, clap::Args)]
+struct WorkloadArgs {
+    /// Number of system calls.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    syscalls: u64,
+    /// User-mode cycles before each system call.
+    #[arg(long, default_value_t = 1500, value_name = "U")]
+    user_cycles: u64,
+    /// Kernel cycles inside each system call (the syscall body).
+    #[arg(long, default_value_t = 300, value_name = "K")]
+    kernel_cycles: u64,
+    /// Timer ticks per second (0: no ticks).
+    #[arg(long, default_value_t = 1024, value_name = "H")]
+    hz: u64,
+}
+
+impl WorkloadArgs {
+    fn workload(&self) -> emu_core::scenario::Workload {
+        emu_core::scenario::Workload {
+            syscalls: self.syscalls,
+            user_cycles: self.user_cycles,
+            kernel_cycles: self.kernel_cycles,
+            hz: self.hz,
+            cpu_hz: cli::scenario::IA64_CPU_HZ,
+            irq_every: None,
+        }
+    }
 }
 
 fn parse_addr(s: &str) -> Result<u64, String> {
@@ -215,49 +226,22 @@ fn run(args: Args) -> Result<String, CliError> {
             Ok(out.stdout)
         }
         Command::Disasm { file, base } => cli::disasm::run(&file, base),
-        Command::Diff {
-            a,
-            b,
-            patch,
-            a_define,
-            b_define,
-            include,
-            entry,
-            harness,
-            syscalls,
-            user_cycles,
-            kernel_cycles,
-            hz,
-            format,
-        } => cli::diff::run(&cli::diff::DiffRequest {
-            a,
-            b,
-            patch,
-            a_defines: a_define,
-            b_defines: b_define,
-            include_dirs: include,
-            entry,
-            harness,
-            workload: emu_core::scenario::Workload {
-                syscalls,
-                user_cycles,
-                kernel_cycles,
-                hz,
-                cpu_hz: cli::scenario::IA64_CPU_HZ,
-                irq_every: None,
-            },
-            json: format == cli::scenario::ScenarioFormat::Json,
-        }),
-        Command::Scenario { trace, syscalls, user_cycles, kernel_cycles, hz, format } => {
-            let workload = emu_core::scenario::Workload {
-                syscalls,
-                user_cycles,
-                kernel_cycles,
-                hz,
-                cpu_hz: cli::scenario::IA64_CPU_HZ,
-                irq_every: None,
-            };
-            cli::scenario::run(&cli::scenario::ScenarioRequest { trace, workload, format })
+        Command::Diff { a, b, patch, a_define, b_define, include, entry, harness, workload, format } => {
+            cli::diff::run(&cli::diff::DiffRequest {
+                a,
+                b,
+                patch,
+                a_defines: a_define,
+                b_defines: b_define,
+                include_dirs: include,
+                entry,
+                harness,
+                workload: workload.workload(),
+                json: format == cli::scenario::ScenarioFormat::Json,
+            })
+        }
+        Command::Scenario { trace, workload, format } => {
+            cli::scenario::run(&cli::scenario::ScenarioRequest { trace, workload: workload.workload(), format })
         }
         Command::List => Ok(cli::catalogue::list()),
         Command::Show { name } => cli::catalogue::show(&name),

@@ -4,7 +4,7 @@
 use crate::bundle::{SlotUnit, Template};
 use crate::exec::interrupt::{deliver, Interruption};
 use crate::exec::op::{BrKind, Op};
-use crate::exec::predecode::{predecode, BundleRec, CodeRegion, Exec, RegKind, SlotRec, Use};
+use crate::exec::predecode::{predecode, BundleRec, CodeRegion, Exec, RegKind, SlotRec};
 use crate::exec::{execute, Ctx, ExecError, Flow, Trap};
 use crate::res::Res;
 use crate::state::{cr, State};
@@ -265,13 +265,7 @@ impl Ia64Cpu {
         };
         let mut srcs = [Src { res: Res::gr_static(0), role: Role::Data, logical: None }; 6];
         for (i, r) in e.srcs[..e.n_srcs as usize].iter().enumerate() {
-            let role = match r.usage {
-                Use::Data => Role::Data,
-                Use::Address => Role::Address,
-                Use::StoreData => Role::StoreData,
-                Use::BranchPredicate => Role::BranchPredicate,
-                Use::Predicate => Role::Predicate,
-            };
+            let role = r.usage;
             let logical = (r.kind == RegKind::Gr).then_some(r.num);
             srcs[i] = Src { res: res(r.kind, r.num, &self.state.gr), role, logical };
         }

@@ -3,6 +3,7 @@
 //! - [`error`]: source locations and diagnostics shared by every front end.
 //! - [`memory`]: sparse, endian-aware guest memory with named regions and typed faults.
 //! - [`image`]: sections, symbols and source map produced by an assembler or ELF loader.
+//! - [`elf`]: ELF64 objects to an image, relocations applied by per-arch rules.
 //! - [`preprocess`]: the C-preprocessor subset kernel `.S` files need, with a line map
 //!   back to the original files.
 //! - [`cpu`]: the `Cpu` trait and the machine loop with its stop conditions.
@@ -15,6 +16,7 @@
 
 pub mod cpu;
 pub mod diff;
+pub mod elf;
 pub mod error;
 pub mod harness;
 pub mod image;

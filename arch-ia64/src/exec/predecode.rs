@@ -24,20 +24,9 @@ pub enum RegKind {
     Cr,
 }
 
-/// How an instruction uses a source register (what the timing model needs to know).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Use {
-    /// An operand value.
-    Data,
-    /// A memory address.
-    Address,
-    /// The data of a store.
-    StoreData,
-    /// The qualifying predicate of a branch.
-    BranchPredicate,
-    /// The qualifying predicate of anything else.
-    Predicate,
-}
+/// How an instruction uses a source register: the timing model's [`Role`], recorded here once
+/// at predecode.
+pub use crate::timing::Role as Use;
 
 /// A register an instruction reads or writes, by its architectural (logical) name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

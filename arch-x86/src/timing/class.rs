@@ -72,9 +72,12 @@ pub enum TimingClass {
     Jcc,
     /// `xchg` between registers (with a memory operand it is implicitly locked: use `LockedRmw`).
     Xchg,
-    /// Locked read-modify-write: `lock add/sub/and/or/xor/inc/dec/xadd`, `xchg [m], r`.
+    /// Locked read-modify-write, a full memory barrier: any `lock`-prefixed instruction
+    /// (`lock add/sub/and/or/xor/inc/dec/xadd/cmpxchg/bts/btr`) and `xchg [m], r` (implicitly locked).
     LockedRmw,
-    /// `cmpxchg`, locked or not (its memory form is always treated as locked cost).
+    /// `cmpxchg` WITHOUT `lock` (e.g. `this_cpu_cmpxchg`'s `cmpxchg %gs:...`), memory or register
+    /// destination; a locked `cmpxchg` is [`TimingClass::LockedRmw`]. (Unlocked `xadd` is `Rmw` with a
+    /// memory destination, `Alu` between registers.)
     Cmpxchg,
     /// `pushf` / `pushfq`.
     Pushf,

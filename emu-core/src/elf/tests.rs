@@ -1,0 +1,72 @@
+use super::*;
+
+/// Rules that know no relocation: enough to test headers and layout.
+struct NoRelocs;
+
+impl Relocations for NoRelocs {
+    fn machine(&self) -> u16 {
+        62
+    }
+    fn endian(&self) -> Endian {
+        Endian::Little
+    }
+    fn name(&self, _r_type: u32) -> Option<&'static str> {
+        None
+    }
+    fn needs_got(&self, _r_type: u32) -> bool {
+        false
+    }
+    fn apply(&self, _r: &Reloc, _bytes: &mut [u8], ctx: &RelocCtx) -> Result<(), ElfError> {
+        Err(ElfError::UnsupportedRelocation {
+            type_name: ctx.type_name.clone(),
+            symbol: ctx.symbol.clone(),
+            section: ctx.section.clone(),
+            offset: 0,
+        })
+    }
+}
+
+#[test]
+fn rejects_what_is_not_an_object_of_the_rules_machine() {
+    let none = |_: &str| None;
+    assert_eq!(load(b"hello", &NoRelocs, &none), Err(ElfError::NotElf));
+    assert_eq!(load(b"\x7fELF\x02\x01", &NoRelocs, &none), Err(ElfError::TruncatedHeader(6)));
+    let mut h = vec![0u8; 64];
+    h[..4].copy_from_slice(b"\x7fELF");
+    h[EI_CLASS] = 1;
+    assert_eq!(load(&h, &NoRelocs, &none), Err(ElfError::Not64Bit));
+    h[EI_CLASS] = ELFCLASS64;
+    h[EI_DATA] = ELFDATA2MSB;
+    assert_eq!(load(&h, &NoRelocs, &none), Err(ElfError::WrongEndian(Endian::Little)));
+    h[EI_DATA] = ELFDATA2LSB;
+    h[18] = 50;
+    assert_eq!(load(&h, &NoRelocs, &none), Err(ElfError::WrongMachine { found: 50, expected: 62 }));
+    assert_eq!(machine(&h), Some(50));
+}
+
+#[test]
+fn lays_out_sections_from_the_base_at_their_alignment() {
+    let sec = |name: &str, len: usize, align: u64| Section {
+        name: name.to_string(),
+        addr: 0,
+        data: vec![0; len],
+        kind: SectionKind::Data,
+        align,
+    };
+    let mut s = vec![sec(".text", 0x21, 16), sec(".data", 3, 8), sec(".bss", 1, 16)];
+    assert_eq!(lay_out(&mut s, REL_BASE), Ok(()));
+    let addrs: Vec<u64> = s.iter().map(|s| s.addr).collect();
+    assert_eq!(addrs, vec![REL_BASE, REL_BASE + 0x28, REL_BASE + 0x30]);
+}
+
+#[test]
+fn patches_fields_in_either_order_and_refuses_outside_ones() {
+    let ctx = RelocCtx { section: ".text".into(), symbol: "x".into(), type_name: "R".into() };
+    let mut b = [0u8; 6];
+    assert_eq!(patch(&mut b, 1, 4, 0x1122_3344, Endian::Little, &ctx), Ok(()));
+    assert_eq!(b, [0, 0x44, 0x33, 0x22, 0x11, 0]);
+    assert_eq!(patch(&mut b, 0, 2, 0xaabb, Endian::Big, &ctx), Ok(()));
+    assert_eq!(b[..2], [0xaa, 0xbb]);
+    assert!(matches!(patch(&mut b, 4, 4, 0, Endian::Little, &ctx), Err(ElfError::OutOfSection { .. })));
+    assert!(matches!(patch(&mut b, u64::MAX, 4, 0, Endian::Little, &ctx), Err(ElfError::OutOfSection { .. })));
+}
