@@ -21,6 +21,7 @@ pub mod error;
 pub mod harness;
 pub mod image;
 pub mod memory;
+pub mod plot;
 pub mod preprocess;
 pub mod report;
 pub mod scenario;
