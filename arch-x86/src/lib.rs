@@ -1,3 +1,20 @@
-//! x86-64 support for acctemu. Empty until the x86-64 core lands (issue 5).
+//! x86-64 support for acctemu: a simplified core that runs the integer subset gcc -O2
+//! emits for kernel-style C, loaded from ELF objects, with a documented timing model.
+//!
+//! - [`reloc`]: x86-64 relocation rules for [`emu_core::elf::load`].
+//! - [`decode`]: iced-x86 decoding, once per image, into compact own records.
+//! - [`state`]: registers, RFLAGS and the TSC's offset.
+//! - [`exec`]: the semantics of each operation family, RFLAGS exact.
+//! - [`cpu`]: [`cpu::X86Cpu`], the core as the machine loop sees it.
+//! - [`snapshot`]: the state as an ordered snapshot.
+//! - [`run`]: loading and running a function under the SysV ABI (`acctemu run`).
+//! - [`timing`]: the cycle model.
 
+pub mod cpu;
+pub mod decode;
+pub mod exec;
+pub mod reloc;
+pub mod run;
+pub mod snapshot;
+pub mod state;
 pub mod timing;

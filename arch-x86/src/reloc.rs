@@ -119,7 +119,10 @@ mod tests {
         assert_eq!(b[..4], 0x1ffcu32.to_le_bytes());
         assert_eq!(rules.apply(&reloc(R_X86_64_64, 0x1234_5678_9abc, 1), &mut b, &ctx()), Ok(()));
         assert_eq!(b, 0x1234_5678_9abdu64.to_le_bytes());
-        assert!(matches!(rules.apply(&reloc(R_X86_64_32S, 0x8000_0000, 0), &mut b, &ctx()), Err(ElfError::Overflow { .. })));
+        assert!(matches!(
+            rules.apply(&reloc(R_X86_64_32S, 0x8000_0000, 0), &mut b, &ctx()),
+            Err(ElfError::Overflow { .. })
+        ));
         assert!(matches!(rules.apply(&reloc(R_X86_64_32, 0, -1), &mut b, &ctx()), Err(ElfError::Overflow { .. })));
         assert_eq!(rules.apply(&reloc(R_X86_64_32, 0xffff_ffff, 0), &mut b, &ctx()), Ok(()));
         assert!(matches!(rules.apply(&reloc(99, 0, 0), &mut b, &ctx()), Err(ElfError::UnsupportedRelocation { .. })));

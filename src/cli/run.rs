@@ -87,7 +87,6 @@ fn load_image(req: &RunRequest) -> Result<Image, CliError> {
 /// # Errors
 /// Unreadable or invalid input, setup errors, execution errors.
 pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
-    let image = load_image(req)?;
     let harness = match &req.harness {
         Some(path) => {
             let text = String::from_utf8_lossy(&read(path)?).into_owned();
@@ -101,27 +100,12 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
             s.split_once('=').ok_or_else(|| CliError::Usage(format!("--set {s}: expected REG=VALUE")))?;
         sets.push((name.trim().to_string(), value.trim().to_string()));
     }
-    let cfg = RunConfig {
-        entry: req.entry.clone(),
-        harness,
-        sets,
-        max_insns: req.max_insns,
-        timing: !req.no_timing,
-        itc_per_cycle: req.itc_ratio,
-        timeline: req.timeline,
-        ..RunConfig::default()
+    let bytes = read(&req.file)?;
+    let rep = if emu_core::elf::machine(&bytes) == Some(arch_x86::reloc::EM_X86_64) {
+        run_x86(req, &bytes, harness, sets)?
+    } else {
+        run_ia64(req, harness, sets)?
     };
-    let (mut machine, harness) = prepare(&image, &cfg).map_err(CliError::Run)?;
-    let stop = StopWhen {
-        on_sentinel: true,
-        on_rfi: cfg.stop_on_rfi,
-        on_interruption: cfg.stop_on_interruption,
-        max_insns: cfg.max_insns,
-    };
-    let reason = machine
-        .run(&stop)
-        .map_err(|e| CliError::Run(arch_ia64::run::RunError::Exec { error: e.error, executed: e.executed }))?;
-    let rep = report(&image, &machine, &harness, reason.to_string()).map_err(CliError::Run)?;
     let mut out = match req.format {
         Format::Text => text(&rep, req.timeline),
         Format::Json => serde_json::to_string_pretty(&rep).map_err(|e| CliError::Usage(e.to_string()))? + "\n",
@@ -144,6 +128,58 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
         }
     }
     Ok(RunOutcome { stdout: out, mismatch })
+}
+
+/// The IA-64 path: assemble or load, run, report.
+fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, String)>) -> Result<RunReport, CliError> {
+    let image = load_image(req)?;
+    let cfg = RunConfig {
+        entry: req.entry.clone(),
+        harness,
+        sets,
+        max_insns: req.max_insns,
+        timing: !req.no_timing,
+        itc_per_cycle: req.itc_ratio,
+        timeline: req.timeline,
+        ..RunConfig::default()
+    };
+    let (mut machine, harness) = prepare(&image, &cfg).map_err(CliError::Run)?;
+    let stop = StopWhen {
+        on_sentinel: true,
+        on_rfi: cfg.stop_on_rfi,
+        on_interruption: cfg.stop_on_interruption,
+        max_insns: cfg.max_insns,
+    };
+    let reason = machine
+        .run(&stop)
+        .map_err(|e| CliError::Run(arch_ia64::run::RunError::Exec { error: e.error, executed: e.executed }))?;
+    report(&image, &machine, &harness, reason.to_string()).map_err(CliError::Run)
+}
+
+/// The x86-64 path: an ELF object of machine EM_X86_64 runs on `arch_x86`'s core.
+fn run_x86(
+    req: &RunRequest,
+    bytes: &[u8],
+    harness: Option<Harness>,
+    sets: Vec<(String, String)>,
+) -> Result<RunReport, CliError> {
+    let diag = |msg: String| {
+        let loc = emu_core::error::SourceLoc::new(req.file.display().to_string().into(), 0, 0);
+        CliError::Setup(emu_core::error::Diagnostic::error(loc, msg))
+    };
+    let image = arch_x86::run::load_object(bytes).map_err(|e| diag(e.to_string()))?;
+    let cfg = arch_x86::run::RunConfig {
+        entry: req.entry.clone(),
+        harness,
+        sets,
+        max_insns: req.max_insns,
+        timing: !req.no_timing,
+        ..arch_x86::run::RunConfig::default()
+    };
+    arch_x86::run::run_image(&image, &cfg).map_err(|e| match e {
+        arch_x86::run::RunError::Setup(d) => CliError::Setup(d),
+        e => diag(e.to_string()),
+    })
 }
 
 fn text(rep: &RunReport, timeline: bool) -> String {

@@ -21,7 +21,43 @@ const SYSCALL_BINDINGS: &[Binding] = &[
 /// Virtual accounting's counters (thread_info.ac_utime / ac_stime), in ar.itc cycles.
 const VIRTUAL: Accounting = Accounting::Virtual { utime_counter: "ac_utime", stime_counter: "ac_stime" };
 
-static CATALOGUE: [Trace; 3] = [
+/// Seed 000: Rik van Riel, "sched,time: reduce nohz_full syscall overhead 40%".
+const SEED_000: &str = "000_2c39b87cb7dcea5a.txt";
+/// Seed 001: Wanpeng Li, "sched/nohz: Optimize get_nohz_timer_target()".
+const SEED_001: &str = "001_fb9872666a54b8b1.txt";
+/// Seed 003: Frederic Weisbecker, "sched: Unloop sched avg decaying".
+const SEED_003: &str = "003_6c8452a7b1af273b.txt";
+
+/// One C source for the five x86 nohz-syscall versions (`-D PATCHES=`).
+const NOHZ_SOURCE: &str = include_str!("../x86/nohz_syscall.c");
+
+/// Syscall entry runs the user-exit accounting, syscall exit the user-enter accounting, the
+/// tick `account_process_tick` (in hardirq context); each is a C function that ends by
+/// returning to the runner's sentinel. The task is in %rdi (the harness sets it); the tick's
+/// second argument (%rsi) is 1 when it interrupted user mode.
+const NOHZ_BINDINGS: &[Binding] = &[
+    Binding { kind: PathKind::SyscallEnter, start: "user_exit_accounting", end: PathEnd::RETURN },
+    Binding { kind: PathKind::SyscallExit, start: "user_enter_accounting", end: PathEnd::RETURN },
+    Binding { kind: PathKind::Tick, start: "tick_accounting", end: PathEnd::RETURN },
+];
+
+/// task->utime / task->stime, in ns.
+const NOHZ_VIRTUAL: Accounting = Accounting::Virtual { utime_counter: "utime", stime_counter: "stime" };
+
+/// The harness before patch 4: vtime_snap holds sched_clock() nanoseconds.
+const NOHZ_SCHED_CLOCK_HARNESS: &str = include_str!("../x86/harness/nohz-sched-clock.toml");
+
+const SCHED_AVG_SOURCE: &str = include_str!("../x86/sched_avg.c");
+const SCHED_AVG_BINDINGS: &[Binding] =
+    &[Binding { kind: PathKind::Call, start: "sched_avg_update", end: PathEnd::RETURN }];
+const SCHED_AVG_HARNESS: &str = include_str!("../x86/harness/sched-avg.toml");
+
+const TIMER_TARGET_SOURCE: &str = include_str!("../x86/timer_target.c");
+const TIMER_TARGET_BINDINGS: &[Binding] =
+    &[Binding { kind: PathKind::Call, start: "get_nohz_timer_target", end: PathEnd::RETURN }];
+const TIMER_TARGET_HARNESS: &str = include_str!("../x86/harness/timer-target.toml");
+
+static CATALOGUE: [Trace; 12] = [
     Trace {
         name: "ia64/syscall/none",
         arch: Arch::Ia64,
@@ -34,6 +70,7 @@ static CATALOGUE: [Trace; 3] = [
         harness: include_str!("../ia64/syscall-none.toml"),
         bindings: SYSCALL_BINDINGS,
         accounting: Accounting::TickSampling { utime_counter: "utime_ticks", stime_counter: "stime_ticks" },
+        object: None,
     },
     Trace {
         name: "ia64/syscall/v1",
@@ -47,6 +84,7 @@ static CATALOGUE: [Trace; 3] = [
         harness: include_str!("../ia64/syscall-v1.toml"),
         bindings: SYSCALL_BINDINGS,
         accounting: VIRTUAL,
+        object: None,
     },
     Trace {
         name: "ia64/syscall/v2",
@@ -60,6 +98,134 @@ static CATALOGUE: [Trace; 3] = [
         harness: include_str!("../ia64/syscall-v2.toml"),
         bindings: SYSCALL_BINDINGS,
         accounting: VIRTUAL,
+        object: None,
+    },
+    Trace {
+        name: "x86/nohz-syscall/v4.5-rc1",
+        arch: Arch::X86_64,
+        seed: SEED_000,
+        description:
+            "x86-64 nohz_full syscall accounting, 4.5-rc1: sched_clock vtime, jiffies->timeval acct under irqsave",
+        source_name: "nohz_syscall.c",
+        source: NOHZ_SOURCE,
+        defines: &[("PATCHES", "0")],
+        harness_name: "nohz-sched-clock.toml",
+        harness: NOHZ_SCHED_CLOCK_HARNESS,
+        bindings: NOHZ_BINDINGS,
+        accounting: NOHZ_VIRTUAL,
+        object: Some(include_bytes!("../x86/obj/nohz-syscall-v4.5-rc1.o")),
+    },
+    Trace {
+        name: "x86/nohz-syscall/patch1",
+        arch: Arch::X86_64,
+        seed: SEED_000,
+        description: "x86-64 nohz_full syscall accounting + patch 1: acct in ns, >> 10, TICK_NSEC early-out",
+        source_name: "nohz_syscall.c",
+        source: NOHZ_SOURCE,
+        defines: &[("PATCHES", "1")],
+        harness_name: "nohz-sched-clock.toml",
+        harness: NOHZ_SCHED_CLOCK_HARNESS,
+        bindings: NOHZ_BINDINGS,
+        accounting: NOHZ_VIRTUAL,
+        object: Some(include_bytes!("../x86/obj/nohz-syscall-patch1.o")),
+    },
+    Trace {
+        name: "x86/nohz-syscall/patch3",
+        arch: Arch::X86_64,
+        seed: SEED_000,
+        description: "x86-64 nohz_full syscall accounting + patches 1-3: acct without its own irq save/restore",
+        source_name: "nohz_syscall.c",
+        source: NOHZ_SOURCE,
+        defines: &[("PATCHES", "3")],
+        harness_name: "nohz-sched-clock.toml",
+        harness: NOHZ_SCHED_CLOCK_HARNESS,
+        bindings: NOHZ_BINDINGS,
+        accounting: NOHZ_VIRTUAL,
+        object: Some(include_bytes!("../x86/obj/nohz-syscall-patch3.o")),
+    },
+    Trace {
+        name: "x86/nohz-syscall/patch4",
+        arch: Arch::X86_64,
+        seed: SEED_000,
+        description: "x86-64 nohz_full syscall accounting + patches 1-4: vtime at jiffy granularity, no clock read",
+        source_name: "nohz_syscall.c",
+        source: NOHZ_SOURCE,
+        defines: &[("PATCHES", "4")],
+        harness_name: "nohz-jiffies.toml",
+        harness: include_str!("../x86/harness/nohz-jiffies.toml"),
+        bindings: NOHZ_BINDINGS,
+        accounting: NOHZ_VIRTUAL,
+        object: Some(include_bytes!("../x86/obj/nohz-syscall-patch4.o")),
+    },
+    Trace {
+        name: "x86/nohz-syscall/housekeeping",
+        arch: Arch::X86_64,
+        seed: SEED_000,
+        description: "x86-64 housekeeping (non-nohz_full) CPU: context tracking only per syscall, one jiffy per tick",
+        source_name: "nohz_syscall.c",
+        source: NOHZ_SOURCE,
+        defines: &[("PATCHES", "4")],
+        harness_name: "nohz-housekeeping.toml",
+        harness: include_str!("../x86/harness/nohz-housekeeping.toml"),
+        bindings: NOHZ_BINDINGS,
+        accounting: Accounting::TickSampling { utime_counter: "utime", stime_counter: "stime" },
+        object: Some(include_bytes!("../x86/obj/nohz-syscall-housekeeping.o")),
+    },
+    Trace {
+        name: "x86/sched-avg/loop",
+        arch: Arch::X86_64,
+        seed: SEED_003,
+        description: "sched_avg_update before the seed: one loop iteration per missed period",
+        source_name: "sched_avg.c",
+        source: SCHED_AVG_SOURCE,
+        defines: &[("SCHED_AVG_DIV", "0")],
+        harness_name: "sched-avg.toml",
+        harness: SCHED_AVG_HARNESS,
+        bindings: SCHED_AVG_BINDINGS,
+        accounting: Accounting::NONE,
+        object: Some(include_bytes!("../x86/obj/sched-avg-loop.o")),
+    },
+    Trace {
+        name: "x86/sched-avg/div",
+        arch: Arch::X86_64,
+        seed: SEED_003,
+        description: "sched_avg_update after the seed: one div64_u64_rem for all missed periods",
+        source_name: "sched_avg.c",
+        source: SCHED_AVG_SOURCE,
+        defines: &[("SCHED_AVG_DIV", "1")],
+        harness_name: "sched-avg.toml",
+        harness: SCHED_AVG_HARNESS,
+        bindings: SCHED_AVG_BINDINGS,
+        accounting: Accounting::NONE,
+        object: Some(include_bytes!("../x86/obj/sched-avg-div.o")),
+    },
+    Trace {
+        name: "x86/timer-target/old",
+        arch: Arch::X86_64,
+        seed: SEED_001,
+        description: "get_nohz_timer_target before the seed: housekeeping_cpu() on every busy CPU of every domain",
+        source_name: "timer_target.c",
+        source: TIMER_TARGET_SOURCE,
+        defines: &[("TIMER_TARGET_NEW", "0")],
+        harness_name: "timer-target.toml",
+        harness: TIMER_TARGET_HARNESS,
+        bindings: TIMER_TARGET_BINDINGS,
+        accounting: Accounting::NONE,
+        object: Some(include_bytes!("../x86/obj/timer-target-old.o")),
+    },
+    Trace {
+        name: "x86/timer-target/new",
+        arch: Arch::X86_64,
+        seed: SEED_001,
+        description: "get_nohz_timer_target after the seed: walk domain spans AND the housekeeping mask",
+        source_name: "timer_target.c",
+        source: TIMER_TARGET_SOURCE,
+        defines: &[("TIMER_TARGET_NEW", "1")],
+        harness_name: "timer-target.toml",
+        harness: TIMER_TARGET_HARNESS,
+        bindings: TIMER_TARGET_BINDINGS,
+        accounting: Accounting::NONE,
+        object: Some(include_bytes!("../x86/obj/timer-target-new.o")),
     },
 ];
 

@@ -1,7 +1,7 @@
 //! What a trace is: source, defines, harness, path bindings and accounting counters.
 
 use arch_ia64::asm::{assemble, Assembly};
-use emu_core::error::Diagnostics;
+use emu_core::error::{Diagnostic, Diagnostics, SourceLoc};
 use emu_core::preprocess::{PreprocessOptions, SourceLoader};
 
 /// The instruction-set architecture a trace is written for.
@@ -9,6 +9,9 @@ use emu_core::preprocess::{PreprocessOptions, SourceLoader};
 pub enum Arch {
     /// IA-64 (Itanium), assembled by `arch_ia64::asm`.
     Ia64,
+    /// x86-64: C compiled by gcc into a committed relocatable object ([`Trace::object`]),
+    /// loaded and run by `arch_x86`.
+    X86_64,
 }
 
 impl Arch {
@@ -16,6 +19,7 @@ impl Arch {
     pub fn name(self) -> &'static str {
         match self {
             Arch::Ia64 => "ia64",
+            Arch::X86_64 => "x86_64",
         }
     }
 }
@@ -32,6 +36,9 @@ pub enum PathKind {
     Tick,
     /// The light-weight system call (ia64 `epc` through the gate page) and its return.
     Fsys,
+    /// A kernel helper called on its own by the harness (x86 `sched_avg_update`,
+    /// `get_nohz_timer_target`): measured as a function, not as part of a scenario.
+    Call,
 }
 
 impl PathKind {
@@ -42,6 +49,7 @@ impl PathKind {
             PathKind::SyscallExit => "syscall_exit",
             PathKind::Tick => "tick",
             PathKind::Fsys => "fsys",
+            PathKind::Call => "call",
         }
     }
 }
@@ -50,10 +58,17 @@ impl PathKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PathEnd {
     /// Control reaches this symbol: the runner makes it the sentinel
-    /// (`Ia64Cpu::set_sentinel`) and runs until the sentinel event.
+    /// (`Ia64Cpu::set_sentinel`) and runs until the sentinel event. x86 paths end with
+    /// [`PathEnd::RETURN`].
     Symbol(&'static str),
     /// The return from interruption (`rfi`) retires: the runner stops on the rfi event.
     Rfi,
+}
+
+impl PathEnd {
+    /// The x86 paths are C functions: they end when they return to the runner's sentinel
+    /// return address, which harness expressions name `sentinel`.
+    pub const RETURN: PathEnd = PathEnd::Symbol("sentinel");
 }
 
 /// One path of a trace: where it starts, how it starts, where it ends.
@@ -69,24 +84,43 @@ pub struct Binding {
     pub end: PathEnd,
 }
 
-/// How a trace accounts CPU time, and the harness counters that hold the result.
+/// How a trace accounts CPU time, and the harness counters that hold the result. The
+/// counters' unit is the harness counter's `unit`: ticks or ar.itc cycles on ia64,
+/// nanoseconds (cputime_t with VIRT_CPU_ACCOUNTING_GEN) on x86.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Accounting {
-    /// Each tick charges one whole jiffy to the mode it interrupted; counters in ticks.
+    /// Each tick charges one whole jiffy to the mode it interrupted; counters in ticks (ia64)
+    /// or in the jiffy's nanoseconds (x86).
     TickSampling {
         /// Harness counter with the user ticks.
         utime_counter: &'static str,
         /// Harness counter with the system ticks.
         stime_counter: &'static str,
     },
-    /// The entry and exit paths read the cycle counter and charge the exact intervals;
-    /// counters in cycles (ar.itc units).
+    /// The entry and exit paths read a clock and charge the intervals; counters in cycles
+    /// (ia64 ar.itc) or nanoseconds (x86, sched_clock or, after patch 4, whole jiffies).
     Virtual {
         /// Harness counter with the accumulated user time.
         utime_counter: &'static str,
         /// Harness counter with the accumulated system time.
         stime_counter: &'static str,
     },
+}
+
+impl Accounting {
+    /// A helper that accounts nothing (`x86/sched-avg/*`, `x86/timer-target/*`): no counters.
+    pub const NONE: Accounting = Accounting::Virtual { utime_counter: "", stime_counter: "" };
+
+    /// The user and system time counters, or `None` for [`Accounting::NONE`].
+    pub fn counters(&self) -> Option<(&'static str, &'static str)> {
+        let (Accounting::TickSampling { utime_counter, stime_counter }
+        | Accounting::Virtual { utime_counter, stime_counter }) = *self;
+        if utime_counter.is_empty() && stime_counter.is_empty() {
+            None
+        } else {
+            Some((utime_counter, stime_counter))
+        }
+    }
 }
 
 /// One catalogued trace version.
@@ -102,9 +136,10 @@ pub struct Trace {
     pub description: &'static str,
     /// File name of the source, used in diagnostics and by `acctemu show`.
     pub source_name: &'static str,
-    /// The assembly source.
+    /// The source: ia64 assembly, or the C the x86 object is compiled from.
     pub source: &'static str,
-    /// Preprocessor defines `(name, value)` that select this version.
+    /// Preprocessor defines `(name, value)` that select this version (x86: the `-D` flags
+    /// `traces/x86/build.sh` passes).
     pub defines: &'static [(&'static str, &'static str)],
     /// File name of the harness.
     pub harness_name: &'static str,
@@ -114,6 +149,9 @@ pub struct Trace {
     pub bindings: &'static [Binding],
     /// How it accounts time and where the counters are.
     pub accounting: Accounting,
+    /// The compiled relocatable ELF object (x86: `traces/x86/obj/*.o`, built by
+    /// `traces/x86/build.sh`); `None` for traces assembled from source (ia64).
+    pub object: Option<&'static [u8]>,
 }
 
 /// The source has no `#include`: a loader that finds nothing keeps the build hermetic.
@@ -131,11 +169,19 @@ impl Trace {
         self.defines.iter().fold(PreprocessOptions::new(), |o, (name, value)| o.defined(*name, *value))
     }
 
-    /// Assembles this version's source with its defines.
+    /// Assembles this version's source with its defines. An x86 trace is not assembled:
+    /// its code is [`Trace::object`].
     ///
     /// # Errors
-    /// The assembler's diagnostics (a catalogue test keeps every version assembling).
+    /// The assembler's diagnostics (a catalogue test keeps every version assembling); for
+    /// an x86 trace, one error located at its source.
     pub fn assemble(&self) -> Result<Assembly, Diagnostics> {
+        if self.arch != Arch::Ia64 {
+            let loc = SourceLoc::new(self.source_name.into(), 0, 0);
+            let msg =
+                format!("{} is an {} trace: run its compiled object, not the assembler", self.name, self.arch.name());
+            return Err(Diagnostics(vec![Diagnostic::error(loc, msg)]));
+        }
         assemble(self.source_name, self.source, &self.preprocess_options(), &NoIncludes)
     }
 

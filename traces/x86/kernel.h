@@ -37,13 +37,19 @@ typedef _Bool bool;
  */
 #define __tu_boundary __attribute__((noipa))
 
-/* local_irq_save: read RFLAGS through the stack, then cli. */
+/*
+ * local_irq_save: read RFLAGS through the stack, then cli. The native differential drivers
+ * (native/, -DACCTEMU_NATIVE_USER) run in user mode, where cli faults: they keep the pushf/pop
+ * and the popf (which leaves IF alone at CPL 3) and drop the cli, which changes no result.
+ */
 static inline __attribute__((always_inline)) unsigned long arch_local_irq_save(void)
 {
 	unsigned long flags;
 
 	__asm__ __volatile__("pushfq ; popq %0" : "=rm"(flags) : : "memory");
+#ifndef ACCTEMU_NATIVE_USER
 	__asm__ __volatile__("cli" : : : "memory");
+#endif
 	return flags;
 }
 

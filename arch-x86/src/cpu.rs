@@ -1,0 +1,285 @@
+//! [`X86Cpu`]: the x86-64 core as the machine loop sees it. One step executes one
+//! instruction; the timing model (when configured) issues it afterwards with the memory
+//! accesses the step made, except for rdtsc/rdtscp, which issue first because their result
+//! is the issue cycle.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use emu_core::cpu::{Cpu, StepEvent};
+use emu_core::memory::{MemFault, Memory};
+use emu_core::snapshot::Snapshot;
+use emu_core::timing::TimingSummary;
+use thiserror::Error;
+
+use crate::decode::{Insn, Op, X86Decoder, MAX_INSN_LEN};
+use crate::exec::{execute, Ctx, Flow, Trap};
+use crate::state::X86State;
+use crate::timing::{IssueInfo, X86Model, X86Params};
+
+/// How the CPU is set up (the default: sentinel 0, no timing model, 1:1 TSC).
+#[derive(Debug, Clone, Default)]
+pub struct CpuConfig {
+    /// Reaching this address ends the path ([`StepEvent::Sentinel`]).
+    pub sentinel: u64,
+    /// Timing model parameters; `None` counts one cycle per instruction.
+    pub timing: Option<X86Params>,
+    /// TSC ticks per modelled cycle as numerator / denominator (the host's TSC runs slower
+    /// than its core clock); `None` takes the timing parameters' ratio (1:1 without them).
+    pub tsc_ratio: Option<(u64, u64)>,
+}
+
+/// An emulator failure, naming the instruction, its bytes and its address.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ExecError {
+    /// Fetching the instruction faulted.
+    #[error("cannot fetch an instruction at {addr:#x}: {fault}")]
+    Fetch {
+        /// Instruction address.
+        addr: u64,
+        /// The fault.
+        fault: MemFault,
+    },
+    /// Not in the supported subset, or not decodable.
+    #[error("unsupported instruction `{text}` (bytes {bytes}) at {addr:#x}")]
+    Unsupported {
+        /// Instruction address.
+        addr: u64,
+        /// AT&T text.
+        text: String,
+        /// Hex bytes.
+        bytes: String,
+    },
+    /// A data access faulted.
+    #[error("`{text}` (bytes {bytes}) at {addr:#x}: {fault}")]
+    Memory {
+        /// Instruction address.
+        addr: u64,
+        /// AT&T text.
+        text: String,
+        /// Hex bytes.
+        bytes: String,
+        /// The fault.
+        fault: MemFault,
+    },
+    /// Divide error (#DE): zero divisor or quotient overflow.
+    #[error("divide error (#DE) in `{text}` (bytes {bytes}) at {addr:#x}")]
+    Divide {
+        /// Instruction address.
+        addr: u64,
+        /// AT&T text.
+        text: String,
+        /// Hex bytes.
+        bytes: String,
+    },
+}
+
+impl ExecError {
+    /// The address of the failing instruction.
+    pub fn addr(&self) -> u64 {
+        match self {
+            ExecError::Fetch { addr, .. }
+            | ExecError::Unsupported { addr, .. }
+            | ExecError::Memory { addr, .. }
+            | ExecError::Divide { addr, .. } => *addr,
+        }
+    }
+
+    fn from_trap(trap: Trap, i: &Insn) -> ExecError {
+        let (addr, text, bytes) = (i.addr, i.text(), i.hex());
+        match trap {
+            Trap::Mem(fault) => ExecError::Memory { addr, text, bytes, fault },
+            Trap::Divide => ExecError::Divide { addr, text, bytes },
+            Trap::Unsupported => ExecError::Unsupported { addr, text, bytes },
+        }
+    }
+}
+
+/// The x86-64 core.
+pub struct X86Cpu {
+    /// Architectural state.
+    pub state: X86State,
+    config: CpuConfig,
+    decoder: X86Decoder,
+    code: HashMap<u64, Arc<Insn>>,
+    model: Option<X86Model>,
+    instructions: u64,
+    nops: u64,
+    /// Cycles added by [`X86Cpu::advance`] when there is no timing model.
+    idle: u64,
+}
+
+impl std::fmt::Debug for X86Cpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("X86Cpu")
+            .field("state", &self.state)
+            .field("config", &self.config)
+            .field("decoded", &self.code.len())
+            .field("instructions", &self.instructions)
+            .finish_non_exhaustive()
+    }
+}
+
+impl X86Cpu {
+    /// A core with zeroed registers and no decoded code.
+    pub fn new(config: CpuConfig) -> X86Cpu {
+        let model = config.timing.clone().map(X86Model::new);
+        X86Cpu {
+            state: X86State::default(),
+            config,
+            decoder: X86Decoder::new(),
+            code: HashMap::new(),
+            model,
+            instructions: 0,
+            nops: 0,
+            idle: 0,
+        }
+    }
+
+    /// Decodes a code section once; instructions reached outside decoded code (or at an
+    /// address inside a decoded one) are decoded from memory when first executed.
+    pub fn add_code(&mut self, addr: u64, bytes: &[u8]) {
+        for insn in self.decoder.decode_all(addr, bytes) {
+            self.code.insert(insn.addr, Arc::new(insn));
+        }
+    }
+
+    /// The decoded instruction at `addr`, if any.
+    pub fn insn_at(&self, addr: u64) -> Option<&Insn> {
+        self.code.get(&addr).map(|i| &**i)
+    }
+
+    /// Starts execution at `addr`.
+    pub fn set_entry(&mut self, addr: u64) {
+        self.state.rip = addr;
+    }
+
+    /// Lets `cycles` pass without executing (work outside the modelled code).
+    pub fn advance(&mut self, cycles: u64) {
+        match &mut self.model {
+            Some(m) => m.advance(cycles),
+            None => self.idle += cycles,
+        }
+    }
+
+    /// The timing model's event counts, when it runs.
+    pub fn counts(&self) -> Option<crate::timing::Counts> {
+        self.model.as_ref().map(X86Model::counts)
+    }
+
+    /// The timing model, when it runs.
+    pub fn model(&self) -> Option<&X86Model> {
+        self.model.as_ref()
+    }
+
+    /// Cycle, instruction and stall totals.
+    pub fn summary(&self) -> TimingSummary {
+        match &self.model {
+            Some(m) => m.summary(),
+            None => TimingSummary {
+                cycles: self.cycles(),
+                instructions: self.instructions,
+                nops: self.nops,
+                groups: self.instructions,
+                ..TimingSummary::default()
+            },
+        }
+    }
+
+    /// The TSC for a clock reading of `cycle`.
+    pub fn tsc_at(&self, cycle: u64) -> u64 {
+        let ticks = match (self.config.tsc_ratio, &self.model) {
+            (Some((num, den)), _) => {
+                let scaled = u128::from(cycle) * u128::from(num) / u128::from(den.max(1));
+                u64::try_from(scaled).unwrap_or(u64::MAX)
+            }
+            (None, Some(m)) => m.tsc_of(cycle),
+            (None, None) => cycle,
+        };
+        ticks.wrapping_add(self.state.tsc_offset)
+    }
+
+    fn fetch(&mut self, mem: &Memory) -> Result<Arc<Insn>, ExecError> {
+        let rip = self.state.rip;
+        if let Some(i) = self.code.get(&rip) {
+            return Ok(Arc::clone(i));
+        }
+        let mut buf = [0u8; MAX_INSN_LEN];
+        let mut n = 0;
+        for (k, slot) in buf.iter_mut().enumerate() {
+            let mut b = [0u8];
+            match mem.fetch(rip.wrapping_add(k as u64), &mut b) {
+                Ok(()) => *slot = b[0],
+                Err(fault) if k == 0 => return Err(ExecError::Fetch { addr: rip, fault }),
+                Err(_) => break,
+            }
+            n = k + 1;
+        }
+        let insn = Arc::new(self.decoder.decode_one(rip, buf.get(..n).unwrap_or(&[])));
+        self.code.insert(rip, Arc::clone(&insn));
+        Ok(insn)
+    }
+
+    fn issue(&mut self, i: &Insn, load: Option<(u64, u8)>, store: Option<(u64, u8)>, taken: bool) -> u64 {
+        match &mut self.model {
+            Some(m) => {
+                m.issue(&IssueInfo { addr: i.addr, class: i.class, srcs: &i.srcs, dsts: &i.dsts, load, store, taken })
+            }
+            None => self.instructions + self.idle,
+        }
+    }
+}
+
+impl Cpu for X86Cpu {
+    type Error = ExecError;
+
+    fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
+        let insn = self.fetch(mem)?;
+        let clock = matches!(insn.op, Op::Rdtsc | Op::Rdtscp);
+        let tsc = if clock {
+            let cycle = self.issue(&insn, None, None, false);
+            self.tsc_at(cycle)
+        } else {
+            0
+        };
+        let mut cx = Ctx::new(&mut self.state, mem, tsc);
+        let flow = execute(&insn, &mut cx).map_err(|t| ExecError::from_trap(t, &insn))?;
+        let (load, store) = (cx.load, cx.store);
+        let taken = matches!(flow, Flow::Jump(_));
+        if !clock {
+            self.issue(&insn, load, store, taken);
+        }
+        self.instructions += 1;
+        if matches!(insn.op, Op::Nop | Op::Endbr64 | Op::Pause) {
+            self.nops += 1;
+        }
+        self.state.rip = match flow {
+            Flow::Jump(to) => to,
+            Flow::Next | Flow::Halt => insn.next(),
+        };
+        Ok(match flow {
+            Flow::Halt => StepEvent::Halt,
+            _ if self.state.rip == self.config.sentinel => StepEvent::Sentinel,
+            _ => StepEvent::Continue,
+        })
+    }
+
+    fn pc(&self) -> u64 {
+        self.state.rip
+    }
+
+    fn cycles(&self) -> u64 {
+        match &self.model {
+            Some(m) => m.now(),
+            None => self.instructions + self.idle,
+        }
+    }
+
+    fn instructions(&self) -> u64 {
+        self.instructions
+    }
+
+    fn snapshot(&self, _mem: &Memory) -> Snapshot {
+        crate::snapshot::capture(&self.state)
+    }
+}

@@ -1,0 +1,680 @@
+//! x86-64 decoding: iced-x86 decodes each instruction once into an own compact [`Insn`]
+//! record the executor and the timing model read; nothing downstream looks at iced's text.
+//!
+//! Registers are numbered as the hardware encodes them (0 = rax, 1 = rcx, 2 = rdx,
+//! 3 = rbx, 4 = rsp, 5 = rbp, 6 = rsi, 7 = rdi, 8..15 = r8..r15).
+
+use iced_x86::{
+    ConditionCode, Decoder, DecoderOptions, Formatter, GasFormatter, Instruction, InstructionInfoFactory, Mnemonic,
+    OpAccess, OpKind, Register,
+};
+
+use crate::timing::{TimingClass, XReg};
+
+/// The longest x86 instruction.
+pub const MAX_INSN_LEN: usize = 15;
+
+/// The operations the executor implements; everything else decodes to [`Op::Unsupported`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)] // the variants are the instruction mnemonics
+pub enum Op {
+    Mov,
+    Movzx,
+    /// `movsx` and `movsxd`.
+    Movsx,
+    Lea,
+    Add,
+    Adc,
+    Sub,
+    Sbb,
+    And,
+    Or,
+    Xor,
+    Cmp,
+    Test,
+    Inc,
+    Dec,
+    Neg,
+    Not,
+    Shl,
+    Shr,
+    Sar,
+    Rol,
+    Ror,
+    Rcl,
+    Rcr,
+    /// Double-precision shift left (`shld dst, src, count`).
+    Shld,
+    /// Double-precision shift right (`shrd dst, src, count`).
+    Shrd,
+    Bt,
+    Bts,
+    Btr,
+    Btc,
+    Bsf,
+    Bsr,
+    Tzcnt,
+    Lzcnt,
+    Popcnt,
+    /// One-operand signed widening multiply.
+    Imul1,
+    /// Two- and three-operand `imul` (truncating).
+    Imul,
+    Mul,
+    Div,
+    Idiv,
+    /// `cbw`/`cwde`/`cdqe` by [`Insn::size`].
+    Cbw,
+    /// `cwd`/`cdq`/`cqo` by [`Insn::size`].
+    Cwd,
+    Setcc,
+    Cmovcc,
+    Jcc,
+    Jmp,
+    Call,
+    Ret,
+    Push,
+    Pop,
+    Leave,
+    Xchg,
+    Xadd,
+    Cmpxchg,
+    Pushf,
+    Popf,
+    Cli,
+    Sti,
+    Clc,
+    Stc,
+    Cmc,
+    Rdtsc,
+    Rdtscp,
+    Lfence,
+    Mfence,
+    Sfence,
+    Pause,
+    Nop,
+    Endbr64,
+    Hlt,
+    /// Decoded but not implemented, or undecodable.
+    Unsupported,
+}
+
+/// Conditions of jcc/setcc/cmovcc.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)] // the Intel condition names
+pub enum Cond {
+    O,
+    No,
+    B,
+    Ae,
+    E,
+    Ne,
+    Be,
+    A,
+    S,
+    Ns,
+    P,
+    Np,
+    L,
+    Ge,
+    Le,
+    G,
+}
+
+/// A general register operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Gpr {
+    /// Hardware number, 0..=15.
+    pub num: u8,
+    /// Width in bytes: 1, 2, 4 or 8.
+    pub size: u8,
+    /// ah/ch/dh/bh: bits 8..16 of register `num`.
+    pub high8: bool,
+}
+
+/// Segment override of a memory operand (kernel per-CPU data uses gs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Seg {
+    /// No base added (cs/ds/es/ss in 64-bit mode).
+    Flat,
+    /// `fs:` adds the fs base.
+    Fs,
+    /// `gs:` adds the gs base.
+    Gs,
+}
+
+/// A memory operand; a rip-relative one has its absolute address in `disp` and no base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MemRef {
+    /// Base register number.
+    pub base: Option<u8>,
+    /// Index register number.
+    pub index: Option<u8>,
+    /// 1, 2, 4 or 8.
+    pub scale: u8,
+    /// Displacement (the resolved target for rip-relative operands).
+    pub disp: i64,
+    /// Segment whose base is added.
+    pub seg: Seg,
+    /// Bytes accessed (0 for `lea` and nops).
+    pub size: u8,
+}
+
+/// One operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// Absent.
+    None,
+    /// A general register.
+    Reg(Gpr),
+    /// An immediate, sign-extended as the instruction defines; branch targets are absolute.
+    Imm(i64),
+    /// A memory operand.
+    Mem(MemRef),
+}
+
+/// One decoded instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Insn {
+    /// Address.
+    pub addr: u64,
+    /// Length in bytes.
+    pub len: u8,
+    /// The operation.
+    pub op: Op,
+    /// Operand size in bytes (the destination's; for movzx/movsx the destination's too).
+    pub size: u8,
+    /// Operands in Intel order (destination first).
+    pub ops: [Operand; 3],
+    /// Condition of jcc/setcc/cmovcc.
+    pub cond: Option<Cond>,
+    /// `lock` prefix present (xchg with memory is locked without it).
+    pub lock: bool,
+    /// How the timing model sees it.
+    pub class: TimingClass,
+    /// Registers (and flags) read, for the timing model's scoreboard.
+    pub srcs: Vec<XReg>,
+    /// Registers (and flags) written.
+    pub dsts: Vec<XReg>,
+    /// The instruction's bytes (first `len` valid), for error messages.
+    pub bytes: [u8; MAX_INSN_LEN],
+}
+
+impl Insn {
+    /// The instruction's bytes.
+    pub fn raw(&self) -> &[u8] {
+        self.bytes.get(..usize::from(self.len)).unwrap_or(&self.bytes)
+    }
+
+    /// Address of the next instruction.
+    pub fn next(&self) -> u64 {
+        self.addr.wrapping_add(u64::from(self.len))
+    }
+
+    /// AT&T text as objdump prints it (for messages only).
+    pub fn text(&self) -> String {
+        let mut decoder = Decoder::with_ip(64, self.raw(), self.addr, DecoderOptions::NONE);
+        let insn = decoder.decode();
+        if insn.is_invalid() {
+            return "(bad)".to_string();
+        }
+        let mut out = String::new();
+        GasFormatter::new().format(&insn, &mut out);
+        out
+    }
+
+    /// Bytes as space-separated hex pairs.
+    pub fn hex(&self) -> String {
+        self.raw().iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
+    }
+}
+
+/// Decodes instructions; reuses iced's register-usage analysis across calls.
+pub struct X86Decoder {
+    info: InstructionInfoFactory,
+}
+
+impl std::fmt::Debug for X86Decoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("X86Decoder")
+    }
+}
+
+impl Default for X86Decoder {
+    fn default() -> X86Decoder {
+        X86Decoder::new()
+    }
+}
+
+impl X86Decoder {
+    /// A decoder.
+    pub fn new() -> X86Decoder {
+        X86Decoder { info: InstructionInfoFactory::new() }
+    }
+
+    /// Decodes every instruction of `bytes` placed at `addr`, linearly.
+    pub fn decode_all(&mut self, addr: u64, bytes: &[u8]) -> Vec<Insn> {
+        let mut out = Vec::new();
+        let mut off = 0usize;
+        while let Some(rest) = bytes.get(off..).filter(|r| !r.is_empty()) {
+            let insn = self.decode_one(addr.wrapping_add(off as u64), rest);
+            off += usize::from(insn.len.max(1));
+            out.push(insn);
+        }
+        out
+    }
+
+    /// Decodes the instruction at the start of `bytes` (placed at `addr`).
+    pub fn decode_one(&mut self, addr: u64, bytes: &[u8]) -> Insn {
+        let mut raw = [0u8; MAX_INSN_LEN];
+        let n = bytes.len().min(MAX_INSN_LEN);
+        if let (Some(dst), Some(src)) = (raw.get_mut(..n), bytes.get(..n)) {
+            dst.copy_from_slice(src);
+        }
+        let decoded = Decoder::try_with_ip(64, bytes.get(..n).unwrap_or(&[]), addr, DecoderOptions::NONE)
+            .map(|mut d| d.decode())
+            .ok()
+            .filter(|i| !i.is_invalid());
+        let Some(i) = decoded else {
+            return Insn {
+                addr,
+                len: 1,
+                op: Op::Unsupported,
+                size: 0,
+                ops: [Operand::None; 3],
+                cond: None,
+                lock: false,
+                class: TimingClass::Nop,
+                srcs: Vec::new(),
+                dsts: Vec::new(),
+                bytes: raw,
+            };
+        };
+        let op = map_op(&i);
+        let ops = [operand(&i, 0), operand(&i, 1), operand(&i, 2)];
+        let size = op_size(&i, op, &ops);
+        let (srcs, dsts) = self.reg_use(&i);
+        let mut insn = Insn {
+            addr,
+            len: i.len() as u8,
+            op,
+            size,
+            ops,
+            cond: cond(i.condition_code()),
+            lock: i.has_lock_prefix(),
+            class: TimingClass::Nop,
+            srcs,
+            dsts,
+            bytes: raw,
+        };
+        insn.class = classify(&insn);
+        insn
+    }
+
+    fn reg_use(&mut self, i: &Instruction) -> (Vec<XReg>, Vec<XReg>) {
+        let (mut srcs, mut dsts) = (Vec::new(), Vec::new());
+        let info = self.info.info(i);
+        for u in info.used_registers() {
+            let Some(r) = gpr(u.register()) else { continue };
+            let x = XReg::Gpr(r.num);
+            let (read, write) = match u.access() {
+                OpAccess::Read | OpAccess::CondRead => (true, false),
+                OpAccess::Write | OpAccess::CondWrite => (false, true),
+                OpAccess::ReadWrite | OpAccess::ReadCondWrite => (true, true),
+                _ => (false, false),
+            };
+            // A partial-width write merges with the old value, so it also reads it.
+            let merges = write && (r.size < 4) && !matches!(map_op(i), Op::Movzx | Op::Movsx);
+            if (read || merges) && !srcs.contains(&x) {
+                srcs.push(x);
+            }
+            if write && !dsts.contains(&x) {
+                dsts.push(x);
+            }
+        }
+        if i.rflags_read() != 0 {
+            srcs.push(XReg::Flags);
+        }
+        if i.rflags_modified() != 0 {
+            dsts.push(XReg::Flags);
+        }
+        (srcs, dsts)
+    }
+}
+
+/// A general register by iced name, with its width.
+pub fn gpr(r: Register) -> Option<Gpr> {
+    let size = r.size() as u8;
+    if !r.is_gpr() {
+        return None;
+    }
+    let (num, high8) = match r {
+        Register::AH => (0, true),
+        Register::CH => (1, true),
+        Register::DH => (2, true),
+        Register::BH => (3, true),
+        _ => (r.full_register().number() as u8, false),
+    };
+    Some(Gpr { num, size, high8 })
+}
+
+fn segment(r: Register) -> Seg {
+    match r {
+        Register::FS => Seg::Fs,
+        Register::GS => Seg::Gs,
+        _ => Seg::Flat,
+    }
+}
+
+fn operand(i: &Instruction, n: u32) -> Operand {
+    if n >= i.op_count() {
+        return Operand::None;
+    }
+    match i.op_kind(n) {
+        OpKind::Register => gpr(i.op_register(n)).map_or(Operand::None, Operand::Reg),
+        OpKind::NearBranch16 | OpKind::NearBranch32 | OpKind::NearBranch64 => {
+            Operand::Imm(i.near_branch_target() as i64)
+        }
+        OpKind::Immediate8
+        | OpKind::Immediate8_2nd
+        | OpKind::Immediate16
+        | OpKind::Immediate32
+        | OpKind::Immediate64
+        | OpKind::Immediate8to16
+        | OpKind::Immediate8to32
+        | OpKind::Immediate8to64
+        | OpKind::Immediate32to64 => Operand::Imm(i.try_immediate(n).unwrap_or(0) as i64),
+        OpKind::Memory => {
+            let rip = i.is_ip_rel_memory_operand();
+            Operand::Mem(MemRef {
+                base: if rip { None } else { gpr(i.memory_base()).map(|g| g.num) },
+                index: gpr(i.memory_index()).map(|g| g.num),
+                scale: i.memory_index_scale() as u8,
+                disp: if rip { i.ip_rel_memory_address() as i64 } else { i.memory_displacement64() as i64 },
+                seg: segment(i.memory_segment()),
+                size: i.memory_size().size() as u8,
+            })
+        }
+        _ => Operand::None,
+    }
+}
+
+fn width(o: &Operand) -> u8 {
+    match o {
+        Operand::Reg(g) => g.size,
+        Operand::Mem(m) => m.size,
+        _ => 0,
+    }
+}
+
+fn op_size(i: &Instruction, op: Op, ops: &[Operand; 3]) -> u8 {
+    match i.mnemonic() {
+        Mnemonic::Cbw | Mnemonic::Cwd => 2,
+        Mnemonic::Cwde | Mnemonic::Cdq => 4,
+        Mnemonic::Cdqe | Mnemonic::Cqo => 8,
+        Mnemonic::Pushfq | Mnemonic::Popfq => 8,
+        Mnemonic::Pushf | Mnemonic::Popf => 2,
+        _ => match op {
+            Op::Push | Op::Pop if matches!(ops[0], Operand::Imm(_)) => 8,
+            Op::Call | Op::Jmp | Op::Ret | Op::Leave => 8,
+            _ => width(&ops[0]),
+        },
+    }
+}
+
+fn map_op(i: &Instruction) -> Op {
+    use Mnemonic as M;
+    match i.mnemonic() {
+        M::Mov => Op::Mov,
+        M::Movzx => Op::Movzx,
+        M::Movsx | M::Movsxd => Op::Movsx,
+        M::Lea => Op::Lea,
+        M::Add => Op::Add,
+        M::Adc => Op::Adc,
+        M::Sub => Op::Sub,
+        M::Sbb => Op::Sbb,
+        M::And => Op::And,
+        M::Or => Op::Or,
+        M::Xor => Op::Xor,
+        M::Cmp => Op::Cmp,
+        M::Test => Op::Test,
+        M::Inc => Op::Inc,
+        M::Dec => Op::Dec,
+        M::Neg => Op::Neg,
+        M::Not => Op::Not,
+        M::Shl | M::Sal => Op::Shl,
+        M::Shr => Op::Shr,
+        M::Sar => Op::Sar,
+        M::Rol => Op::Rol,
+        M::Ror => Op::Ror,
+        M::Rcl => Op::Rcl,
+        M::Rcr => Op::Rcr,
+        M::Shld => Op::Shld,
+        M::Shrd => Op::Shrd,
+        M::Bt => Op::Bt,
+        M::Bts => Op::Bts,
+        M::Btr => Op::Btr,
+        M::Btc => Op::Btc,
+        M::Bsf => Op::Bsf,
+        M::Bsr => Op::Bsr,
+        M::Tzcnt => Op::Tzcnt,
+        M::Lzcnt => Op::Lzcnt,
+        M::Popcnt => Op::Popcnt,
+        M::Imul if i.op_count() == 1 => Op::Imul1,
+        M::Imul => Op::Imul,
+        M::Mul => Op::Mul,
+        M::Div => Op::Div,
+        M::Idiv => Op::Idiv,
+        M::Cbw | M::Cwde | M::Cdqe => Op::Cbw,
+        M::Cwd | M::Cdq | M::Cqo => Op::Cwd,
+        M::Jmp if i.op_count() == 1 => Op::Jmp,
+        M::Call => Op::Call,
+        M::Ret => Op::Ret,
+        M::Push => Op::Push,
+        M::Pop => Op::Pop,
+        M::Leave => Op::Leave,
+        M::Xchg => Op::Xchg,
+        M::Xadd => Op::Xadd,
+        M::Cmpxchg => Op::Cmpxchg,
+        M::Pushf | M::Pushfq => Op::Pushf,
+        M::Popf | M::Popfq => Op::Popf,
+        M::Cli => Op::Cli,
+        M::Sti => Op::Sti,
+        M::Clc => Op::Clc,
+        M::Stc => Op::Stc,
+        M::Cmc => Op::Cmc,
+        M::Rdtsc => Op::Rdtsc,
+        M::Rdtscp => Op::Rdtscp,
+        M::Lfence => Op::Lfence,
+        M::Mfence => Op::Mfence,
+        M::Sfence => Op::Sfence,
+        M::Pause => Op::Pause,
+        M::Nop => Op::Nop,
+        M::Endbr64 => Op::Endbr64,
+        M::Hlt => Op::Hlt,
+        m if is_setcc(m) => Op::Setcc,
+        m if is_cmov(m) => Op::Cmovcc,
+        m if is_jcc(m) => Op::Jcc,
+        _ => Op::Unsupported,
+    }
+}
+
+fn is_setcc(m: Mnemonic) -> bool {
+    use Mnemonic as M;
+    matches!(
+        m,
+        M::Seto
+            | M::Setno
+            | M::Setb
+            | M::Setae
+            | M::Sete
+            | M::Setne
+            | M::Setbe
+            | M::Seta
+            | M::Sets
+            | M::Setns
+            | M::Setp
+            | M::Setnp
+            | M::Setl
+            | M::Setge
+            | M::Setle
+            | M::Setg
+    )
+}
+
+fn is_cmov(m: Mnemonic) -> bool {
+    use Mnemonic as M;
+    matches!(
+        m,
+        M::Cmovo
+            | M::Cmovno
+            | M::Cmovb
+            | M::Cmovae
+            | M::Cmove
+            | M::Cmovne
+            | M::Cmovbe
+            | M::Cmova
+            | M::Cmovs
+            | M::Cmovns
+            | M::Cmovp
+            | M::Cmovnp
+            | M::Cmovl
+            | M::Cmovge
+            | M::Cmovle
+            | M::Cmovg
+    )
+}
+
+fn is_jcc(m: Mnemonic) -> bool {
+    use Mnemonic as M;
+    matches!(
+        m,
+        M::Jo
+            | M::Jno
+            | M::Jb
+            | M::Jae
+            | M::Je
+            | M::Jne
+            | M::Jbe
+            | M::Ja
+            | M::Js
+            | M::Jns
+            | M::Jp
+            | M::Jnp
+            | M::Jl
+            | M::Jge
+            | M::Jle
+            | M::Jg
+    )
+}
+
+fn cond(c: ConditionCode) -> Option<Cond> {
+    use ConditionCode as C;
+    Some(match c {
+        C::o => Cond::O,
+        C::no => Cond::No,
+        C::b => Cond::B,
+        C::ae => Cond::Ae,
+        C::e => Cond::E,
+        C::ne => Cond::Ne,
+        C::be => Cond::Be,
+        C::a => Cond::A,
+        C::s => Cond::S,
+        C::ns => Cond::Ns,
+        C::p => Cond::P,
+        C::np => Cond::Np,
+        C::l => Cond::L,
+        C::ge => Cond::Ge,
+        C::le => Cond::Le,
+        C::g => Cond::G,
+        _ => return None,
+    })
+}
+
+/// The timing class of a decoded instruction.
+fn classify(i: &Insn) -> TimingClass {
+    use TimingClass as T;
+    let mem_dst = matches!(i.ops[0], Operand::Mem(_));
+    let mem_any = i.ops.iter().any(|o| matches!(o, Operand::Mem(_)));
+    let alu = |writes: bool| {
+        if i.lock {
+            T::LockedRmw
+        } else if mem_dst && writes {
+            T::Rmw
+        } else if mem_any {
+            T::LoadAlu
+        } else {
+            T::Alu
+        }
+    };
+    match i.op {
+        Op::Mov if mem_dst => T::Store,
+        Op::Mov if mem_any => T::Load,
+        Op::Mov if matches!(i.ops[1], Operand::Imm(_)) => T::MovImm,
+        Op::Mov => T::Mov,
+        Op::Movzx | Op::Movsx if mem_any => T::Load,
+        Op::Movzx | Op::Movsx => T::Movzx,
+        Op::Lea => T::Lea,
+        Op::Cmp | Op::Test | Op::Bt => alu(false),
+        Op::Add
+        | Op::Adc
+        | Op::Sub
+        | Op::Sbb
+        | Op::And
+        | Op::Or
+        | Op::Xor
+        | Op::Inc
+        | Op::Dec
+        | Op::Neg
+        | Op::Not
+        | Op::Clc
+        | Op::Stc
+        | Op::Cmc => alu(true),
+        Op::Shl | Op::Shr | Op::Sar | Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shld | Op::Shrd if mem_dst => {
+            alu(true)
+        }
+        Op::Shl | Op::Shr | Op::Sar if matches!(i.ops[1], Operand::Reg(_)) => T::ShiftCl,
+        Op::Shld | Op::Shrd if matches!(i.ops[2], Operand::Reg(_)) => T::ShiftCl,
+        Op::Shld | Op::Shrd => T::Shift,
+        Op::Shl | Op::Shr | Op::Sar => T::Shift,
+        Op::Rol | Op::Ror | Op::Rcl | Op::Rcr => T::Rotate,
+        Op::Bts | Op::Btr | Op::Btc if mem_dst => alu(true),
+        Op::Bts | Op::Btr | Op::Btc => T::Bit,
+        Op::Bsf | Op::Bsr | Op::Tzcnt | Op::Lzcnt => T::BitScan,
+        Op::Popcnt => T::Popcnt,
+        Op::Imul => T::Imul,
+        Op::Imul1 | Op::Mul => T::Mul,
+        Op::Div => T::Div { bytes: i.size, signed: false },
+        Op::Idiv => T::Div { bytes: i.size, signed: true },
+        Op::Cbw | Op::Cwd => T::Cqo,
+        Op::Setcc if mem_dst => T::Store,
+        Op::Setcc => T::Setcc,
+        Op::Cmovcc => T::Cmov,
+        Op::Jcc => T::Jcc,
+        Op::Jmp if matches!(i.ops[0], Operand::Imm(_)) => T::Jmp,
+        Op::Jmp => T::JmpIndirect,
+        Op::Call if matches!(i.ops[0], Operand::Imm(_)) => T::Call,
+        Op::Call => T::CallIndirect,
+        Op::Ret => T::Ret,
+        Op::Push => T::Push,
+        Op::Pop | Op::Leave => T::Pop,
+        Op::Xchg if mem_any => T::LockedRmw,
+        Op::Xchg => T::Xchg,
+        Op::Xadd if i.lock || mem_any => T::LockedRmw,
+        Op::Xadd => T::Alu,
+        Op::Cmpxchg => T::Cmpxchg,
+        Op::Pushf => T::Pushf,
+        Op::Popf => T::Popf,
+        Op::Cli => T::Cli,
+        Op::Sti => T::Sti,
+        Op::Rdtsc => T::Rdtsc,
+        Op::Rdtscp => T::Rdtscp,
+        Op::Lfence => T::Lfence,
+        Op::Mfence | Op::Sfence => T::Mfence,
+        Op::Pause => T::Pause,
+        Op::Nop | Op::Endbr64 | Op::Hlt | Op::Unsupported => T::Nop,
+    }
+}
+
+#[cfg(test)]
+mod tests;
