@@ -15,6 +15,7 @@ pub mod decode;
 pub mod exec;
 pub mod reloc;
 pub mod run;
+pub mod scenario;
 pub mod snapshot;
 pub mod state;
 pub mod timing;

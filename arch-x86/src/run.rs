@@ -11,7 +11,7 @@ use emu_core::elf::ElfError;
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::{Harness, Origin, ValueExpr};
 use emu_core::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
-use emu_core::memory::{Endian, Memory};
+use emu_core::memory::{Endian, Memory, Perms};
 use emu_core::report::RunReport;
 
 use crate::cpu::{CpuConfig, ExecError, X86Cpu};
@@ -27,6 +27,11 @@ pub const EXTERN_BASE: u64 = 0x0000_0000_6000_0000;
 
 /// Bytes reserved per undefined symbol: a page, so fields of kernel structures fit.
 pub const EXTERN_SLOT: u64 = 0x1000;
+
+/// Where the default stack lives (also given to harnesses without a `stack` region).
+pub const STACK_BASE: u64 = 0x7000_0000;
+/// Its size.
+pub const STACK_SIZE: u64 = 0x1_0000;
 
 /// The harness used when none is given: a 64 KiB stack whose top holds the sentinel
 /// return address (rsp = top - 8, so rsp + 8 is 16-byte aligned as at any SysV call), and
@@ -100,8 +105,20 @@ fn setup_error(msg: impl Into<String>) -> RunError {
 /// # Errors
 /// Whatever the loader reports.
 pub fn load_object(bytes: &[u8]) -> Result<Image, ElfError> {
+    load_object_with(bytes, &|_| None)
+}
+
+/// Like [`load_object`], resolving undefined symbols through `known` first (a harness's regions
+/// and symbols: `jiffies`, `cpu_tsc`, ...); only the rest get slots.
+///
+/// # Errors
+/// Whatever the loader reports.
+pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Result<Image, ElfError> {
     let slots: RefCell<Vec<String>> = RefCell::new(Vec::new());
     let externals = |name: &str| -> Option<u64> {
+        if let Some(v) = known(name) {
+            return Some(v);
+        }
         let mut s = slots.borrow_mut();
         let idx = match s.iter().position(|n| n == name) {
             Some(i) => i,
@@ -161,6 +178,13 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<X86Cpu>, Harne
     let mut mem = Memory::new(Endian::Little);
     image.load_into(&mut mem).map_err(|e| setup_error(format!("loading the image: {e}")))?;
     harness.apply_memory(&mut mem, &|n| env.lookup(n)).map_err(RunError::Setup)?;
+    // A harness that brings no stack gets the default one, so the C under test can call and
+    // return (the traces' harnesses describe only the data the C reaches).
+    let own_stack = harness.regions.iter().any(|r| r.name == "stack");
+    if !own_stack {
+        mem.map(STACK_BASE, STACK_SIZE, Perms::RW, "stack")
+            .map_err(|e| setup_error(format!("cannot map the default stack: {e}")))?;
+    }
     let config =
         CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(X86Params::default), tsc_ratio: cfg.tsc_ratio };
     let mut cpu = X86Cpu::new(config);
@@ -183,6 +207,10 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<X86Cpu>, Harne
         let expr = ValueExpr::parse(text, origin).map_err(RunError::Setup)?;
         let v = env.eval(&expr).map_err(RunError::Setup)?;
         set_register(&mut cpu, name, v).map_err(|m| setup_error(format!("--set {name}={text}: {m}")))?;
+    }
+    let sets_rsp = harness.registers.iter().any(|(n, _)| n == "rsp") || cfg.sets.iter().any(|(n, _)| n == "rsp");
+    if !own_stack && !sets_rsp {
+        cpu.state.set_reg(4, STACK_BASE + STACK_SIZE - 8);
     }
     let rsp = cpu.state.reg(4);
     mem.write_u64(rsp, SENTINEL)

@@ -198,6 +198,17 @@ impl fmt::Display for CycleDiff {
                 ratio(oa, ob)
             )?;
         }
+        if self.a.groups.is_empty() && self.b.groups.is_empty() {
+            writeln!(f, "\n(no per-group attribution: this core keeps no group profile)")?;
+        } else {
+            self.fmt_attribution(f)?;
+        }
+        self.fmt_accounting(f)
+    }
+}
+
+impl CycleDiff {
+    fn fmt_attribution(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "\nwhere the difference comes from, by label (cycles per system call):")?;
         writeln!(f, "  {:<32}{:>10}{:>10}{:>10}", "label", "A", "B", "B-A")?;
         for l in self.by_label.iter().filter(|l| (l.b - l.a).abs() >= 0.005) {
@@ -221,6 +232,11 @@ impl fmt::Display for CycleDiff {
                 }
             }
         }
+        Ok(())
+    }
+
+    fn fmt_accounting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (a, b) = (&self.a, &self.b);
         writeln!(f, "\naccounting on the same workload (cycles):")?;
         writeln!(f, "  {:<8}{:>14}{:>14}{:>14}{:>14}{:>14}", "", "true", "A", "A error", "B", "B error")?;
         for (name, ta, tb) in [("utime", &a.report.utime, &b.report.utime), ("stime", &a.report.stime, &b.report.stime)]

@@ -91,6 +91,7 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
     let default_pair = req.a.is_none() && req.b.is_none() && req.patch.is_none() && req.b_defines.is_empty();
     let changes_a = req.patch.is_some() || !req.b_defines.is_empty();
     match traces::find(&a_name) {
+        Some(trace) if trace.arch == traces::Arch::X86_64 => x86(req, trace),
         Some(trace) => {
             let mut a = TraceVersion::of(trace);
             a.extra_defines.clone_from(&req.a_defines);
@@ -128,6 +129,37 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
             }
         }
         None => plain(req, &a_name, changes_a),
+    }
+}
+
+/// Two compiled x86 traces over the same workload (their committed objects: a patched or
+/// redefined version would need gcc, so only catalogue pairs are accepted). No per-group
+/// attribution: the x86 core keeps no group profile.
+fn x86(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliError> {
+    let Some(b_name) = &req.b else {
+        return Err(CliError::Usage(format!(
+            "diff: {} is a compiled x86 trace; compare it with another catalogue trace (e.g. the next patch step)",
+            a.name
+        )));
+    };
+    if req.patch.is_some() || !req.a_defines.is_empty() || !req.b_defines.is_empty() {
+        return Err(CliError::Usage(
+            "diff: --patch and --a-define/--b-define need a source the tool assembles; x86 traces are compiled objects"
+                .into(),
+        ));
+    }
+    let b = find(b_name)?;
+    let w = super::scenario_x86::workload(&req.workload);
+    let side = |t: &'static traces::Trace| -> Result<Side, CliError> {
+        let mut s = super::scenario_x86::prepare(t, &w)?;
+        let report = run_workload(&mut s, &w, &mut |_| {})?;
+        Ok(Side { name: t.name.to_string(), report, groups: Vec::new() })
+    };
+    let d = CycleDiff::new(side(a)?, side(b)?, None);
+    if req.json {
+        serde_json::to_string_pretty(&d).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))
+    } else {
+        Ok(d.to_string())
     }
 }
 

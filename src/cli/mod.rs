@@ -8,6 +8,7 @@ pub mod listing;
 pub mod plain_diff;
 pub mod run;
 pub mod scenario;
+pub mod scenario_x86;
 
 use std::path::PathBuf;
 
@@ -44,6 +45,9 @@ pub enum CliError {
     /// A scenario path did not run to its end, or its counters could not be read.
     #[error("{0}")]
     Scenario(arch_ia64::scenario::ScenarioError),
+    /// An x86 scenario path did not run to its end.
+    #[error("{0}")]
+    ScenarioX86(arch_x86::scenario::ScenarioError),
     /// `--check` found differences (the text lists them).
     #[error("{0}")]
     SnapshotMismatch(String),
@@ -58,4 +62,16 @@ pub enum CliError {
 /// Reads a whole file, naming it in the error.
 pub fn read(path: &std::path::Path) -> Result<Vec<u8>, CliError> {
     std::fs::read(path).map_err(|source| CliError::Io { path: path.to_path_buf(), source })
+}
+
+impl From<arch_ia64::scenario::ScenarioError> for CliError {
+    fn from(e: arch_ia64::scenario::ScenarioError) -> CliError {
+        CliError::Scenario(e)
+    }
+}
+
+impl From<arch_x86::scenario::ScenarioError> for CliError {
+    fn from(e: arch_x86::scenario::ScenarioError) -> CliError {
+        CliError::ScenarioX86(e)
+    }
 }

@@ -46,6 +46,11 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
         let names: Vec<&str> = traces::catalogue().iter().map(|t| t.name).collect();
         CliError::Usage(format!("no trace `{}` in the catalogue (known: {})", req.trace, names.join(", ")))
     })?;
+    if trace.arch == traces::Arch::X86_64 {
+        let w = super::scenario_x86::workload(&req.workload);
+        let mut s = super::scenario_x86::prepare(trace, &w)?;
+        return run_prepared(&mut s, &w, req.format);
+    }
     let mut s = prepare_trace(trace, &req.workload)?;
     run_prepared(&mut s, &req.workload, req.format)
 }
@@ -134,7 +139,12 @@ fn bindings(
 }
 
 /// The address of the harness counter `name` (which must be 8 bytes wide).
-fn counter_address(trace: &traces::Trace, harness: &Harness, env: &Env<'_>, name: &str) -> Result<u64, CliError> {
+pub(super) fn counter_address(
+    trace: &traces::Trace,
+    harness: &Harness,
+    env: &Env<'_>,
+    name: &str,
+) -> Result<u64, CliError> {
     let c = harness.counters.iter().find(|c| c.name == name).ok_or_else(|| {
         CliError::Setup(Diagnostic::error(
             SourceLoc::new(trace.harness_name.into(), 0, 0),
@@ -154,11 +164,15 @@ fn counter_address(trace: &traces::Trace, harness: &Harness, env: &Env<'_>, name
 ///
 /// # Errors
 /// A path that does not run to its end, unreadable counters.
-pub fn run_prepared(s: &mut Ia64Scenario, w: &Workload, format: ScenarioFormat) -> Result<String, CliError> {
+pub fn run_prepared<M>(s: &mut M, w: &Workload, format: ScenarioFormat) -> Result<String, CliError>
+where
+    M: emu_core::scenario::ScenarioMachine,
+    CliError: From<M::Error>,
+{
     let bar = progress_bar(w.syscalls);
     let report = run_workload(s, w, &mut |done| bar.set_position(done));
     bar.finish_and_clear();
-    render(&report.map_err(CliError::Scenario)?, format)
+    render(&report?, format)
 }
 
 /// The report as text or JSON.
