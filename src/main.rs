@@ -120,6 +120,31 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
     },
+    /// Cycles of one call of x86 trace functions as a parameter varies (CPU count for
+    /// x86/timer-target/*, missed periods for x86/sched-avg/*); points run in parallel.
+    Sweep {
+        /// Catalogue names of the traces to compare.
+        #[arg(required = true)]
+        traces: Vec<String>,
+        /// The parameter.
+        #[arg(long, value_enum)]
+        param: cli::sweep::Param,
+        /// First value.
+        #[arg(long)]
+        from: u64,
+        /// Last value (inclusive).
+        #[arg(long)]
+        to: u64,
+        /// Step between values.
+        #[arg(long, default_value_t = 1)]
+        step: u64,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::scenario::ScenarioFormat,
+        /// Also write an SVG plot of cycles against the parameter.
+        #[arg(long, value_name = "FILE.svg")]
+        svg: Option<PathBuf>,
+    },
     /// List the trace catalogue: name, architecture, seed, description, bound paths.
     List,
     /// Print a catalogue trace's source and harness.
@@ -243,6 +268,15 @@ fn run(args: Args) -> Result<String, CliError> {
         Command::Scenario { trace, workload, format } => {
             cli::scenario::run(&cli::scenario::ScenarioRequest { trace, workload: workload.workload(), format })
         }
+        Command::Sweep { traces, param, from, to, step, format, svg } => cli::sweep::run(&cli::sweep::SweepRequest {
+            traces,
+            param,
+            from,
+            to,
+            step,
+            json: format == cli::scenario::ScenarioFormat::Json,
+            svg,
+        }),
         Command::List => Ok(cli::catalogue::list()),
         Command::Show { name } => cli::catalogue::show(&name),
     }

@@ -9,6 +9,7 @@ pub mod plain_diff;
 pub mod run;
 pub mod scenario;
 pub mod scenario_x86;
+pub mod sweep;
 
 use std::path::PathBuf;
 

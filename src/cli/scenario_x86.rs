@@ -85,10 +85,19 @@ pub fn prepare_image(trace: &traces::Trace, image: &emu_core::image::Image) -> R
 /// # Errors
 /// A harness or object that does not load.
 pub fn load_trace_object(trace: &traces::Trace, bytes: &[u8]) -> Result<emu_core::image::Image, CliError> {
-    let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
+    load_with_harness(trace.harness_name, trace.harness, bytes)
+}
+
+/// Loads `bytes`, resolving extern symbols to the regions of the harness `text` (named `name`).
+///
+/// # Errors
+/// A harness or object that does not load.
+pub fn load_with_harness(name: &str, text: &str, bytes: &[u8]) -> Result<emu_core::image::Image, CliError> {
+    let harness = Harness::parse(name, text).map_err(CliError::Setup)?;
     let outer = |name: &str| (name == "sentinel").then_some(SENTINEL);
     let env = harness.env(&outer).map_err(CliError::Setup)?;
-    load_object_with(bytes, &|name| env.lookup(name)).map_err(|e| setup(trace, e.to_string()))
+    load_object_with(bytes, &|name| env.lookup(name))
+        .map_err(|e| CliError::Setup(Diagnostic::error(SourceLoc::new(name.into(), 0, 0), e.to_string())))
 }
 
 /// [`prepare_image`] on the trace's committed object.

@@ -7,6 +7,7 @@
 //! them; [`find`] looks one up by name (`ia64/syscall/v2`).
 
 mod catalogue;
+pub mod timer_target;
 mod trace;
 
 pub use catalogue::{catalogue, find};

@@ -8,7 +8,7 @@
  *   hk: for each cpu < ncpus in order, below(8) == 0; then cpu below(ncpus) is added (never empty)
  *   busy: for each cpu < ncpus in order, below(2) == 1 (curr != idle, nr_running = 1)
  * Domains of `this`: SMT {this, this ^ 1 if < ncpus} under MC {0..ncpus-1}, as
- * harness/gen_timer_target.py lays them out. Memory differs from the harness (native arrays);
+ * traces::timer_target::harness lays them out. Memory differs from the harness (native arrays);
  * only the returned CPU is compared.
  */
 #include "rng.h"
