@@ -99,9 +99,9 @@ typedef uint64_t (*loop_fn)(long n);
 	}
 
 #define CALL_REAL(fn, a, b) fn(a, b)
-#define CALL_REAL_FENCED(fn, a, b) (LFENCE(), fn(a, b))
+#define CALL_REAL_FENCED(fn, a, b) ({ LFENCE(); fn(a, b); })
 #define CALL_EMPTY(fn, a, b) fid_empty((void *)(a), (long)(b))
-#define CALL_EMPTY_FENCED(fn, a, b) (LFENCE(), fid_empty((void *)(a), (long)(b)))
+#define CALL_EMPTY_FENCED(fn, a, b) ({ LFENCE(); fid_empty((void *)(a), (long)(b)); })
 
 static double best_ticks(loop_fn f, long n)
 {

@@ -36,13 +36,12 @@ static void dump_pointer(unsigned long long v, const struct dump_object *objs, i
 }
 
 /* `size` bytes of `obj` (a multiple of 8) as words; `ptrs` lists the pointer words' offsets. */
-static void dump_struct(const char *label, const void *obj, unsigned long size, const unsigned *ptrs, int nptrs,
-			const struct dump_object *objs, int nobjs)
+static void dump_words(const void *obj, unsigned long size, const unsigned *ptrs, int nptrs,
+		       const struct dump_object *objs, int nobjs)
 {
 	const unsigned char *b = obj;
 	unsigned long off;
 
-	printf(" %s:", label);
 	for (off = 0; off + 8 <= size; off += 8) {
 		unsigned long long w = 0;
 		int i, is_ptr = 0;
@@ -56,6 +55,14 @@ static void dump_struct(const char *label, const void *obj, unsigned long size, 
 		else
 			printf(" %llx", w);
 	}
+}
+
+/* One struct, after its ` label:`. */
+static void dump_struct(const char *label, const void *obj, unsigned long size, const unsigned *ptrs, int nptrs,
+			const struct dump_object *objs, int nobjs)
+{
+	printf(" %s:", label);
+	dump_words(obj, size, ptrs, nptrs, objs, nobjs);
 }
 
 #endif

@@ -19,7 +19,7 @@
  *   cpu_data.cpustat[0..10] = below(2^40) each; cpu_data.idle = below(4) == 0 ? &task : &idle
  *   task: utime, stime, utimescaled, stimescaled, gtime = below(2^40) each;
  *         vtime_seqcount = (u32)next(); whence = below(8) == 0 ? INACTIVE : path == 1 ? SYS : USER;
- *         acct_rss_mem1 = next(); acct_vm_mem1 = next(); acct_timexpd = utime + stime - below(3000000)
+ *         acct_rss_mem1 = next(); acct_vm_mem1 = next(); acct_timexpd = utime + stime + 1000000 - below(3000000)
  *   tsc = below(2^40); data[0]: mul = 1 + below(2^32 - 1), shift = below(32), offset = below(2^40)
  *   slow = below(4) == 0: head = &data[0], tail = slow ? &data[1] : &data[0];
  *         data[0].__count = slow ? below(3) : 0
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 			task.vtime_snap_whence = path == 1 ? VTIME_SYS : VTIME_USER;
 		task.acct_rss_mem1 = rng_next(&r);
 		task.acct_vm_mem1 = rng_next(&r);
-		task.acct_timexpd = task.utime + task.stime - rng_below(&r, 3000000);
+		task.acct_timexpd = task.utime + task.stime + 1000000 - rng_below(&r, 3000000);
 
 		acctemu_native_tsc = rng_below(&r, 1ULL << 40);
 		cpu_tsc.data[0].cyc2ns_mul = 1 + rng_below(&r, 0xffffffffULL);
