@@ -148,9 +148,7 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
         }
     };
     let env = harness.env(&symbol).map_err(RunError::Setup)?;
-    let mut mem = Memory::new(Endian::Little);
-    image.load_into(&mut mem).map_err(|e| setup_error(format!("loading the image: {e}")))?;
-    harness.apply_memory(&mut mem, &|n| env.lookup(n)).map_err(RunError::Setup)?;
+    let mut mem = harness.initial_memory(image, Endian::Little, &env).map_err(RunError::Setup)?;
     let config = CpuConfig {
         sentinel: SENTINEL,
         gate: gate_range(harness, &env)?,

@@ -11,7 +11,7 @@ use emu_core::elf::ElfError;
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::{Harness, Origin, ValueExpr};
 use emu_core::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
-use emu_core::memory::{Endian, Memory, Perms};
+use emu_core::memory::{Endian, Perms};
 use emu_core::report::RunReport;
 
 use crate::cpu::{CpuConfig, ExecError, X86Cpu};
@@ -175,9 +175,7 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<X86Cpu>, Harne
         }
     };
     let env = harness.env(&symbol).map_err(RunError::Setup)?;
-    let mut mem = Memory::new(Endian::Little);
-    image.load_into(&mut mem).map_err(|e| setup_error(format!("loading the image: {e}")))?;
-    harness.apply_memory(&mut mem, &|n| env.lookup(n)).map_err(RunError::Setup)?;
+    let mut mem = harness.initial_memory(image, Endian::Little, &env).map_err(RunError::Setup)?;
     // A harness that brings no stack gets the default one, so the C under test can call and
     // return (the traces' harnesses describe only the data the C reaches).
     let own_stack = harness.regions.iter().any(|r| r.name == "stack");

@@ -370,7 +370,26 @@ impl Harness {
         Ok(env)
     }
 
-    /// Maps every region into `mem` and stores its fills; names beyond the harness's own
+    /// The memory a run starts from: `image` loaded, then this harness's regions mapped and
+    /// filled, their expressions evaluated in `env`.
+    ///
+    /// # Errors
+    /// The image does not load, or a region or fill fails (located).
+    pub fn initial_memory(
+        &self,
+        image: &crate::image::Image,
+        endian: Endian,
+        env: &Env<'_>,
+    ) -> Result<Memory, Diagnostic> {
+        let mut mem = Memory::new(endian);
+        image.load_into(&mut mem).map_err(|e| {
+            Diagnostic::error(SourceLoc::new(Arc::from("<image>"), 0, 0), format!("loading the image: {e}"))
+        })?;
+        self.apply_memory(&mut mem, &|n| env.lookup(n))?;
+        Ok(mem)
+    }
+
+    /// Maps and fills this harness's regions in `mem`; expression names other than regions
     /// come from `resolve`.
     ///
     /// # Errors

@@ -39,10 +39,8 @@ fn decode_at(mem: &Memory, pc: u64) -> Result<Instruction, ModelError> {
 }
 
 fn is_direct_branch(insn: &Instruction) -> bool {
-    matches!(
-        insn.flow_control(),
-        FlowControl::ConditionalBranch | FlowControl::UnconditionalBranch | FlowControl::Call
-    ) && matches!(insn.op0_kind(), OpKind::NearBranch64 | OpKind::NearBranch32 | OpKind::NearBranch16)
+    matches!(insn.flow_control(), FlowControl::ConditionalBranch | FlowControl::UnconditionalBranch | FlowControl::Call)
+        && matches!(insn.op0_kind(), OpKind::NearBranch64 | OpKind::NearBranch32 | OpKind::NearBranch16)
 }
 
 /// The listing of `trace` (executed addresses) from the code in `mem`.

@@ -126,7 +126,7 @@ pub fn time_row(machine: &mut Machine<X86Cpu>, frame: &Frame, calls: &[Call]) ->
             run_call(machine, frame, c, None)?;
         }
     }
-    let back_to_back = (now(machine) - start) as f64 / f64::from(TIMED);
+    let back_to_back = now(machine).saturating_sub(start) as f64 / f64::from(TIMED);
 
     let mut total = 0;
     for _ in 0..TIMED {
@@ -135,7 +135,7 @@ pub fn time_row(machine: &mut Machine<X86Cpu>, frame: &Frame, calls: &[Call]) ->
             machine.cpu.advance(0);
             let before = now(machine);
             run_call(machine, frame, c, None)?;
-            total += now(machine) - before;
+            total += now(machine).saturating_sub(before);
         }
     }
     let drained = total as f64 / f64::from(TIMED);

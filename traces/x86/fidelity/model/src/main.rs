@@ -29,7 +29,13 @@ fn read(path: &Path) -> Result<Vec<u8>, ModelError> {
     std::fs::read(path).map_err(|e| ModelError::Io { path: path.display().to_string(), what: e.to_string() })
 }
 
-fn run_row(row: &Row, objdir: &Path, suffix: &str, harnessdir: &Path, tracedir: Option<&Path>) -> Result<(), ModelError> {
+fn run_row(
+    row: &Row,
+    objdir: &Path,
+    suffix: &str,
+    harnessdir: &Path,
+    tracedir: Option<&Path>,
+) -> Result<(), ModelError> {
     let setup = |what: String| ModelError::Setup { row: row.key.clone(), what };
     let bytes = read(&objdir.join(format!("{}{suffix}", row.object)))?;
     let text = read(&harnessdir.join(row.harness))?;
@@ -58,7 +64,7 @@ fn run_row(row: &Row, objdir: &Path, suffix: &str, harnessdir: &Path, tracedir: 
     }
     let mut resets = Vec::new();
     for r in &row.resets {
-        resets.push((value(r.region)? + r.offset, r.value));
+        resets.push((value(r.region)?.wrapping_add(r.offset), r.value));
     }
     let frame = Frame { stack_top: machine.cpu.state.reg(4), sentinel: SENTINEL, resets, max_insns: BUDGET };
     let t = call::time_row(&mut machine, &frame, &calls)?;
@@ -66,7 +72,8 @@ fn run_row(row: &Row, objdir: &Path, suffix: &str, harnessdir: &Path, tracedir: 
     if let Some(dir) = tracedir {
         let text = att::listing(&machine.mem, &t.trace)?;
         let path = dir.join(format!("{}.s", row.key));
-        std::fs::write(&path, text).map_err(|e| ModelError::Io { path: path.display().to_string(), what: e.to_string() })?;
+        std::fs::write(&path, text)
+            .map_err(|e| ModelError::Io { path: path.display().to_string(), what: e.to_string() })?;
     }
     Ok(())
 }
