@@ -178,6 +178,13 @@ struct WorkloadArgs {
     /// Timer ticks per second (0: no ticks).
     #[arg(long, default_value_t = 1024, value_name = "H")]
     hz: u64,
+    /// An interrupt (irq enter + exit paths) in every N-th user phase.
+    #[arg(long, value_name = "N")]
+    irq_every: Option<u64>,
+    /// Guest hypercalls instead of system calls (seed 002's KVM benchmark): the user phase
+    /// runs in a guest and the paths are guest_exit and guest_enter.
+    #[arg(long)]
+    guest: bool,
 }
 
 impl WorkloadArgs {
@@ -188,7 +195,8 @@ impl WorkloadArgs {
             kernel_cycles: self.kernel_cycles,
             hz: self.hz,
             cpu_hz: cli::scenario::IA64_CPU_HZ,
-            irq_every: None,
+            irq_every: self.irq_every,
+            guest: self.guest,
         }
     }
 }

@@ -7,7 +7,7 @@ use acctemu::cli::scenario::{prepare_trace, IA64_CPU_HZ};
 use emu_core::scenario::{run, ScenarioReport, Workload};
 
 fn workload(syscalls: u64, user_cycles: u64, kernel_cycles: u64, hz: u64) -> Workload {
-    Workload { syscalls, user_cycles, kernel_cycles, hz, cpu_hz: IA64_CPU_HZ, irq_every: None }
+    Workload { syscalls, user_cycles, kernel_cycles, hz, cpu_hz: IA64_CPU_HZ, irq_every: None, guest: false }
 }
 
 fn scenario(name: &str, w: &Workload) -> ScenarioReport {

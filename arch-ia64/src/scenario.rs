@@ -247,11 +247,13 @@ impl ScenarioMachine for Ia64Scenario {
                 Ok(Accounted {
                     utime: self.read("utime", utime_addr)? / ratio,
                     stime: self.read("stime", stime_addr)? / ratio,
+                    ..Accounted::default()
                 })
             }
             Accounting::TickSampling { utime_addr, stime_addr, cycles_per_tick } => Ok(Accounted {
                 utime: self.read("utime", utime_addr)?.saturating_mul(cycles_per_tick),
                 stime: self.read("stime", stime_addr)?.saturating_mul(cycles_per_tick),
+                ..Accounted::default()
             }),
         }
     }

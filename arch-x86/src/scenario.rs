@@ -168,6 +168,7 @@ impl ScenarioMachine for X86Scenario {
         Ok(Accounted {
             utime: ns_to_cycles(self.machine.mem.read_u64(utime_addr)?),
             stime: ns_to_cycles(self.machine.mem.read_u64(stime_addr)?),
+            ..Accounted::default()
         })
     }
 

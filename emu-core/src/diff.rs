@@ -2,7 +2,7 @@
 //! side by side, where the difference comes from (by label and by instruction group), and
 //! whether both account the same user and system time.
 
-use crate::scenario::{PathKind, ScenarioReport};
+use crate::scenario::{PathKind, ScenarioReport, TimeCheck};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -163,20 +163,25 @@ impl fmt::Display for CycleDiff {
             writeln!(f, "baseline = {}", base.name)?;
         }
         let w = &a.report.workload;
+        let (event, outer, per, into, out_of) = if w.guest {
+            ("guest hypercalls", "guest", "cycles per hypercall", "guest exit", "guest enter")
+        } else {
+            ("system calls", "user", "cycles per system call", "syscall entry", "syscall exit")
+        };
         writeln!(
             f,
-            "workload: {} system calls, {} user + {} kernel cycles each, HZ {}\n",
+            "workload: {} {event}, {} {outer} + {} kernel cycles each, HZ {}\n",
             w.syscalls, w.user_cycles, w.kernel_cycles, w.hz
         )?;
         let base_col = self.baseline.is_some();
-        write!(f, "{:<24}", "cycles per system call")?;
+        write!(f, "{per:<24}")?;
         if base_col {
             write!(f, "{:>10}", "baseline")?;
         }
         writeln!(f, "{:>10}{:>10}{:>10}{:>8}", "A", "B", "B-A", "B/A")?;
         let rows: [(&str, Figure); 5] = [
-            ("syscall entry", |s| mean(s, PathKind::SyscallEnter)),
-            ("syscall exit", |s| mean(s, PathKind::SyscallExit)),
+            (into, |s| mean(s, s.report.workload.event_paths().0)),
+            (out_of, |s| mean(s, s.report.workload.event_paths().1)),
             ("entry + exit", |s| s.report.per_syscall.cycles.mean),
             ("instructions", |s| s.report.per_syscall.instructions),
             ("instruction groups", |s| s.report.per_syscall.groups),
@@ -239,8 +244,14 @@ impl CycleDiff {
         let (a, b) = (&self.a, &self.b);
         writeln!(f, "\naccounting on the same workload (cycles):")?;
         writeln!(f, "  {:<8}{:>14}{:>14}{:>14}{:>14}{:>14}", "", "true", "A", "A error", "B", "B error")?;
-        for (name, ta, tb) in [("utime", &a.report.utime, &b.report.utime), ("stime", &a.report.stime, &b.report.stime)]
-        {
+        let buckets: [(&str, Option<(&TimeCheck, &TimeCheck)>); 3] = [
+            ("guest", a.report.guest.as_ref().zip(b.report.guest.as_ref())),
+            ("hardirq", a.report.hardirq.as_ref().zip(b.report.hardirq.as_ref())),
+            ("softirq", a.report.softirq.as_ref().zip(b.report.softirq.as_ref())),
+        ];
+        let kept = buckets.into_iter().filter_map(|(name, pair)| pair.map(|(ta, tb)| (name, ta, tb)));
+        let always = [("utime", &a.report.utime, &b.report.utime), ("stime", &a.report.stime, &b.report.stime)];
+        for (name, ta, tb) in always.into_iter().chain(kept) {
             writeln!(
                 f,
                 "  {name:<8}{:>14}{:>14}{:>+14}{:>14}{:>+14}",

@@ -39,6 +39,20 @@
 //! bound), every n-th system call's user phase is split in half by an interrupt: the
 //! IrqEnter path, then the IrqExit path, both system time.
 //!
+//! # Guests
+//! With `guest = true` the workload is a KVM guest making hypercalls (seed 002's benchmark)
+//! instead of a process making system calls: each event is a **guest phase** of
+//! `user_cycles`, the **`guest_exit` path**, a host kernel phase of `kernel_cycles` (the
+//! hypercall's handling) and the **`guest_enter` path** back into the guest. Guest time is
+//! user time to the kernel (it lands in the task's utime and in cpustat user as well as in
+//! cpustat guest), so **true utime** includes it and **true guest time** is the guest phases.
+//!
+//! # Accounting buckets
+//! Every scheme reports utime and stime. One that also keeps guest, hardirq or softirq time
+//! ([`Accounted`]) gets those checked too: **true hardirq** is the cycles of the IrqEnter and
+//! IrqExit paths (then no longer part of true stime), **true softirq** is zero (the workload
+//! raises none, so anything accounted there is misplaced time).
+//!
 //! # Memory
 //! Statistics are streamed (count, sum, min, max per path): a run of any length uses
 //! constant memory. Progress is reported every [`PROGRESS_EVERY`] system calls and at the end.
@@ -70,20 +84,27 @@ pub enum PathKind {
     IrqExit,
     /// The light-weight system-call path (ia64 `epc` fsys calls).
     Fsys,
+    /// The host's return to a guest (KVM: `guest_enter` accounting before SIE/VMRUN).
+    GuestEnter,
+    /// The guest's exit to the host (KVM: `guest_exit` accounting after a hypercall).
+    GuestExit,
 }
 
 impl PathKind {
     /// Every path kind, in report order.
-    pub const ALL: [PathKind; 6] = [
+    pub const ALL: [PathKind; 8] = [
         PathKind::SyscallEnter,
         PathKind::SyscallExit,
         PathKind::Tick,
         PathKind::IrqEnter,
         PathKind::IrqExit,
         PathKind::Fsys,
+        PathKind::GuestEnter,
+        PathKind::GuestExit,
     ];
 
-    /// The binding name: `syscall_enter`, `syscall_exit`, `tick`, `irq_enter`, `irq_exit`, `fsys`.
+    /// The binding name: `syscall_enter`, `syscall_exit`, `tick`, `irq_enter`, `irq_exit`, `fsys`,
+    /// `guest_enter`, `guest_exit`.
     pub fn name(self) -> &'static str {
         match self {
             PathKind::SyscallEnter => "syscall_enter",
@@ -92,6 +113,8 @@ impl PathKind {
             PathKind::IrqEnter => "irq_enter",
             PathKind::IrqExit => "irq_exit",
             PathKind::Fsys => "fsys",
+            PathKind::GuestEnter => "guest_enter",
+            PathKind::GuestExit => "guest_exit",
         }
     }
 
@@ -127,6 +150,8 @@ pub enum Mode {
     User,
     /// Kernel mode (a path or the kernel phase).
     Kernel,
+    /// A KVM guest running (the guest phase of a guest workload).
+    Guest,
 }
 
 impl fmt::Display for Mode {
@@ -134,6 +159,7 @@ impl fmt::Display for Mode {
         f.write_str(match self {
             Mode::User => "user",
             Mode::Kernel => "kernel",
+            Mode::Guest => "guest",
         })
     }
 }
@@ -153,9 +179,31 @@ pub struct Workload {
     pub cpu_hz: u64,
     /// An IrqEnter/IrqExit pair every this many system calls.
     pub irq_every: Option<u64>,
+    /// Guest hypercalls instead of system calls: the user phase runs in a guest, the paths are
+    /// GuestExit and GuestEnter (see the module docs).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub guest: bool,
 }
 
 impl Workload {
+    /// The paths of one event: entry into the kernel, then the way back out.
+    pub fn event_paths(&self) -> (PathKind, PathKind) {
+        if self.guest {
+            (PathKind::GuestExit, PathKind::GuestEnter)
+        } else {
+            (PathKind::SyscallEnter, PathKind::SyscallExit)
+        }
+    }
+
+    /// The mode of the phase before each event: the guest's or user mode.
+    pub fn outer_mode(&self) -> Mode {
+        if self.guest {
+            Mode::Guest
+        } else {
+            Mode::User
+        }
+    }
+
     /// Cycles between ticks (`cpu_hz / hz`), or `None` without ticks; a period below one
     /// cycle is one cycle.
     pub fn tick_period(&self) -> Option<u64> {
@@ -183,6 +231,12 @@ pub struct Accounted {
     pub utime: u64,
     /// System time accounted, in cycles.
     pub stime: u64,
+    /// Guest time accounted, in cycles, when the scheme keeps it.
+    pub guest: Option<u64>,
+    /// Hard-interrupt time accounted, in cycles, when the scheme keeps it.
+    pub hardirq: Option<u64>,
+    /// Soft-interrupt time accounted, in cycles, when the scheme keeps it.
+    pub softirq: Option<u64>,
 }
 
 /// A machine that can run a trace's bound paths: the arch adapter implements it.
@@ -243,11 +297,14 @@ struct Runner<'m, 'w, M: ScenarioMachine> {
     period: Option<u64>,
     next_tick: u64,
     irq: Option<u64>,
-    paths: [Accumulator; 6],
+    paths: [Accumulator; PathKind::ALL.len()],
     per_syscall: Accumulator,
     /// Cycles inside paths (by the clock) and kernel phases: the true system time.
     path_cycles: u64,
     kernel_phase_cycles: u64,
+    /// Cycles of the interrupt paths (true hardirq time) and of the guest phases.
+    irq_path_cycles: u64,
+    guest_cycles: u64,
     ticks: TickCounts,
     irqs: u64,
 }
@@ -270,27 +327,32 @@ impl<'m, 'w, M: ScenarioMachine> Runner<'m, 'w, M> {
             per_syscall: Accumulator::default(),
             path_cycles: 0,
             kernel_phase_cycles: 0,
+            irq_path_cycles: 0,
+            guest_cycles: 0,
             ticks: TickCounts::default(),
             irqs: 0,
         })
     }
 
-    /// System call number `i` (1-based).
+    /// System call (or guest hypercall) number `i` (1-based).
     fn syscall(&mut self, i: u64) -> Result<(), M::Error> {
+        let outer = self.w.outer_mode();
         match self.irq {
             Some(n) if i.checked_rem(n) == Some(0) => {
                 let half = self.w.user_cycles / 2;
-                self.phase(half, Mode::User)?;
-                self.path(PathKind::IrqEnter)?;
-                self.path(PathKind::IrqExit)?;
+                self.phase(half, outer)?;
+                let enter = self.path(PathKind::IrqEnter)?;
+                let exit = self.path(PathKind::IrqExit)?;
+                self.irq_path_cycles = self.irq_path_cycles.saturating_add(enter.cycles).saturating_add(exit.cycles);
                 self.irqs += 1;
-                self.phase(self.w.user_cycles - half, Mode::User)?;
+                self.phase(self.w.user_cycles - half, outer)?;
             }
-            _ => self.phase(self.w.user_cycles, Mode::User)?,
+            _ => self.phase(self.w.user_cycles, outer)?,
         }
-        let enter = self.path(PathKind::SyscallEnter)?;
+        let (into_kernel, out_of_kernel) = self.w.event_paths();
+        let enter = self.path(into_kernel)?;
         self.phase(self.w.kernel_cycles, Mode::Kernel)?;
-        let exit = self.path(PathKind::SyscallExit)?;
+        let exit = self.path(out_of_kernel)?;
         self.per_syscall.add(&PathRun {
             cycles: enter.cycles.saturating_add(exit.cycles),
             instructions: enter.instructions.saturating_add(exit.instructions),
@@ -322,8 +384,10 @@ impl<'m, 'w, M: ScenarioMachine> Runner<'m, 'w, M> {
 
     fn work(&mut self, cycles: u64, mode: Mode) {
         self.m.advance(cycles);
-        if mode == Mode::Kernel {
-            self.kernel_phase_cycles = self.kernel_phase_cycles.saturating_add(cycles);
+        match mode {
+            Mode::Kernel => self.kernel_phase_cycles = self.kernel_phase_cycles.saturating_add(cycles),
+            Mode::Guest => self.guest_cycles = self.guest_cycles.saturating_add(cycles),
+            Mode::User => {}
         }
     }
 
@@ -333,6 +397,7 @@ impl<'m, 'w, M: ScenarioMachine> Runner<'m, 'w, M> {
         match mode {
             Mode::User => self.ticks.user += 1,
             Mode::Kernel => self.ticks.kernel += 1,
+            Mode::Guest => self.ticks.guest += 1,
         }
         let now = self.m.now();
         self.next_tick = self.next_tick.saturating_add(period);
@@ -357,9 +422,17 @@ impl<'m, 'w, M: ScenarioMachine> Runner<'m, 'w, M> {
     fn finish(self) -> Result<ScenarioReport, M::Error> {
         let after = self.m.accounted()?;
         let total = self.m.now().saturating_sub(self.start);
-        let stime = self.path_cycles.saturating_add(self.kernel_phase_cycles);
-        let utime = total.saturating_sub(stime);
+        let kernel = self.path_cycles.saturating_add(self.kernel_phase_cycles);
+        let utime = total.saturating_sub(kernel);
+        // A scheme with a hardirq bucket takes the interrupt paths out of system time.
+        let stime = match after.hardirq {
+            Some(_) => kernel.saturating_sub(self.irq_path_cycles),
+            None => kernel,
+        };
         let tolerance = self.path_cycles;
+        let bucket = |truth: u64, before: Option<u64>, after: Option<u64>| {
+            after.map(|a| TimeCheck::new(truth, a.wrapping_sub(before.unwrap_or(0)), tolerance))
+        };
         let paths = PathKind::ALL
             .into_iter()
             .zip(self.paths.iter())
@@ -376,6 +449,9 @@ impl<'m, 'w, M: ScenarioMachine> Runner<'m, 'w, M> {
             irqs: self.irqs,
             utime: TimeCheck::new(utime, after.utime.wrapping_sub(self.before.utime), tolerance),
             stime: TimeCheck::new(stime, after.stime.wrapping_sub(self.before.stime), tolerance),
+            guest: bucket(self.guest_cycles, self.before.guest, after.guest),
+            hardirq: bucket(self.irq_path_cycles, self.before.hardirq, after.hardirq),
+            softirq: bucket(0, self.before.softirq, after.softirq),
             tolerance,
         })
     }

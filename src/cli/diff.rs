@@ -91,7 +91,7 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
     let default_pair = req.a.is_none() && req.b.is_none() && req.patch.is_none() && req.b_defines.is_empty();
     let changes_a = req.patch.is_some() || !req.b_defines.is_empty();
     match traces::find(&a_name) {
-        Some(trace) if trace.arch == traces::Arch::X86_64 => x86(req, trace),
+        Some(trace) if trace.arch != traces::Arch::Ia64 => compiled(req, trace),
         Some(trace) => {
             let mut a = TraceVersion::of(trace);
             a.extra_defines.clone_from(&req.a_defines);
@@ -132,27 +132,34 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
     }
 }
 
-/// Two compiled x86 traces over the same workload (their committed objects: a patched or
-/// redefined version would need gcc, so only catalogue pairs are accepted). No per-group
-/// attribution: the x86 core keeps no group profile.
-fn x86(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliError> {
+/// Two compiled (x86 or s390x) traces over the same workload (their committed objects: a
+/// patched or redefined version would need gcc, so only catalogue pairs of one architecture
+/// are accepted). No per-group attribution: these cores keep no group profile.
+fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliError> {
+    let arch = a.arch.name();
     let Some(b_name) = &req.b else {
         return Err(CliError::Usage(format!(
-            "diff: {} is a compiled x86 trace; compare it with another catalogue trace (e.g. the next patch step)",
+            "diff: {} is a compiled {arch} trace; compare it with another catalogue trace (e.g. the next patch step)",
             a.name
         )));
     };
     if req.patch.is_some() || !req.a_defines.is_empty() || !req.b_defines.is_empty() {
-        return Err(CliError::Usage(
-            "diff: --patch and --a-define/--b-define need a source the tool assembles; x86 traces are compiled objects"
-                .into(),
-        ));
+        return Err(CliError::Usage(format!(
+            "diff: --patch and --a-define/--b-define need a source the tool assembles; {arch} traces are compiled objects"
+        )));
     }
     let b = find(b_name)?;
-    let w = super::scenario_x86::workload(&req.workload);
+    if b.arch != a.arch {
+        return Err(CliError::Usage(format!("diff: {} is {arch} but {} is {}", a.name, b.name, b.arch.name())));
+    }
     let side = |t: &'static traces::Trace| -> Result<Side, CliError> {
-        let mut s = super::scenario_x86::prepare(t, &w)?;
-        let report = run_workload(&mut s, &w, &mut |_| {})?;
+        let report = if t.arch == traces::Arch::S390x {
+            let w = super::scenario_s390::workload(&req.workload);
+            run_workload(&mut super::scenario_s390::prepare(t)?, &w, &mut |_| {})?
+        } else {
+            let w = super::scenario_x86::workload(&req.workload);
+            run_workload(&mut super::scenario_x86::prepare(t, &w)?, &w, &mut |_| {})?
+        };
         Ok(Side { name: t.name.to_string(), report, groups: Vec::new() })
     };
     let d = CycleDiff::new(side(a)?, side(b)?, None);

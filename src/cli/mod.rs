@@ -8,6 +8,7 @@ pub mod listing;
 pub mod plain_diff;
 pub mod run;
 pub mod scenario;
+pub mod scenario_s390;
 pub mod scenario_x86;
 pub mod sweep;
 
@@ -49,6 +50,9 @@ pub enum CliError {
     /// An x86 scenario path did not run to its end.
     #[error("{0}")]
     ScenarioX86(arch_x86::scenario::ScenarioError),
+    /// An s390x scenario path (or its set-up call) did not run to its end.
+    #[error("{0}")]
+    ScenarioS390(arch_s390::scenario::ScenarioError),
     /// `--check` found differences (the text lists them).
     #[error("{0}")]
     SnapshotMismatch(String),
@@ -74,5 +78,11 @@ impl From<arch_ia64::scenario::ScenarioError> for CliError {
 impl From<arch_x86::scenario::ScenarioError> for CliError {
     fn from(e: arch_x86::scenario::ScenarioError) -> CliError {
         CliError::ScenarioX86(e)
+    }
+}
+
+impl From<arch_s390::scenario::ScenarioError> for CliError {
+    fn from(e: arch_s390::scenario::ScenarioError) -> CliError {
+        CliError::ScenarioS390(e)
     }
 }

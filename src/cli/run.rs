@@ -101,8 +101,11 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
         sets.push((name.trim().to_string(), value.trim().to_string()));
     }
     let bytes = read(&req.file)?;
-    let rep = if emu_core::elf::machine(&bytes) == Some(arch_x86::reloc::EM_X86_64) {
+    let machine = emu_core::elf::machine(&bytes);
+    let rep = if machine == Some(arch_x86::reloc::EM_X86_64) {
         run_x86(req, &bytes, harness, sets)?
+    } else if machine == Some(arch_s390::reloc::EM_S390) {
+        run_s390(req, &bytes, harness, sets)?
     } else {
         run_ia64(req, harness, sets)?
     };
@@ -178,6 +181,30 @@ fn run_x86(
     };
     arch_x86::run::run_image(&image, &cfg).map_err(|e| match e {
         arch_x86::run::RunError::Setup(d) => CliError::Setup(d),
+        e => diag(e.to_string()),
+    })
+}
+
+fn run_s390(
+    req: &RunRequest,
+    bytes: &[u8],
+    harness: Option<Harness>,
+    sets: Vec<(String, String)>,
+) -> Result<RunReport, CliError> {
+    let diag = |msg: String| {
+        let loc = emu_core::error::SourceLoc::new(req.file.display().to_string().into(), 0, 0);
+        CliError::Setup(emu_core::error::Diagnostic::error(loc, msg))
+    };
+    let image = arch_s390::run::load_object(bytes).map_err(|e| diag(e.to_string()))?;
+    let cfg = arch_s390::run::RunConfig {
+        entry: req.entry.clone(),
+        harness,
+        sets,
+        max_insns: req.max_insns,
+        timing: !req.no_timing,
+    };
+    arch_s390::run::run_image(&image, &cfg).map_err(|e| match e {
+        arch_s390::run::RunError::Setup(d) => CliError::Setup(d),
         e => diag(e.to_string()),
     })
 }

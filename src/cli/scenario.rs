@@ -46,13 +46,22 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
         let names: Vec<&str> = traces::catalogue().iter().map(|t| t.name).collect();
         CliError::Usage(format!("no trace `{}` in the catalogue (known: {})", req.trace, names.join(", ")))
     })?;
-    if trace.arch == traces::Arch::X86_64 {
-        let w = super::scenario_x86::workload(&req.workload);
-        let mut s = super::scenario_x86::prepare(trace, &w)?;
-        return run_prepared(&mut s, &w, req.format);
+    match trace.arch {
+        traces::Arch::X86_64 => {
+            let w = super::scenario_x86::workload(&req.workload);
+            let mut s = super::scenario_x86::prepare(trace, &w)?;
+            run_prepared(&mut s, &w, req.format)
+        }
+        traces::Arch::S390x => {
+            let w = super::scenario_s390::workload(&req.workload);
+            let mut s = super::scenario_s390::prepare(trace)?;
+            run_prepared(&mut s, &w, req.format)
+        }
+        traces::Arch::Ia64 => {
+            let mut s = prepare_trace(trace, &req.workload)?;
+            run_prepared(&mut s, &req.workload, req.format)
+        }
     }
-    let mut s = prepare_trace(trace, &req.workload)?;
-    run_prepared(&mut s, &req.workload, req.format)
 }
 
 /// A catalogue trace assembled, set up under its harness and bound for workload `w`
@@ -208,7 +217,15 @@ mod tests {
     use arch_ia64::scenario::example;
 
     fn workload(syscalls: u64) -> Workload {
-        Workload { syscalls, user_cycles: 1000, kernel_cycles: 300, hz: 1000, cpu_hz: IA64_CPU_HZ, irq_every: None }
+        Workload {
+            syscalls,
+            user_cycles: 1000,
+            kernel_cycles: 300,
+            hz: 1000,
+            cpu_hz: IA64_CPU_HZ,
+            irq_every: None,
+            guest: false,
+        }
     }
 
     #[test]

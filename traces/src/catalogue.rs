@@ -57,7 +57,37 @@ const TIMER_TARGET_BINDINGS: &[Binding] =
     &[Binding { kind: PathKind::Call, start: "get_nohz_timer_target", end: PathEnd::RETURN }];
 const TIMER_TARGET_HARNESS: &str = include_str!("../x86/harness/timer-target.toml");
 
-static CATALOGUE: [Trace; 12] = [
+/// Seed 002: Christian Borntraeger on "vtime: Delay cputime accounting to tick" (the KVM
+/// hypercall benchmark, 280 ns -> 260 ns, half of it from Martin Schwidefsky's s390 patch).
+const SEED_002: &str = "002_444712d0ae2cf32d.txt";
+
+/// One C source for both s390 versions (`-D DELAYED`); the objects also hold `entry.S`.
+const VTIME_SOURCE: &str = include_str!("../s390/vtime.c");
+
+/// Each path is a function returning through r14 to the runner's sentinel, the task in r2.
+/// The syscall paths are entry.S's timer bookkeeping of system_call and of the return to user;
+/// irq enter is the I/O interrupt's bookkeeping followed by the irq enter accounting, irq exit
+/// the irq exit accounting and the return (through the exit bookkeeping when it interrupted
+/// user state); the tick is the external interrupt's bookkeeping, irq enter/exit accounting
+/// around vtime_flush, and the same return; guest enter and exit are
+/// `vtime_guest_enter` and `vtime_guest_exit` (the KVM hypercall's accounting). `vtime_init`
+/// and `vtime_task_switch` are entry points without a path kind.
+const VTIME_BINDINGS: &[Binding] = &[
+    Binding { kind: PathKind::SyscallEnter, start: "syscall_entry_bookkeeping", end: PathEnd::RETURN },
+    Binding { kind: PathKind::SyscallExit, start: "syscall_exit_bookkeeping", end: PathEnd::RETURN },
+    Binding { kind: PathKind::IrqEnter, start: "irq_enter_path", end: PathEnd::RETURN },
+    Binding { kind: PathKind::IrqExit, start: "irq_exit_path", end: PathEnd::RETURN },
+    Binding { kind: PathKind::Tick, start: "tick_path", end: PathEnd::RETURN },
+    Binding { kind: PathKind::GuestEnter, start: "vtime_guest_enter", end: PathEnd::RETURN },
+    Binding { kind: PathKind::GuestExit, start: "vtime_guest_exit", end: PathEnd::RETURN },
+];
+
+/// kcpustat's user and system time, in ns (the harness also names hardirq, softirq, guest
+/// and steal).
+const VTIME_ACCOUNTING: Accounting =
+    Accounting::Virtual { utime_counter: "cpustat_user", stime_counter: "cpustat_system" };
+
+static CATALOGUE: [Trace; 14] = [
     Trace {
         name: "ia64/syscall/none",
         arch: Arch::Ia64,
@@ -226,6 +256,34 @@ static CATALOGUE: [Trace; 12] = [
         bindings: TIMER_TARGET_BINDINGS,
         accounting: Accounting::NONE,
         object: Some(include_bytes!("../x86/obj/timer-target-new.o")),
+    },
+    Trace {
+        name: "s390/vtime/immediate",
+        arch: Arch::S390x,
+        seed: SEED_002,
+        description: "s390 vtime, 4.10: account_system_time() at every irq enter/exit and guest switch",
+        source_name: "vtime.c",
+        source: VTIME_SOURCE,
+        defines: &[],
+        harness_name: "vtime-4.10.toml",
+        harness: include_str!("../s390/harness/vtime-4.10.toml"),
+        bindings: VTIME_BINDINGS,
+        accounting: VTIME_ACCOUNTING,
+        object: Some(include_bytes!("../s390/obj/vtime-immediate.o")),
+    },
+    Trace {
+        name: "s390/vtime/delayed",
+        arch: Arch::S390x,
+        seed: SEED_002,
+        description: "s390 vtime, 4.11: irq enter/exit add to one lowcore bucket, tick/task switch account five",
+        source_name: "vtime.c",
+        source: VTIME_SOURCE,
+        defines: &[("LOWCORE_411", "1"), ("DELAYED", "1")],
+        harness_name: "vtime-4.11.toml",
+        harness: include_str!("../s390/harness/vtime-4.11.toml"),
+        bindings: VTIME_BINDINGS,
+        accounting: VTIME_ACCOUNTING,
+        object: Some(include_bytes!("../s390/obj/vtime-delayed.o")),
     },
 ];
 

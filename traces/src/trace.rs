@@ -12,6 +12,9 @@ pub enum Arch {
     /// x86-64: C compiled by gcc into a committed relocatable object ([`Trace::object`]),
     /// loaded and run by `arch_x86`.
     X86_64,
+    /// s390x (z/Architecture): assembly and C built by `traces/s390/build.sh` into a committed
+    /// big-endian relocatable object ([`Trace::object`]), run by `arch_s390`.
+    S390x,
 }
 
 impl Arch {
@@ -20,6 +23,7 @@ impl Arch {
         match self {
             Arch::Ia64 => "ia64",
             Arch::X86_64 => "x86_64",
+            Arch::S390x => "s390x",
         }
     }
 }
@@ -34,8 +38,17 @@ pub enum PathKind {
     SyscallExit,
     /// The timer interrupt, from delivery to the return from interruption.
     Tick,
+    /// A device interrupt's entry (s390: the I/O interrupt's timer bookkeeping and the irq
+    /// enter accounting).
+    IrqEnter,
+    /// A device interrupt's exit accounting, back to the interrupted context.
+    IrqExit,
     /// The light-weight system call (ia64 `epc` through the gate page) and its return.
     Fsys,
+    /// The host's accounting on the way back into a KVM guest (`guest_enter_irqoff`).
+    GuestEnter,
+    /// The host's accounting when a KVM guest exits (`guest_exit_irqoff`).
+    GuestExit,
     /// A kernel helper called on its own by the harness (x86 `sched_avg_update`,
     /// `get_nohz_timer_target`): measured as a function, not as part of a scenario.
     Call,
@@ -48,7 +61,11 @@ impl PathKind {
             PathKind::SyscallEnter => "syscall_enter",
             PathKind::SyscallExit => "syscall_exit",
             PathKind::Tick => "tick",
+            PathKind::IrqEnter => "irq_enter",
+            PathKind::IrqExit => "irq_exit",
             PathKind::Fsys => "fsys",
+            PathKind::GuestEnter => "guest_enter",
+            PathKind::GuestExit => "guest_exit",
             PathKind::Call => "call",
         }
     }
@@ -136,7 +153,8 @@ pub struct Trace {
     pub description: &'static str,
     /// File name of the source, used in diagnostics and by `acctemu show`.
     pub source_name: &'static str,
-    /// The source: ia64 assembly, or the C the x86 object is compiled from.
+    /// The source: ia64 assembly, or the C the x86 or s390x object is compiled from (the s390x
+    /// object also holds `traces/s390/entry.S`).
     pub source: &'static str,
     /// Preprocessor defines `(name, value)` that select this version (x86: the `-D` flags
     /// `traces/x86/build.sh` passes).
@@ -150,7 +168,8 @@ pub struct Trace {
     /// How it accounts time and where the counters are.
     pub accounting: Accounting,
     /// The compiled relocatable ELF object (x86: `traces/x86/obj/*.o`, built by
-    /// `traces/x86/build.sh`); `None` for traces assembled from source (ia64).
+    /// `traces/x86/build.sh`; s390x: `traces/s390/obj/*.o`, built by `traces/s390/build.sh`);
+    /// `None` for traces assembled from source (ia64).
     pub object: Option<&'static [u8]>,
 }
 

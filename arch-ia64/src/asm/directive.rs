@@ -1,6 +1,7 @@
 //! Directives: sections, alignment, symbols, data, predicate relations, template
 //! selection; unwind and bookkeeping directives are accepted and have no effect on code.
 
+use super::bundler::{AlignError, MAX_PADDING_BUNDLES};
 use super::expr::Expr;
 use super::layout::{Assembler, Chunk, Fixup, SectionState, SymDef};
 use super::syntax::{DirArg, Located, Reg};
@@ -130,7 +131,18 @@ impl Assembler {
                 let Some(n) = self.const_arg(args, 0, loc, name) else {
                     return;
                 };
-                let bytes = if name == ".p2align" { 1u64.checked_shl(n as u32).unwrap_or(0) } else { n as u64 };
+                let bytes = if name == ".p2align" {
+                    // gas: "alignment too large"; 1 << 64 and up does not exist.
+                    match u32::try_from(n).ok().and_then(|s| 1u64.checked_shl(s)) {
+                        Some(b) => b,
+                        None => {
+                            self.error(loc, format!("`.p2align` {n} out of range: expected 0..63"));
+                            return;
+                        }
+                    }
+                } else {
+                    n as u64
+                };
                 self.align(bytes, loc);
             }
             ".proc" => {
@@ -265,6 +277,11 @@ impl Assembler {
     }
 
     fn align(&mut self, bytes: u64, loc: &SourceLoc) {
+        /// The most padding one alignment directive may add (16 MiB, as in code sections).
+        const MAX_PADDING_BYTES: u64 = MAX_PADDING_BUNDLES * 16;
+        fn too_much_padding(bytes: u64) -> String {
+            format!("alignment {bytes:#x} needs more than {MAX_PADDING_BYTES} bytes of padding")
+        }
         if bytes == 0 {
             return;
         }
@@ -280,12 +297,20 @@ impl Assembler {
             self.settle_labels();
             let sec = &mut self.sections[cur];
             let addr = sec.dot();
-            if let Err(e) = sec.bundler.align(addr, bytes) {
-                self.error(loc, format!("bad alignment: {e:?}"));
+            match sec.bundler.align(addr, bytes) {
+                Ok(_) => {}
+                Err(AlignError::TooLarge(_)) => self.error(loc, too_much_padding(bytes)),
+                Err(AlignError::NotPowerOfTwo(_)) => self.error(loc, format!("alignment {bytes} is not a power of 2")),
             }
         } else {
             let sec = &mut self.sections[cur];
             let pad = (bytes - sec.size % bytes) % bytes;
+            // Like the code path's bound: refuse instead of allocating gigabytes of zeros
+            // (`.data` then `.align 1<<62` would otherwise abort the process).
+            if pad > MAX_PADDING_BYTES {
+                self.error(loc, too_much_padding(bytes));
+                return;
+            }
             sec.chunks.push(Chunk::Data(vec![0; pad as usize]));
             sec.size += pad;
         }

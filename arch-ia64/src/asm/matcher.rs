@@ -205,7 +205,11 @@ fn rewrite(syn: &InsnSyntax) -> Rewrite {
     let mut mnemonic = m.to_string();
     for head in ["tbit", "tnat"] {
         if m == format!("{head}.nz") || m == format!("{head}.nz.unc") {
-            outs.swap(0, 1);
+            // Only a well-formed `p1,p2=` has targets to swap; anything else fails to
+            // match a row later with a located error.
+            if outs.len() == 2 {
+                outs.swap(0, 1);
+            }
             mnemonic = m.replacen(".nz", ".z", 1);
         }
         // .andcm/.orcm/.and.orcm test the opposite bit with .and/.or/.or.andcm (gas pseudo-ops).

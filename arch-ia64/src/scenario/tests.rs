@@ -23,7 +23,15 @@ fn scenario(accounting: Accounting) -> Ia64Scenario {
 }
 
 fn workload(syscalls: u64, hz: u64) -> Workload {
-    Workload { syscalls, user_cycles: 2000, kernel_cycles: 700, hz, cpu_hz: 1_500_000_000, irq_every: None }
+    Workload {
+        syscalls,
+        user_cycles: 2000,
+        kernel_cycles: 700,
+        hz,
+        cpu_hz: 1_500_000_000,
+        irq_every: None,
+        guest: false,
+    }
 }
 
 fn go(s: &mut Ia64Scenario, w: &Workload) -> ScenarioReport {

@@ -91,8 +91,15 @@ pub struct TickCounts {
     pub user: u64,
     /// Ticks that split a kernel phase.
     pub kernel: u64,
+    /// Ticks that split a guest phase.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub guest: u64,
     /// Ticks that fell due while a tick was handled and merged into it.
     pub coalesced: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// True against accounted time, in cycles.
@@ -146,6 +153,15 @@ pub struct ScenarioReport {
     pub utime: TimeCheck,
     /// System time: true against accounted.
     pub stime: TimeCheck,
+    /// Guest time, when the scheme keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guest: Option<TimeCheck>,
+    /// Hard-interrupt time, when the scheme keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hardirq: Option<TimeCheck>,
+    /// Soft-interrupt time, when the scheme keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub softirq: Option<TimeCheck>,
     /// Cycles spent in paths: the most an accounting that stamps inside the paths may be off.
     pub tolerance: u64,
 }
@@ -161,9 +177,14 @@ impl fmt::Display for ScenarioReport {
     /// The workload line, a table of paths, the tick and interrupt counts, and the time checks.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let w = &self.workload;
+        let (events, outer, per_event) = if w.guest {
+            ("guest hypercalls", "guest", "per hypercall")
+        } else {
+            ("system calls", "user", "per syscall")
+        };
         write!(
             f,
-            "workload: {} system calls, {} user + {} kernel cycles each, ",
+            "workload: {} {events}, {} {outer} + {} kernel cycles each, ",
             w.syscalls, w.user_cycles, w.kernel_cycles
         )?;
         match self.tick_period {
@@ -187,20 +208,23 @@ impl fmt::Display for ScenarioReport {
         for p in &self.paths {
             row(f, p.path.name(), &p.stats)?;
         }
-        row(f, "per syscall", &self.per_syscall)?;
+        row(f, per_event, &self.per_syscall)?;
         writeln!(f)?;
-        writeln!(
-            f,
-            "ticks: {} in user, {} in kernel, {} coalesced; interrupts: {}",
-            self.ticks.user, self.ticks.kernel, self.ticks.coalesced, self.irqs
-        )?;
+        write!(f, "ticks: {} in user, {} in kernel, ", self.ticks.user, self.ticks.kernel)?;
+        if w.guest {
+            write!(f, "{} in guest, ", self.ticks.guest)?;
+        }
+        writeln!(f, "{} coalesced; interrupts: {}", self.ticks.coalesced, self.irqs)?;
         writeln!(f, "total cycles: {}", self.cycles)?;
         writeln!(f)?;
-        writeln!(f, "{:<6} {:>16} {:>16} {:>14} {:>10}", "time", "true", "accounted", "error", "relative")?;
-        for (name, t) in [("utime", &self.utime), ("stime", &self.stime)] {
+        let buckets = [("guest", &self.guest), ("hardirq", &self.hardirq), ("softirq", &self.softirq)];
+        let optional: Vec<_> = buckets.into_iter().filter_map(|(name, t)| t.as_ref().map(|t| (name, t))).collect();
+        let width = optional.iter().map(|(name, _)| name.len()).fold(6, usize::max);
+        writeln!(f, "{:<width$} {:>16} {:>16} {:>14} {:>10}", "time", "true", "accounted", "error", "relative")?;
+        for (name, t) in [("utime", &self.utime), ("stime", &self.stime)].into_iter().chain(optional) {
             let rel = t.relative_error.map_or_else(|| "-".to_string(), |r| format!("{:+.4}%", r * 100.0));
             let mark = if t.within_tolerance { "" } else { "  (beyond tolerance)" };
-            writeln!(f, "{name:<6} {:>16} {:>16} {:>+14} {rel:>10}{mark}", t.truth, t.accounted, t.error)?;
+            writeln!(f, "{name:<width$} {:>16} {:>16} {:>+14} {rel:>10}{mark}", t.truth, t.accounted, t.error)?;
         }
         writeln!(f, "tolerance (cycles spent in paths): {}", self.tolerance)
     }

@@ -32,6 +32,11 @@ struct Fake {
     bound_irq: bool,
     scheme: Scheme,
     user_mode: bool,
+    /// Keeps guest, hardirq and softirq buckets (user-mode time of a guest workload is guest
+    /// time too, interrupt paths are hardirq time).
+    buckets: bool,
+    guest: bool,
+    in_irq: bool,
     stamp: u64,
     acc: Accounted,
     entries: u64,
@@ -55,6 +60,9 @@ impl Fake {
             bound_irq: false,
             scheme,
             user_mode: true,
+            buckets: false,
+            guest: false,
+            in_irq: false,
             stamp: 0,
             acc: Accounted::default(),
             entries: 0,
@@ -65,12 +73,32 @@ impl Fake {
     /// Charges the time since the last stamp to the current mode.
     fn charge(&mut self, at: u64) {
         let d = at - self.stamp;
-        if self.user_mode {
-            self.acc.utime += d;
-        } else {
-            self.acc.stime += d;
-        }
+        self.acc = self.charged(d);
         self.stamp = at;
+    }
+
+    /// The accounts with `d` more cycles of the current mode.
+    fn charged(&self, d: u64) -> Accounted {
+        let mut acc = self.acc;
+        let add = |bucket: &mut Option<u64>| *bucket = bucket.map(|b| b + d);
+        match (self.user_mode, self.buckets) {
+            (true, _) => {
+                acc.utime += d;
+                if self.guest {
+                    add(&mut acc.guest);
+                }
+            }
+            (false, true) if self.in_irq => add(&mut acc.hardirq),
+            (false, _) => acc.stime += d,
+        }
+        acc
+    }
+
+    fn with_buckets(mut self, guest: bool) -> Fake {
+        self.buckets = true;
+        self.guest = guest;
+        self.acc = Accounted { guest: Some(0), hardirq: Some(0), softirq: Some(0), ..Accounted::default() };
+        self
     }
 
     fn switch(&mut self, at: u64, to_user: bool) {
@@ -91,13 +119,13 @@ impl ScenarioMachine for Fake {
             _ => 0,
         };
         let cycles = match path {
-            PathKind::SyscallEnter => {
+            PathKind::SyscallEnter | PathKind::GuestExit => {
                 self.entries += 1;
                 let c = self.enter + if self.entries & 1 == 0 { self.enter_jitter } else { 0 };
                 self.switch(start + late, false);
                 c
             }
-            PathKind::SyscallExit => {
+            PathKind::SyscallExit | PathKind::GuestEnter => {
                 self.switch(start + self.exit - late, true);
                 self.exit
             }
@@ -115,7 +143,9 @@ impl ScenarioMachine for Fake {
                     Scheme::TickSampled(_) => {}
                     _ => {
                         self.switch(start, false);
+                        self.in_irq = path != PathKind::Tick;
                         self.switch(start + c, was_user);
+                        self.in_irq = false;
                     }
                 }
                 c
@@ -142,21 +172,16 @@ impl ScenarioMachine for Fake {
 
     fn accounted(&self) -> Result<Accounted, FakeError> {
         // What has not been stamped yet belongs to the current mode (a read flushes it).
-        let mut acc = self.acc;
-        if !matches!(self.scheme, Scheme::TickSampled(_)) {
-            let pending = self.now - self.stamp;
-            if self.user_mode {
-                acc.utime += pending;
-            } else {
-                acc.stime += pending;
-            }
+        if matches!(self.scheme, Scheme::TickSampled(_)) {
+            return Ok(self.acc);
         }
-        Ok(acc)
+        Ok(self.charged(self.now - self.stamp))
     }
 
     fn has_path(&self, path: PathKind) -> bool {
         match path {
             PathKind::SyscallEnter | PathKind::SyscallExit => true,
+            PathKind::GuestEnter | PathKind::GuestExit => self.guest,
             PathKind::Tick => self.bound_tick,
             PathKind::IrqEnter | PathKind::IrqExit => self.bound_irq,
             PathKind::Fsys => false,
@@ -165,7 +190,7 @@ impl ScenarioMachine for Fake {
 }
 
 fn workload(syscalls: u64, user: u64, kernel: u64, hz: u64, cpu_hz: u64) -> Workload {
-    Workload { syscalls, user_cycles: user, kernel_cycles: kernel, hz, cpu_hz, irq_every: None }
+    Workload { syscalls, user_cycles: user, kernel_cycles: kernel, hz, cpu_hz, irq_every: None, guest: false }
 }
 
 fn run_quiet(m: &mut Fake, w: &Workload) -> ScenarioReport {
@@ -228,7 +253,7 @@ fn ticks_split_user_and_kernel_phases() {
     ];
     assert_eq!(log, expected);
     assert_eq!(r.tick_period, Some(700));
-    assert_eq!(r.ticks, TickCounts { user: 1, kernel: 1, coalesced: 0 });
+    assert_eq!(r.ticks, TickCounts { user: 1, kernel: 1, coalesced: 0, guest: 0 });
     assert_eq!(r.utime.truth, 1000, "the tick's cycles are not user time");
     assert_eq!(r.stime.truth, 10 + 500 + 20 + 7 + 7, "the tick path runs in kernel mode");
     assert_eq!(r.cycles, 1544);
@@ -301,7 +326,7 @@ fn tick_sampling_misses_user_time_of_a_workload_synchronised_with_the_tick() {
     // every jiffy to the system and none to the user.
     let mut m = Fake::new(Scheme::TickSampled(1537));
     let r = run_quiet(&mut m, &workload(1000, 5, 1495, 1, 1537));
-    assert_eq!(r.ticks, TickCounts { user: 0, kernel: 999, coalesced: 0 });
+    assert_eq!(r.ticks, TickCounts { user: 0, kernel: 999, coalesced: 0, guest: 0 });
     assert_eq!(r.utime.truth, 5000);
     assert_eq!(r.utime.accounted, 0);
     assert_eq!(r.utime.relative_error, Some(-1.0), "all user time lost");
@@ -399,4 +424,49 @@ fn report_renders_as_text_and_json() {
     assert_eq!(json["paths"][0]["calls"], 10);
     assert_eq!(json["utime"]["error"], 0);
     assert_eq!(json["workload"]["hz"], 10);
+}
+
+#[test]
+fn guest_hypercalls_check_guest_hardirq_and_softirq_buckets() {
+    let mut m = Fake::new(Scheme::Exact).with_buckets(true);
+    m.bound_irq = true;
+    let w = Workload { guest: true, irq_every: Some(2), ..workload(10, 1000, 300, 0, 1) };
+    let r = run_quiet(&mut m, &w);
+    let (Some(guest), Some(hardirq), Some(softirq)) = (r.guest, r.hardirq, r.softirq) else {
+        panic!("a scheme with buckets gets them checked: {r:?}")
+    };
+    assert_eq!(guest.truth, 10 * 1000, "the guest phases");
+    assert_eq!(r.utime.truth, 10 * 1000, "guest time is user time too");
+    assert_eq!(hardirq.truth, 5 * 2 * 5, "five interrupts of two 5-cycle paths");
+    assert_eq!(r.stime.truth, 10 * (10 + 300 + 20), "interrupt paths leave system time");
+    assert_eq!(softirq.truth, 0);
+    for t in [r.utime, r.stime, guest, hardirq, softirq] {
+        assert_eq!(t.error, 0, "exact stamps account every bucket exactly: {t:?}");
+    }
+    assert!(r.path(PathKind::SyscallEnter).is_none());
+    assert_eq!(r.path(PathKind::GuestExit).map(|s| s.calls), Some(10));
+    assert_eq!(r.path(PathKind::GuestEnter).map(|s| s.calls), Some(10));
+    let text = r.to_string();
+    for needle in ["10 guest hypercalls", "per hypercall", "guest_exit", "hardirq", "softirq"] {
+        assert!(text.contains(needle), "{needle:?} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn guest_ticks_are_counted_as_guest_ticks() {
+    let mut m = Fake::new(Scheme::Exact).with_buckets(true);
+    let w = Workload { guest: true, ..workload(10, 1000, 300, 1, 500) };
+    let r = run_quiet(&mut m, &w);
+    assert!(r.ticks.guest > 0, "ticks in the guest phases: {:?}", r.ticks);
+    assert_eq!(r.ticks.user, 0);
+}
+
+#[test]
+fn schemes_without_buckets_keep_interrupts_in_system_time() {
+    let mut m = Fake::new(Scheme::Exact);
+    m.bound_irq = true;
+    let r = run_quiet(&mut m, &Workload { irq_every: Some(1), ..workload(4, 100, 10, 0, 1) });
+    assert_eq!((r.guest, r.hardirq, r.softirq), (None, None, None));
+    assert_eq!(r.stime.truth, 4 * (10 + 10 + 20 + 5 + 5));
+    assert_eq!(r.stime.error, 0);
 }

@@ -1,0 +1,347 @@
+//! [`S390Cpu`]: the s390x core as the machine loop sees it. One step executes one instruction;
+//! the timing model (when configured) issues it afterwards. The CPU timer and the TOD clock are
+//! derived from the model's cycle clock (4096 units per µs at the configured frequency) and read
+//! at the instruction's issue cycle. SVC and program interruptions swap PSWs through the lowcore
+//! (at the prefix) when it is mapped; LPSWE reports [`StepEvent::Rfi`].
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use emu_core::cpu::{Cpu, StepEvent};
+use emu_core::memory::{MemFault, Memory};
+use emu_core::snapshot::Snapshot;
+use emu_core::timing::TimingSummary;
+use thiserror::Error;
+
+use crate::decode::{Insn, S390Decoder, MAX_INSN_LEN};
+use crate::exec::{execute, pgm, Ctx, Flow, Trap};
+use crate::state::S390State;
+use crate::timing::{units_of, IssueInfo, S390Model, S390Params};
+
+/// Lowcore offsets the interruptions use (z/Architecture, prefix-relative).
+pub mod lowcore {
+    /// SVC interruption ILC (halfword).
+    pub const SVC_ILC: u64 = 0x88;
+    /// SVC interruption code (halfword).
+    pub const SVC_CODE: u64 = 0x8a;
+    /// Program interruption ILC (halfword).
+    pub const PGM_ILC: u64 = 0x8c;
+    /// Program interruption code (halfword).
+    pub const PGM_CODE: u64 = 0x8e;
+    /// External old PSW.
+    pub const EXT_OLD_PSW: u64 = 0x130;
+    /// SVC old PSW.
+    pub const SVC_OLD_PSW: u64 = 0x140;
+    /// Program old PSW.
+    pub const PGM_OLD_PSW: u64 = 0x150;
+    /// I/O old PSW.
+    pub const IO_OLD_PSW: u64 = 0x170;
+    /// SVC new PSW.
+    pub const SVC_NEW_PSW: u64 = 0x1c0;
+    /// Program new PSW.
+    pub const PGM_NEW_PSW: u64 = 0x1d0;
+}
+
+/// How the CPU is set up.
+#[derive(Debug, Clone)]
+pub struct CpuConfig {
+    /// Reaching this address ends the path.
+    pub sentinel: u64,
+    /// Timing parameters; `None` counts one cycle per instruction.
+    pub timing: Option<S390Params>,
+    /// Frequency for the clocks when there is no timing model (MHz).
+    pub freq_mhz: u64,
+}
+
+impl Default for CpuConfig {
+    /// Sentinel 0, no timing model, z13's 5000 MHz for the clocks.
+    fn default() -> CpuConfig {
+        CpuConfig { sentinel: 0, timing: None, freq_mhz: S390Params::default().freq_mhz }
+    }
+}
+
+/// An emulator failure, naming the instruction and its address.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ExecError {
+    /// Fetching the instruction faulted.
+    #[error("cannot fetch an instruction at {addr:#x}: {fault}")]
+    Fetch {
+        /// Instruction address.
+        addr: u64,
+        /// The fault.
+        fault: MemFault,
+    },
+    /// Not in the supported subset.
+    #[error("unsupported instruction `{name}` (bytes {bytes}) at {addr:#x}")]
+    Unsupported {
+        /// Instruction address.
+        addr: u64,
+        /// Own mnemonic ("?" for opcodes outside the table).
+        name: String,
+        /// Hex bytes.
+        bytes: String,
+    },
+    /// A data access faulted.
+    #[error("`{name}` (bytes {bytes}) at {addr:#x}: {fault}")]
+    Memory {
+        /// Instruction address.
+        addr: u64,
+        /// Own mnemonic.
+        name: String,
+        /// Hex bytes.
+        bytes: String,
+        /// The fault.
+        fault: MemFault,
+    },
+}
+
+impl ExecError {
+    /// The address of the failing instruction.
+    pub fn addr(&self) -> u64 {
+        match self {
+            ExecError::Fetch { addr, .. } | ExecError::Unsupported { addr, .. } | ExecError::Memory { addr, .. } => {
+                *addr
+            }
+        }
+    }
+
+    fn from_trap(trap: Trap, i: &Insn) -> ExecError {
+        let (addr, name, bytes) = (i.addr, i.name.to_string(), i.hex());
+        match trap {
+            Trap::Mem(fault) => ExecError::Memory { addr, name, bytes, fault },
+            Trap::Unsupported => ExecError::Unsupported { addr, name, bytes },
+        }
+    }
+}
+
+/// The s390x core.
+pub struct S390Cpu {
+    /// Architectural state.
+    pub state: S390State,
+    config: CpuConfig,
+    decoder: S390Decoder,
+    code: HashMap<u64, Arc<Insn>>,
+    model: Option<S390Model>,
+    instructions: u64,
+    idle: u64,
+    /// The last program-interruption code raised (0 if none).
+    pub last_program_code: u16,
+}
+
+impl std::fmt::Debug for S390Cpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("S390Cpu")
+            .field("state", &self.state)
+            .field("config", &self.config)
+            .field("decoded", &self.code.len())
+            .field("instructions", &self.instructions)
+            .finish_non_exhaustive()
+    }
+}
+
+impl S390Cpu {
+    /// A core with zeroed registers, supervisor state, no decoded code.
+    pub fn new(config: CpuConfig) -> S390Cpu {
+        let model = config.timing.clone().map(S390Model::new);
+        S390Cpu {
+            state: S390State::default(),
+            config,
+            decoder: S390Decoder::new(),
+            code: HashMap::new(),
+            model,
+            instructions: 0,
+            idle: 0,
+            last_program_code: 0,
+        }
+    }
+
+    /// Decodes a code section once.
+    pub fn add_code(&mut self, addr: u64, bytes: &[u8]) {
+        for insn in self.decoder.decode_all(addr, bytes) {
+            self.code.insert(insn.addr, Arc::new(insn));
+        }
+    }
+
+    /// The decoded instruction at `addr`, if any.
+    pub fn insn_at(&self, addr: u64) -> Option<&Insn> {
+        self.code.get(&addr).map(|i| &**i)
+    }
+
+    /// Starts execution at `addr`.
+    pub fn set_entry(&mut self, addr: u64) {
+        self.state.psw_addr = addr;
+    }
+
+    /// Lets `cycles` pass without executing.
+    pub fn advance(&mut self, cycles: u64) {
+        match &mut self.model {
+            Some(m) => m.advance(cycles),
+            None => self.idle += cycles,
+        }
+    }
+
+    /// The timing model, when it runs.
+    pub fn model(&self) -> Option<&S390Model> {
+        self.model.as_ref()
+    }
+
+    /// The clocks' frequency in MHz.
+    pub fn freq_mhz(&self) -> u64 {
+        self.model.as_ref().map_or(self.config.freq_mhz, |m| m.params().freq_mhz)
+    }
+
+    /// The CPU timer at the current cycle (counts down).
+    pub fn cpu_timer(&self) -> u64 {
+        self.state.cpu_timer_base.wrapping_sub(units_of(self.cycles(), self.freq_mhz()))
+    }
+
+    /// Sets the CPU timer to `v` at the current cycle.
+    pub fn set_cpu_timer(&mut self, v: u64) {
+        self.state.cpu_timer_base = v.wrapping_add(units_of(self.cycles(), self.freq_mhz()));
+    }
+
+    /// The TOD clock at the current cycle (counts up).
+    pub fn tod(&self) -> u64 {
+        self.state.tod_base.wrapping_add(units_of(self.cycles(), self.freq_mhz()))
+    }
+
+    /// Cycle, instruction and stall totals.
+    pub fn summary(&self) -> TimingSummary {
+        match &self.model {
+            Some(m) => m.summary(),
+            None => TimingSummary {
+                cycles: self.cycles(),
+                instructions: self.instructions,
+                groups: self.instructions,
+                ..TimingSummary::default()
+            },
+        }
+    }
+
+    fn fetch(&mut self, mem: &Memory) -> Result<Arc<Insn>, ExecError> {
+        let pc = self.state.psw_addr;
+        if let Some(i) = self.code.get(&pc) {
+            return Ok(Arc::clone(i));
+        }
+        let mut buf = [0u8; MAX_INSN_LEN];
+        let mut n = 0;
+        for (k, slot) in buf.iter_mut().enumerate() {
+            let mut b = [0u8];
+            match mem.fetch(pc.wrapping_add(k as u64), &mut b) {
+                Ok(()) => *slot = b[0],
+                Err(fault) if k == 0 => return Err(ExecError::Fetch { addr: pc, fault }),
+                Err(_) => break,
+            }
+            n = k + 1;
+        }
+        let insn = Arc::new(self.decoder.decode_one(pc, buf.get(..n).unwrap_or(&[])));
+        self.code.insert(pc, Arc::clone(&insn));
+        Ok(insn)
+    }
+
+    /// Stores the old PSW and the code at the prefix and loads the new PSW, when the lowcore is
+    /// mapped; otherwise the PSW just moves past the instruction.
+    fn interrupt(&mut self, mem: &mut Memory, i: &Insn, old: u64, new: u64, ilc_at: u64, code: u16) {
+        let p = self.state.prefix;
+        let mask = self.state.full_psw_mask();
+        let next = i.next();
+        let swapped = mem.write_u64(p + old, mask).is_ok()
+            && mem.write_u64(p + old + 8, next).is_ok()
+            && mem.write_u16(p + ilc_at, u16::from(i.len)).is_ok()
+            && mem.write_u16(p + ilc_at + 2, code).is_ok();
+        let loaded = match (mem.read_u64(p + new), mem.read_u64(p + new + 8)) {
+            (Ok(m), Ok(a)) if swapped => Some((m, a)),
+            _ => None,
+        };
+        match loaded {
+            Some((m, a)) => {
+                self.state.set_full_psw_mask(m);
+                self.state.psw_addr = a;
+            }
+            None => self.state.psw_addr = next,
+        }
+    }
+}
+
+fn program_name(code: u16) -> &'static str {
+    match code {
+        pgm::PRIVILEGED => "privileged-operation",
+        pgm::FIXED_DIVIDE => "fixed-point-divide",
+        pgm::SPECIFICATION => "specification",
+        _ => "program",
+    }
+}
+
+impl Cpu for S390Cpu {
+    type Error = ExecError;
+
+    fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
+        let insn = self.fetch(mem)?;
+        let flow = if insn.privileged && self.state.problem_state() {
+            Flow::Program(pgm::PRIVILEGED)
+        } else {
+            let (timer, tod) = (self.cpu_timer(), self.tod());
+            let mut cx = Ctx::new(&mut self.state, mem, timer, tod);
+            let flow = execute(&insn, &mut cx).map_err(|t| ExecError::from_trap(t, &insn))?;
+            let (spt, ss_len) = (cx.set_cpu_timer, cx.ss_len);
+            if let Some(v) = spt {
+                self.set_cpu_timer(v);
+            }
+            let taken = matches!(flow, Flow::Jump(_));
+            let info = IssueInfo { class: insn.class, name: insn.name, taken, ss_len };
+            if let Some(m) = &mut self.model {
+                m.issue(&info);
+            }
+            flow
+        };
+        self.instructions += 1;
+        let (svc, pgm_) = (lowcore::SVC_OLD_PSW, lowcore::PGM_OLD_PSW);
+        let event = match flow {
+            Flow::Next => {
+                self.state.psw_addr = insn.next();
+                StepEvent::Continue
+            }
+            Flow::Jump(to) => {
+                self.state.psw_addr = to;
+                StepEvent::Continue
+            }
+            Flow::Svc(n) => {
+                self.interrupt(mem, &insn, svc, lowcore::SVC_NEW_PSW, lowcore::SVC_ILC, u16::from(n));
+                StepEvent::Interruption { vector: lowcore::SVC_NEW_PSW, name: "svc" }
+            }
+            Flow::Program(code) => {
+                self.last_program_code = code;
+                self.interrupt(mem, &insn, pgm_, lowcore::PGM_NEW_PSW, lowcore::PGM_ILC, code);
+                StepEvent::Interruption { vector: lowcore::PGM_NEW_PSW, name: program_name(code) }
+            }
+            Flow::Lpswe(mask, addr) => {
+                self.state.set_full_psw_mask(mask);
+                self.state.psw_addr = addr;
+                StepEvent::Rfi
+            }
+        };
+        if event == StepEvent::Continue && self.state.psw_addr == self.config.sentinel {
+            return Ok(StepEvent::Sentinel);
+        }
+        Ok(event)
+    }
+
+    fn pc(&self) -> u64 {
+        self.state.psw_addr
+    }
+
+    fn cycles(&self) -> u64 {
+        match &self.model {
+            Some(m) => m.now(),
+            None => self.instructions + self.idle,
+        }
+    }
+
+    fn instructions(&self) -> u64 {
+        self.instructions
+    }
+
+    fn snapshot(&self, _mem: &Memory) -> Snapshot {
+        crate::snapshot::capture(&self.state)
+    }
+}

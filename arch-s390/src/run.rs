@@ -1,0 +1,283 @@
+//! Running s390x code: an ELF object (undefined data symbols get zeroed slots), a harness
+//! (given or the default), register overrides, and the machine loop; the result is a
+//! [`RunReport`]. Calls follow the s390x ELF ABI: arguments in r2..r6, the result in r2, the
+//! return address in r14 ([`SENTINEL`], so the function's `br %r14` ends the run) and r15 the
+//! stack pointer with the caller's 160-byte register save area above it.
+
+use std::cell::RefCell;
+
+use emu_core::cpu::{Machine, StopWhen};
+use emu_core::elf::ElfError;
+use emu_core::error::{Diagnostic, SourceLoc};
+use emu_core::harness::{Harness, Origin, ValueExpr};
+use emu_core::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
+use emu_core::memory::{Endian, Perms};
+use emu_core::report::RunReport;
+
+use crate::cpu::{CpuConfig, ExecError, S390Cpu};
+use crate::reloc::S390Relocations;
+use crate::state::GPR_NAMES;
+use crate::timing::S390Params;
+
+/// The return address that ends a run. Never mapped; even, as instruction addresses are.
+pub const SENTINEL: u64 = 0x0000_5e47_1ee1_0000;
+
+/// Where symbols an object leaves undefined get their zeroed slots.
+pub const EXTERN_BASE: u64 = 0x0000_0000_6000_0000;
+
+/// Bytes reserved per undefined symbol.
+pub const EXTERN_SLOT: u64 = 0x1000;
+
+/// Where the default stack lives.
+pub const STACK_BASE: u64 = 0x7000_0000;
+/// Its size.
+pub const STACK_SIZE: u64 = 0x1_0000;
+
+/// The ABI's register save area the caller provides above the stack pointer.
+pub const SAVE_AREA: u64 = 160;
+
+/// The harness used when none is given: a 64 KiB stack (r15 = top - 160, the caller's save
+/// area), r14 = the sentinel, and a zeroed 64 KiB data region for pointer arguments.
+pub const DEFAULT_HARNESS: &str = r#"
+[[region]]
+name = "stack"
+base = "0x0000000070000000"
+size = "0x10000"
+perms = "rw"
+
+[[region]]
+name = "data"
+base = "0x0000000071000000"
+size = "0x10000"
+perms = "rw"
+
+[registers]
+r15 = "stack.top-160"
+"#;
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    /// Entry symbol (else the harness's, else the start of `.text`).
+    pub entry: Option<String>,
+    /// The harness (else [`DEFAULT_HARNESS`]).
+    pub harness: Option<Harness>,
+    /// Register overrides `(name, value expression)` applied after the harness.
+    pub sets: Vec<(String, String)>,
+    /// Instruction budget.
+    pub max_insns: u64,
+    /// Use the timing model (else one cycle per instruction).
+    pub timing: bool,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig { entry: None, harness: None, sets: Vec::new(), max_insns: 1_000_000, timing: true }
+    }
+}
+
+/// Why a run could not be set up or did not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The object did not load.
+    #[error("{0}")]
+    Elf(#[from] ElfError),
+    /// The harness, an override or the entry is wrong.
+    #[error("{0}")]
+    Setup(Diagnostic),
+    /// Execution failed.
+    #[error("{error} (after {executed} instructions)")]
+    Exec {
+        /// What failed.
+        error: ExecError,
+        /// Instructions executed before it.
+        executed: u64,
+    },
+}
+
+fn setup_error(msg: impl Into<String>) -> RunError {
+    RunError::Setup(Diagnostic::error(SourceLoc::new("<run>".into(), 0, 0), msg))
+}
+
+/// Loads an s390x ELF object; each undefined symbol gets a zeroed [`EXTERN_SLOT`]-byte slot in
+/// an `.externals` section at [`EXTERN_BASE`].
+///
+/// # Errors
+/// Whatever the loader reports.
+pub fn load_object(bytes: &[u8]) -> Result<Image, ElfError> {
+    load_object_with(bytes, &|_| None)
+}
+
+/// Like [`load_object`], resolving undefined symbols through `known` first.
+///
+/// # Errors
+/// Whatever the loader reports.
+pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Result<Image, ElfError> {
+    let slots: RefCell<Vec<String>> = RefCell::new(Vec::new());
+    let externals = |name: &str| -> Option<u64> {
+        if let Some(v) = known(name) {
+            return Some(v);
+        }
+        let mut s = slots.borrow_mut();
+        let idx = match s.iter().position(|n| n == name) {
+            Some(i) => i,
+            None => {
+                s.push(name.to_string());
+                s.len() - 1
+            }
+        };
+        Some(EXTERN_BASE + idx as u64 * EXTERN_SLOT)
+    };
+    let mut image = emu_core::elf::load(bytes, &S390Relocations, &externals)?;
+    let names = slots.into_inner();
+    if !names.is_empty() {
+        let section = image.sections.len();
+        image.sections.push(Section {
+            name: ".externals".into(),
+            addr: EXTERN_BASE,
+            data: vec![0; names.len() * EXTERN_SLOT as usize],
+            kind: SectionKind::Bss,
+            align: EXTERN_SLOT,
+        });
+        for (i, name) in names.into_iter().enumerate() {
+            image.symbols.push(Symbol {
+                name,
+                value: EXTERN_BASE + i as u64 * EXTERN_SLOT,
+                section: Some(section),
+                binding: Binding::Global,
+                kind: SymbolKind::Object,
+                size: EXTERN_SLOT,
+            });
+        }
+    }
+    Ok(image)
+}
+
+/// Builds a machine for `image` as `cfg` says, ready at its entry point with r14 = the
+/// sentinel and r15 = stack top - 160 (unless the harness or an override sets them).
+///
+/// # Errors
+/// Harness, override and entry errors.
+pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harness), RunError> {
+    let default;
+    let harness = match &cfg.harness {
+        Some(h) => h,
+        None => {
+            default = Harness::parse("<default harness>", DEFAULT_HARNESS).map_err(RunError::Setup)?;
+            &default
+        }
+    };
+    let symbol = |name: &str| -> Option<u64> {
+        match name {
+            "sentinel" => Some(SENTINEL),
+            _ => image.symbol(name).map(|s| s.value),
+        }
+    };
+    let env = harness.env(&symbol).map_err(RunError::Setup)?;
+    let mut mem = harness.initial_memory(image, Endian::Big, &env).map_err(RunError::Setup)?;
+    let own_stack = harness.regions.iter().any(|r| r.name == "stack");
+    if !own_stack {
+        mem.map(STACK_BASE, STACK_SIZE, Perms::RW, "stack")
+            .map_err(|e| setup_error(format!("cannot map the default stack: {e}")))?;
+    }
+    let config = CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(S390Params::default), ..CpuConfig::default() };
+    let mut cpu = S390Cpu::new(config);
+    for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
+        cpu.add_code(s.addr, &s.data);
+    }
+    cpu.state.set_reg(14, SENTINEL);
+    cpu.state.set_reg(15, STACK_BASE + STACK_SIZE - SAVE_AREA);
+    for (name, expr) in &harness.registers {
+        let v = env.eval(expr).map_err(RunError::Setup)?;
+        set_register(&mut cpu, name, v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
+    }
+    for (name, text) in &cfg.sets {
+        let origin = Origin {
+            path: format!("--set {name}"),
+            loc: SourceLoc::new("<command line>".into(), 0, 0),
+            source_line: None,
+        };
+        let expr = ValueExpr::parse(text, origin).map_err(RunError::Setup)?;
+        let v = env.eval(&expr).map_err(RunError::Setup)?;
+        set_register(&mut cpu, name, v).map_err(|m| setup_error(format!("--set {name}={text}: {m}")))?;
+    }
+    let entry_name = cfg.entry.clone().or_else(|| harness.entry.clone());
+    let entry = match &entry_name {
+        Some(name) => symbol(name).ok_or_else(|| setup_error(format!("entry symbol `{name}` is not defined")))?,
+        None => image
+            .sections
+            .iter()
+            .find(|s| s.kind == SectionKind::Code)
+            .map(|s| s.addr)
+            .ok_or_else(|| setup_error("no code to run: the image has no code section"))?,
+    };
+    cpu.set_entry(entry);
+    Ok((Machine::new(cpu, mem), harness.clone()))
+}
+
+/// Sets a register by name: r0..r15, psw_mask (CC included), psw_addr, cc, prefix, cpu_timer
+/// (its value now), tod (its value now).
+///
+/// # Errors
+/// An unknown name.
+pub fn set_register(cpu: &mut S390Cpu, name: &str, v: u64) -> Result<(), String> {
+    if let Some(n) = GPR_NAMES.iter().position(|g| *g == name) {
+        cpu.state.set_reg(n as u8, v);
+        return Ok(());
+    }
+    match name {
+        "psw_mask" | "psw.mask" => cpu.state.set_full_psw_mask(v),
+        "psw_addr" | "psw.addr" => cpu.state.psw_addr = v,
+        "cc" => cpu.state.cc = (v & 3) as u8,
+        "prefix" => cpu.state.prefix = v,
+        "cpu_timer" => cpu.set_cpu_timer(v),
+        "tod" => cpu.state.tod_base = v,
+        _ => return Err(format!("unknown register `{name}`")),
+    }
+    Ok(())
+}
+
+/// Runs `image` as `cfg` says.
+///
+/// # Errors
+/// Setup and execution errors.
+pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> {
+    let (mut machine, harness) = prepare(image, cfg)?;
+    let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: cfg.max_insns };
+    let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
+    report(image, &machine, &harness, reason.to_string())
+}
+
+/// Loads `bytes` as an object and runs it.
+///
+/// # Errors
+/// Load, setup and execution errors.
+pub fn run_object(bytes: &[u8], cfg: &RunConfig) -> Result<RunReport, RunError> {
+    let image = load_object(bytes)?;
+    run_image(&image, cfg)
+}
+
+/// The report of a finished machine.
+///
+/// # Errors
+/// A counter that cannot be read.
+pub fn report(
+    image: &Image,
+    machine: &Machine<S390Cpu>,
+    harness: &Harness,
+    stop: String,
+) -> Result<RunReport, RunError> {
+    let symbol = |name: &str| -> Option<u64> {
+        match name {
+            "sentinel" => Some(SENTINEL),
+            _ => image.symbol(name).map(|s| s.value),
+        }
+    };
+    let env = harness.env(&symbol).map_err(RunError::Setup)?;
+    let counters = harness.read_counters(&machine.mem, &|n| env.lookup(n)).map_err(RunError::Setup)?;
+    let mut snapshot = machine.snapshot();
+    for c in &counters {
+        snapshot.push_hex(format!("counter.{}", c.name), c.value);
+    }
+    Ok(RunReport { stop, summary: machine.cpu.summary(), counters, timeline: None, snapshot })
+}

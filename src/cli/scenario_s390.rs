@@ -1,0 +1,97 @@
+//! Scenarios of the s390x traces: each path is a function of the committed object (entry.S's
+//! bookkeeping or vtime.c's accounting) called with the task in r2; the clock is the z13
+//! model's at 5 GHz, and the CPU timer and TOD run from it.
+
+use super::scenario::counter_address;
+use super::CliError;
+use arch_s390::run::{load_object_with, prepare as prepare_machine, RunConfig, SENTINEL};
+use arch_s390::scenario::{Accounting, Bindings, S390Scenario, Unit};
+use emu_core::error::{Diagnostic, SourceLoc};
+use emu_core::harness::Harness;
+use emu_core::image::Image;
+use emu_core::scenario::{PathKind, Workload};
+
+/// Path budget: the longest vtime path (a five-bucket flush) runs a few hundred instructions.
+const PATH_BUDGET: u64 = 100_000;
+
+/// The boot-time call that starts the CPU timer and the lowcore snapshots together, run once
+/// before the workload when the object defines it.
+const INIT_SYMBOL: &str = "vtime_init";
+
+/// The modelled core's cycles per second (`CpuConfig::default().freq_mhz`).
+pub fn core_hz() -> u64 {
+    arch_s390::cpu::CpuConfig::default().freq_mhz.saturating_mul(1_000_000)
+}
+
+/// `w` on the s390x clock: the same events and cycle counts on this core's cycles.
+pub fn workload(w: &Workload) -> Workload {
+    Workload { cpu_hz: core_hz(), ..w.clone() }
+}
+
+fn setup(trace: &traces::Trace, msg: String) -> CliError {
+    CliError::Setup(Diagnostic::error(SourceLoc::new(trace.harness_name.into(), 0, 0), msg))
+}
+
+/// Loads the trace's committed object under its harness, binds its paths and its cpustat
+/// counters (ns: user, system, guest, hardirq, softirq), and runs `vtime_init`.
+///
+/// # Errors
+/// A trace without an object, harness, binding or counter errors; a failing `vtime_init`.
+pub fn prepare(trace: &traces::Trace) -> Result<S390Scenario, CliError> {
+    prepare_with_image(trace).map(|(scenario, _)| scenario)
+}
+
+/// [`prepare`], also returning the loaded image (where each section and symbol went).
+///
+/// # Errors
+/// As [`prepare`].
+pub fn prepare_with_image(trace: &traces::Trace) -> Result<(S390Scenario, Image), CliError> {
+    let bytes = trace.object.ok_or_else(|| setup(trace, format!("trace {} has no object", trace.name)))?;
+    let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
+    let outer = |name: &str| (name == "sentinel").then_some(SENTINEL);
+    let env = harness.env(&outer).map_err(CliError::Setup)?;
+    let image = load_object_with(bytes, &|name| env.lookup(name)).map_err(|e| setup(trace, e.to_string()))?;
+    let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, ..RunConfig::default() };
+    let (machine, harness) = prepare_machine(&image, &cfg).map_err(|e| setup(trace, e.to_string()))?;
+    let outer = |name: &str| match name {
+        "sentinel" => Some(SENTINEL),
+        _ => image.symbol(name).map(|s| s.value),
+    };
+    let env = harness.env(&outer).map_err(CliError::Setup)?;
+    let symbol = |name: &str| {
+        env.lookup(name).ok_or_else(|| setup(trace, format!("trace {}: symbol `{name}` is not defined", trace.name)))
+    };
+    let mut paths = Vec::new();
+    for b in trace.bindings {
+        let path = PathKind::from_name(b.kind.name())
+            .ok_or_else(|| setup(trace, format!("trace {}: unknown path `{}`", trace.name, b.kind.name())))?;
+        paths.push((path, symbol(b.start)?));
+    }
+    let (utime, stime) = trace
+        .accounting
+        .counters()
+        .ok_or_else(|| setup(trace, format!("trace {} names no accounting counters", trace.name)))?;
+    let counter = |name: &str| counter_address(trace, &harness, &env, name);
+    let optional = |name: &str| harness.counters.iter().any(|c| c.name == name).then(|| counter(name)).transpose();
+    let accounting = Accounting {
+        utime_addr: counter(utime)?,
+        stime_addr: counter(stime)?,
+        guest_addr: optional("cpustat_guest")?,
+        hardirq_addr: optional("cpustat_hardirq")?,
+        softirq_addr: optional("cpustat_softirq")?,
+        unit: Unit::Nanoseconds { cycles_per_ns: core_hz() as f64 / 1e9 },
+    };
+    let bindings = Bindings {
+        paths,
+        task: symbol("task")?,
+        sentinel: SENTINEL,
+        stack_pointer: machine.cpu.state.reg(15),
+        accounting,
+        max_insns: PATH_BUDGET,
+    };
+    let mut scenario = S390Scenario::new(machine, bindings);
+    if let Some(init) = env.lookup(INIT_SYMBOL) {
+        scenario.call(INIT_SYMBOL, init).map_err(CliError::ScenarioS390)?;
+    }
+    Ok((scenario, image))
+}
