@@ -8,11 +8,12 @@ use std::cell::RefCell;
 
 use emu_core::cpu::{Machine, StopWhen};
 use emu_core::elf::ElfError;
-use emu_core::error::{Diagnostic, SourceLoc};
-use emu_core::harness::{Harness, Origin, ValueExpr};
+use emu_core::error::Diagnostic;
+use emu_core::harness::Harness;
 use emu_core::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
-use emu_core::memory::{Endian, Perms};
+use emu_core::memory::Endian;
 use emu_core::report::RunReport;
+use emu_core::setup::SetupRequest;
 
 use crate::cpu::{CpuConfig, ExecError, S390Cpu};
 use crate::reloc::S390Relocations;
@@ -95,10 +96,6 @@ pub enum RunError {
     },
 }
 
-fn setup_error(msg: impl Into<String>) -> RunError {
-    RunError::Setup(Diagnostic::error(SourceLoc::new("<run>".into(), 0, 0), msg))
-}
-
 /// Loads an s390x ELF object; each undefined symbol gets a zeroed [`EXTERN_SLOT`]-byte slot in
 /// an `.externals` section at [`EXTERN_BASE`].
 ///
@@ -159,27 +156,17 @@ pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Re
 /// # Errors
 /// Harness, override and entry errors.
 pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harness), RunError> {
-    let default;
-    let harness = match &cfg.harness {
-        Some(h) => h,
-        None => {
-            default = Harness::parse("<default harness>", DEFAULT_HARNESS).map_err(RunError::Setup)?;
-            &default
-        }
-    };
-    let symbol = |name: &str| -> Option<u64> {
-        match name {
-            "sentinel" => Some(SENTINEL),
-            _ => image.symbol(name).map(|s| s.value),
-        }
-    };
-    let env = harness.env(&symbol).map_err(RunError::Setup)?;
-    let mut mem = harness.initial_memory(image, Endian::Big, &env).map_err(RunError::Setup)?;
-    let own_stack = harness.regions.iter().any(|r| r.name == "stack");
-    if !own_stack {
-        mem.map(STACK_BASE, STACK_SIZE, Perms::RW, "stack")
-            .map_err(|e| setup_error(format!("cannot map the default stack: {e}")))?;
-    }
+    let setup = emu_core::setup::prepare(&SetupRequest {
+        image,
+        harness: cfg.harness.as_ref(),
+        default_harness: DEFAULT_HARNESS,
+        endian: Endian::Big,
+        sentinel: SENTINEL,
+        sets: &cfg.sets,
+        entry: cfg.entry.as_deref(),
+        default_stack: Some((STACK_BASE, STACK_SIZE)),
+    })
+    .map_err(RunError::Setup)?;
     let config = CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(S390Params::default), ..CpuConfig::default() };
     let mut cpu = S390Cpu::new(config);
     for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
@@ -187,32 +174,11 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harn
     }
     cpu.state.set_reg(14, SENTINEL);
     cpu.state.set_reg(15, STACK_BASE + STACK_SIZE - SAVE_AREA);
-    for (name, expr) in &harness.registers {
-        let v = env.eval(expr).map_err(RunError::Setup)?;
-        set_register(&mut cpu, name, v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
+    for r in &setup.registers {
+        set_register(&mut cpu, &r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
     }
-    for (name, text) in &cfg.sets {
-        let origin = Origin {
-            path: format!("--set {name}"),
-            loc: SourceLoc::new("<command line>".into(), 0, 0),
-            source_line: None,
-        };
-        let expr = ValueExpr::parse(text, origin).map_err(RunError::Setup)?;
-        let v = env.eval(&expr).map_err(RunError::Setup)?;
-        set_register(&mut cpu, name, v).map_err(|m| setup_error(format!("--set {name}={text}: {m}")))?;
-    }
-    let entry_name = cfg.entry.clone().or_else(|| harness.entry.clone());
-    let entry = match &entry_name {
-        Some(name) => symbol(name).ok_or_else(|| setup_error(format!("entry symbol `{name}` is not defined")))?,
-        None => image
-            .sections
-            .iter()
-            .find(|s| s.kind == SectionKind::Code)
-            .map(|s| s.addr)
-            .ok_or_else(|| setup_error("no code to run: the image has no code section"))?,
-    };
-    cpu.set_entry(entry);
-    Ok((Machine::new(cpu, mem), harness.clone()))
+    cpu.set_entry(setup.entry);
+    Ok((Machine::new(cpu, setup.mem), setup.harness))
 }
 
 /// Sets a register by name: r0..r15, psw_mask (CC included), psw_addr, cc, prefix, cpu_timer

@@ -8,11 +8,12 @@ use std::cell::RefCell;
 
 use emu_core::cpu::{Machine, StopWhen};
 use emu_core::elf::ElfError;
-use emu_core::error::{Diagnostic, SourceLoc};
-use emu_core::harness::{Harness, Origin, ValueExpr};
+use emu_core::error::Diagnostic;
+use emu_core::harness::Harness;
 use emu_core::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
-use emu_core::memory::{Endian, Perms};
+use emu_core::memory::Endian;
 use emu_core::report::RunReport;
+use emu_core::setup::{Setup, SetupRequest};
 
 use crate::cpu::{CpuConfig, ExecError, X86Cpu};
 use crate::reloc::X86Relocations;
@@ -96,7 +97,7 @@ pub enum RunError {
 }
 
 fn setup_error(msg: impl Into<String>) -> RunError {
-    RunError::Setup(Diagnostic::error(SourceLoc::new("<run>".into(), 0, 0), msg))
+    RunError::Setup(emu_core::setup::setup_error(msg))
 }
 
 /// Loads an x86-64 ELF object; each undefined symbol gets a zeroed [`EXTERN_SLOT`]-byte
@@ -160,71 +161,40 @@ pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Re
 /// # Errors
 /// Harness, override and entry errors.
 pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<X86Cpu>, Harness), RunError> {
-    let default;
-    let harness = match &cfg.harness {
-        Some(h) => h,
-        None => {
-            default = Harness::parse("<default harness>", DEFAULT_HARNESS).map_err(RunError::Setup)?;
-            &default
-        }
-    };
-    let symbol = |name: &str| -> Option<u64> {
-        match name {
-            "sentinel" => Some(SENTINEL),
-            _ => image.symbol(name).map(|s| s.value),
-        }
-    };
-    let env = harness.env(&symbol).map_err(RunError::Setup)?;
-    let mut mem = harness.initial_memory(image, Endian::Little, &env).map_err(RunError::Setup)?;
-    // A harness that brings no stack gets the default one, so the C under test can call and
-    // return (the traces' harnesses describe only the data the C reaches).
-    let own_stack = harness.regions.iter().any(|r| r.name == "stack");
-    if !own_stack {
-        mem.map(STACK_BASE, STACK_SIZE, Perms::RW, "stack")
-            .map_err(|e| setup_error(format!("cannot map the default stack: {e}")))?;
-    }
+    let setup = emu_core::setup::prepare(&SetupRequest {
+        image,
+        harness: cfg.harness.as_ref(),
+        default_harness: DEFAULT_HARNESS,
+        endian: Endian::Little,
+        sentinel: SENTINEL,
+        sets: &cfg.sets,
+        entry: cfg.entry.as_deref(),
+        // A harness that brings no stack gets the default one, so the C under test can call
+        // and return (the traces' harnesses describe only the data the C reaches).
+        default_stack: Some((STACK_BASE, STACK_SIZE)),
+    })
+    .map_err(RunError::Setup)?;
     let config =
         CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(X86Params::default), tsc_ratio: cfg.tsc_ratio };
     let mut cpu = X86Cpu::new(config);
     for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
         cpu.add_code(s.addr, &s.data);
     }
-    if let Some(itc) = harness.itc {
+    if let Some(itc) = setup.harness.itc {
         cpu.state.tsc_offset = itc;
     }
-    for (name, expr) in &harness.registers {
-        let v = env.eval(expr).map_err(RunError::Setup)?;
-        set_register(&mut cpu, name, v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
+    for r in &setup.registers {
+        set_register(&mut cpu, &r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
     }
-    for (name, text) in &cfg.sets {
-        let origin = Origin {
-            path: format!("--set {name}"),
-            loc: SourceLoc::new("<command line>".into(), 0, 0),
-            source_line: None,
-        };
-        let expr = ValueExpr::parse(text, origin).map_err(RunError::Setup)?;
-        let v = env.eval(&expr).map_err(RunError::Setup)?;
-        set_register(&mut cpu, name, v).map_err(|m| setup_error(format!("--set {name}={text}: {m}")))?;
-    }
-    let sets_rsp = harness.registers.iter().any(|(n, _)| n == "rsp") || cfg.sets.iter().any(|(n, _)| n == "rsp");
-    if !own_stack && !sets_rsp {
+    if setup.default_stack && !setup.sets("rsp") {
         cpu.state.set_reg(4, STACK_BASE + STACK_SIZE - 8);
     }
+    let Setup { harness, mut mem, entry, .. } = setup;
     let rsp = cpu.state.reg(4);
     mem.write_u64(rsp, SENTINEL)
         .map_err(|e| setup_error(format!("cannot store the return address at rsp = {rsp:#x}: {e}")))?;
-    let entry_name = cfg.entry.clone().or_else(|| harness.entry.clone());
-    let entry = match &entry_name {
-        Some(name) => symbol(name).ok_or_else(|| setup_error(format!("entry symbol `{name}` is not defined")))?,
-        None => image
-            .sections
-            .iter()
-            .find(|s| s.kind == SectionKind::Code)
-            .map(|s| s.addr)
-            .ok_or_else(|| setup_error("no code to run: the image has no code section"))?,
-    };
     cpu.set_entry(entry);
-    Ok((Machine::new(cpu, mem), harness.clone()))
+    Ok((Machine::new(cpu, mem), harness))
 }
 
 /// Sets a register by name: rax..r15, rip, rflags (or eflags), fs_base, gs_base,

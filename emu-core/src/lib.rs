@@ -25,5 +25,6 @@ pub mod plot;
 pub mod preprocess;
 pub mod report;
 pub mod scenario;
+pub mod setup;
 pub mod snapshot;
 pub mod timing;

@@ -1,0 +1,145 @@
+//! The start every runner shares: the harness (or the architecture's default) applied to an
+//! image — its memory, the register values it and the command line ask for, the entry point —
+//! before the architecture builds its CPU and applies the registers by its own names.
+
+use crate::error::{Diagnostic, SourceLoc};
+use crate::harness::{Harness, Origin, ValueExpr};
+use crate::image::{Image, SectionKind};
+use crate::memory::{Endian, Memory, Perms};
+
+/// What a runner asks for.
+#[derive(Debug, Clone, Copy)]
+pub struct SetupRequest<'a> {
+    /// The loaded program.
+    pub image: &'a Image,
+    /// The user's harness, else `default_harness` is parsed.
+    pub harness: Option<&'a Harness>,
+    /// The architecture's default harness text.
+    pub default_harness: &'a str,
+    /// Byte order of the memory.
+    pub endian: Endian,
+    /// The address harness expressions call `sentinel`.
+    pub sentinel: u64,
+    /// `--set NAME=EXPR` overrides, applied after the harness's registers.
+    pub sets: &'a [(String, String)],
+    /// Entry symbol from the command line (else the harness's, else the start of the code).
+    pub entry: Option<&'a str>,
+    /// A stack `(base, size)` mapped when the harness brings no region named `stack`.
+    pub default_stack: Option<(u64, u64)>,
+}
+
+/// Where a register value came from, for its error message.
+#[derive(Debug, Clone)]
+pub enum RegisterSource {
+    /// The harness's `[registers]` table.
+    Harness(Origin),
+    /// `--set NAME=TEXT` on the command line.
+    CommandLine(String),
+}
+
+/// One register value to apply.
+#[derive(Debug, Clone)]
+pub struct RegisterValue {
+    /// Register name as the user wrote it.
+    pub name: String,
+    /// Its value.
+    pub value: u64,
+    /// Where it came from.
+    pub source: RegisterSource,
+}
+
+impl RegisterValue {
+    /// A diagnostic for `msg` (an unknown register, say) at the place the value came from.
+    pub fn error(&self, msg: impl Into<String>) -> Diagnostic {
+        match &self.source {
+            RegisterSource::Harness(origin) => origin.error(msg.into()),
+            RegisterSource::CommandLine(text) => setup_error(format!("--set {}={text}: {}", self.name, msg.into())),
+        }
+    }
+}
+
+/// The prepared start.
+#[derive(Debug)]
+pub struct Setup {
+    /// The harness used (the user's or the default).
+    pub harness: Harness,
+    /// Memory with the image and the harness regions.
+    pub mem: Memory,
+    /// Register values in application order: the harness's, then the command line's.
+    pub registers: Vec<RegisterValue>,
+    /// The entry address.
+    pub entry: u64,
+    /// Whether the default stack was mapped (the harness brought none).
+    pub default_stack: bool,
+}
+
+impl Setup {
+    /// Whether the harness or the command line sets register `name`.
+    pub fn sets(&self, name: &str) -> bool {
+        self.registers.iter().any(|r| r.name == name)
+    }
+}
+
+/// A setup error without a source location.
+pub fn setup_error(msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(SourceLoc::new("<run>".into(), 0, 0), msg)
+}
+
+/// Applies the harness to the image: memory, register values, entry.
+///
+/// # Errors
+/// A harness that does not parse or evaluate, a region that does not map, an undefined entry
+/// symbol, an image without code.
+pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
+    let harness = match req.harness {
+        Some(h) => h.clone(),
+        None => Harness::parse("<default harness>", req.default_harness)?,
+    };
+    let image = req.image;
+    let symbol = |name: &str| -> Option<u64> {
+        match name {
+            "sentinel" => Some(req.sentinel),
+            _ => image.symbol(name).map(|s| s.value),
+        }
+    };
+    let env = harness.env(&symbol)?;
+    let mut mem = harness.initial_memory(image, req.endian, &env)?;
+    let default_stack = match req.default_stack {
+        Some((base, size)) if !harness.regions.iter().any(|r| r.name == "stack") => {
+            mem.map(base, size, Perms::RW, "stack")
+                .map_err(|e| setup_error(format!("cannot map the default stack: {e}")))?;
+            true
+        }
+        _ => false,
+    };
+    let mut registers = Vec::with_capacity(harness.registers.len() + req.sets.len());
+    for (name, expr) in &harness.registers {
+        let value = env.eval(expr)?;
+        registers.push(RegisterValue {
+            name: name.clone(),
+            value,
+            source: RegisterSource::Harness(expr.origin.clone()),
+        });
+    }
+    for (name, text) in req.sets {
+        let origin = Origin {
+            path: format!("--set {name}"),
+            loc: SourceLoc::new("<command line>".into(), 0, 0),
+            source_line: None,
+        };
+        let value = env.eval(&ValueExpr::parse(text, origin)?)?;
+        registers.push(RegisterValue { name: name.clone(), value, source: RegisterSource::CommandLine(text.clone()) });
+    }
+    let entry_name = req.entry.map(str::to_string).or_else(|| harness.entry.clone());
+    let entry = match &entry_name {
+        Some(name) => symbol(name).ok_or_else(|| setup_error(format!("entry symbol `{name}` is not defined")))?,
+        None => image
+            .sections
+            .iter()
+            .find(|s| s.kind == SectionKind::Code)
+            .map(|s| s.addr)
+            .ok_or_else(|| setup_error("no code to run: the image has no code section"))?,
+    };
+    drop(env);
+    Ok(Setup { harness, mem, registers, entry, default_stack })
+}
