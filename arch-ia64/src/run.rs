@@ -141,12 +141,7 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
             &default
         }
     };
-    let symbol = |name: &str| -> Option<u64> {
-        match name {
-            "sentinel" => Some(SENTINEL),
-            _ => image.symbol(name).map(|s| s.value),
-        }
-    };
+    let symbol = emu_core::setup::image_symbols(image, SENTINEL);
     let env = harness.env(&symbol).map_err(RunError::Setup)?;
     let mut mem = harness.initial_memory(image, Endian::Little, &env).map_err(RunError::Setup)?;
     let config = CpuConfig {
@@ -247,23 +242,14 @@ pub fn report(
     harness: &Harness,
     stop: String,
 ) -> Result<RunReport, RunError> {
-    let symbol = |name: &str| -> Option<u64> {
-        match name {
-            "sentinel" => Some(SENTINEL),
-            _ => image.symbol(name).map(|s| s.value),
-        }
-    };
-    let env = harness.env(&symbol).map_err(RunError::Setup)?;
-    let counters = harness.read_counters(&machine.mem, &|n| env.lookup(n)).map_err(RunError::Setup)?;
-    let mut snapshot = machine.snapshot();
-    for c in &counters {
-        snapshot.push_hex(format!("counter.{}", c.name), c.value);
-    }
-    let mut timeline = machine.cpu.timeline().cloned();
-    if let Some(t) = &mut timeline {
+    let (snapshot, summary) = (machine.snapshot(), machine.cpu.summary());
+    let mut report = emu_core::setup::run_report(image, harness, SENTINEL, &machine.mem, snapshot, summary, stop)
+        .map_err(RunError::Setup)?;
+    report.timeline = machine.cpu.timeline().cloned();
+    if let Some(t) = &mut report.timeline {
         label_timeline(image, t);
     }
-    Ok(RunReport { stop, summary: machine.cpu.summary(), counters, timeline, snapshot })
+    Ok(report)
 }
 
 /// Fills each timeline slot with its disassembly (the model records addresses only).

@@ -250,17 +250,7 @@ pub fn report(
     harness: &Harness,
     stop: String,
 ) -> Result<RunReport, RunError> {
-    let symbol = |name: &str| -> Option<u64> {
-        match name {
-            "sentinel" => Some(SENTINEL),
-            _ => image.symbol(name).map(|s| s.value),
-        }
-    };
-    let env = harness.env(&symbol).map_err(RunError::Setup)?;
-    let counters = harness.read_counters(&machine.mem, &|n| env.lookup(n)).map_err(RunError::Setup)?;
-    let mut snapshot = machine.snapshot();
-    for c in &counters {
-        snapshot.push_hex(format!("counter.{}", c.name), c.value);
-    }
-    Ok(RunReport { stop, summary: machine.cpu.summary(), counters, timeline: None, snapshot })
+    let (snapshot, summary) = (machine.snapshot(), machine.cpu.summary());
+    emu_core::setup::run_report(image, harness, SENTINEL, &machine.mem, snapshot, summary, stop)
+        .map_err(RunError::Setup)
 }

@@ -6,6 +6,9 @@ use crate::error::{Diagnostic, SourceLoc};
 use crate::harness::{Harness, Origin, ValueExpr};
 use crate::image::{Image, SectionKind};
 use crate::memory::{Endian, Memory, Perms};
+use crate::report::RunReport;
+use crate::snapshot::Snapshot;
+use crate::timing::TimingSummary;
 
 /// What a runner asks for.
 #[derive(Debug, Clone, Copy)]
@@ -96,12 +99,7 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
         None => Harness::parse("<default harness>", req.default_harness)?,
     };
     let image = req.image;
-    let symbol = |name: &str| -> Option<u64> {
-        match name {
-            "sentinel" => Some(req.sentinel),
-            _ => image.symbol(name).map(|s| s.value),
-        }
-    };
+    let symbol = image_symbols(image, req.sentinel);
     let env = harness.env(&symbol)?;
     let mut mem = harness.initial_memory(image, req.endian, &env)?;
     let default_stack = match req.default_stack {
@@ -142,4 +140,36 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
     };
     drop(env);
     Ok(Setup { harness, mem, registers, entry, default_stack })
+}
+
+/// The names harness expressions see besides the harness's own: `sentinel` and the image's
+/// symbols.
+pub fn image_symbols(image: &Image, sentinel: u64) -> impl Fn(&str) -> Option<u64> + '_ {
+    move |name: &str| match name {
+        "sentinel" => Some(sentinel),
+        _ => image.symbol(name).map(|s| s.value),
+    }
+}
+
+/// The report of a finished run: the harness's counters read from `mem`, also appended to the
+/// architecture's `snapshot` as `counter.NAME`.
+///
+/// # Errors
+/// A counter that cannot be evaluated or read.
+pub fn run_report(
+    image: &Image,
+    harness: &Harness,
+    sentinel: u64,
+    mem: &Memory,
+    mut snapshot: Snapshot,
+    summary: TimingSummary,
+    stop: String,
+) -> Result<RunReport, Diagnostic> {
+    let symbol = image_symbols(image, sentinel);
+    let env = harness.env(&symbol)?;
+    let counters = harness.read_counters(mem, &|n| env.lookup(n))?;
+    for c in &counters {
+        snapshot.push_hex(format!("counter.{}", c.name), c.value);
+    }
+    Ok(RunReport { stop, summary, counters, timeline: None, snapshot })
 }

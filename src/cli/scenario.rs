@@ -98,10 +98,7 @@ fn bindings(
     iva: u64,
     period: u64,
 ) -> Result<Bindings, CliError> {
-    let outer = |name: &str| match name {
-        "sentinel" => Some(SENTINEL),
-        _ => image.symbol(name).map(|s| s.value),
-    };
+    let outer = emu_core::setup::image_symbols(image, SENTINEL);
     let env = harness.env(&outer).map_err(CliError::Setup)?;
     let setup = |msg: String| CliError::Setup(Diagnostic::error(SourceLoc::new(trace.harness_name.into(), 0, 0), msg));
     let symbol = |name: &str| {

@@ -53,10 +53,7 @@ pub fn prepare_with_image(trace: &traces::Trace) -> Result<(S390Scenario, Image)
     let image = load_object_with(bytes, &|name| env.lookup(name)).map_err(|e| setup(trace, e.to_string()))?;
     let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, ..RunConfig::default() };
     let (machine, harness) = prepare_machine(&image, &cfg).map_err(|e| setup(trace, e.to_string()))?;
-    let outer = |name: &str| match name {
-        "sentinel" => Some(SENTINEL),
-        _ => image.symbol(name).map(|s| s.value),
-    };
+    let outer = emu_core::setup::image_symbols(&image, SENTINEL);
     let env = harness.env(&outer).map_err(CliError::Setup)?;
     let symbol = |name: &str| {
         env.lookup(name).ok_or_else(|| setup(trace, format!("trace {}: symbol `{name}` is not defined", trace.name)))
@@ -89,8 +86,11 @@ pub fn prepare_with_image(trace: &traces::Trace) -> Result<(S390Scenario, Image)
         accounting,
         max_insns: PATH_BUDGET,
     };
+    let init = env.lookup(INIT_SYMBOL);
+    drop(env);
+    drop(outer);
     let mut scenario = S390Scenario::new(machine, bindings);
-    if let Some(init) = env.lookup(INIT_SYMBOL) {
+    if let Some(init) = init {
         scenario.call(INIT_SYMBOL, init).map_err(CliError::ScenarioS390)?;
     }
     Ok((scenario, image))

@@ -44,10 +44,7 @@ pub fn prepare_image(trace: &traces::Trace, image: &emu_core::image::Image) -> R
     let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
     let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, ..RunConfig::default() };
     let (machine, harness) = arch_x86::run::prepare(image, &cfg).map_err(|e| setup(trace, e.to_string()))?;
-    let outer = |name: &str| match name {
-        "sentinel" => Some(SENTINEL),
-        _ => image.symbol(name).map(|s| s.value),
-    };
+    let outer = emu_core::setup::image_symbols(image, SENTINEL);
     let env = harness.env(&outer).map_err(CliError::Setup)?;
     let mut paths = Vec::new();
     for b in trace.bindings {
