@@ -4,13 +4,11 @@
 //! return address in r14 ([`SENTINEL`], so the function's `br %r14` ends the run) and r15 the
 //! stack pointer with the caller's 160-byte register save area above it.
 
-use std::cell::RefCell;
-
 use emu_core::cpu::{Machine, StopWhen};
 use emu_core::elf::ElfError;
 use emu_core::error::Diagnostic;
 use emu_core::harness::Harness;
-use emu_core::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
+use emu_core::image::{Image, SectionKind};
 use emu_core::memory::Endian;
 use emu_core::report::RunReport;
 use emu_core::setup::SetupRequest;
@@ -110,44 +108,7 @@ pub fn load_object(bytes: &[u8]) -> Result<Image, ElfError> {
 /// # Errors
 /// Whatever the loader reports.
 pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Result<Image, ElfError> {
-    let slots: RefCell<Vec<String>> = RefCell::new(Vec::new());
-    let externals = |name: &str| -> Option<u64> {
-        if let Some(v) = known(name) {
-            return Some(v);
-        }
-        let mut s = slots.borrow_mut();
-        let idx = match s.iter().position(|n| n == name) {
-            Some(i) => i,
-            None => {
-                s.push(name.to_string());
-                s.len() - 1
-            }
-        };
-        Some(EXTERN_BASE + idx as u64 * EXTERN_SLOT)
-    };
-    let mut image = emu_core::elf::load(bytes, &S390Relocations, &externals)?;
-    let names = slots.into_inner();
-    if !names.is_empty() {
-        let section = image.sections.len();
-        image.sections.push(Section {
-            name: ".externals".into(),
-            addr: EXTERN_BASE,
-            data: vec![0; names.len() * EXTERN_SLOT as usize],
-            kind: SectionKind::Bss,
-            align: EXTERN_SLOT,
-        });
-        for (i, name) in names.into_iter().enumerate() {
-            image.symbols.push(Symbol {
-                name,
-                value: EXTERN_BASE + i as u64 * EXTERN_SLOT,
-                section: Some(section),
-                binding: Binding::Global,
-                kind: SymbolKind::Object,
-                size: EXTERN_SLOT,
-            });
-        }
-    }
-    Ok(image)
+    emu_core::elf::load_with_extern_slots(bytes, &S390Relocations, known, EXTERN_BASE, EXTERN_SLOT)
 }
 
 /// Builds a machine for `image` as `cfg` says, ready at its entry point with r14 = the

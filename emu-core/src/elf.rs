@@ -201,6 +201,59 @@ fn check_header(bytes: &[u8], rules: &dyn Relocations) -> Result<(), ElfError> {
     Ok(())
 }
 
+/// Like [`load`] for a program that is not linked: each undefined symbol `known` does not
+/// resolve gets a zeroed `slot`-byte slot in an `.externals` section at `base`, in order of
+/// first use, listed in the image's symbols (a harness can name and fill them).
+///
+/// # Errors
+/// Whatever [`load`] reports.
+pub fn load_with_extern_slots(
+    bytes: &[u8],
+    rules: &dyn Relocations,
+    known: &dyn Fn(&str) -> Option<u64>,
+    base: u64,
+    slot: u64,
+) -> Result<Image, ElfError> {
+    let slots: std::cell::RefCell<Vec<String>> = std::cell::RefCell::new(Vec::new());
+    let externals = |name: &str| -> Option<u64> {
+        if let Some(v) = known(name) {
+            return Some(v);
+        }
+        let mut s = slots.borrow_mut();
+        let idx = match s.iter().position(|n| n == name) {
+            Some(i) => i,
+            None => {
+                s.push(name.to_string());
+                s.len() - 1
+            }
+        };
+        Some(base + idx as u64 * slot)
+    };
+    let mut image = load(bytes, rules, &externals)?;
+    let names = slots.into_inner();
+    if !names.is_empty() {
+        let section = image.sections.len();
+        image.sections.push(Section {
+            name: ".externals".into(),
+            addr: base,
+            data: vec![0; names.len() * slot as usize],
+            kind: SectionKind::Bss,
+            align: slot,
+        });
+        for (i, name) in names.into_iter().enumerate() {
+            image.symbols.push(Symbol {
+                name,
+                value: base + i as u64 * slot,
+                section: Some(section),
+                binding: Binding::Global,
+                kind: SymbolKind::Object,
+                size: slot,
+            });
+        }
+    }
+    Ok(image)
+}
+
 /// Loads an ELF64 object, relocating a relocatable one (see the module documentation).
 ///
 /// # Errors
