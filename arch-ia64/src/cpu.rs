@@ -325,12 +325,11 @@ impl Cpu for Ia64Cpu {
         };
         self.instructions += 1;
         self.nops += u64::from(e.nop);
-        let ends_group =
-            template.stop_after(if template.units()[1] == SlotUnit::L && slot == 1 { 2 } else { usize::from(slot) })
-                || !matches!(flow, Ok(Flow::Next));
-        self.charge(ip, slot, cycle, ends_group);
+        // An MLX bundle's L+X pair ends where slot 2 does.
         let stop_here =
             template.stop_after(if template.units()[1] == SlotUnit::L && slot == 1 { 2 } else { usize::from(slot) });
+        let ends_group = stop_here || !matches!(flow, Ok(Flow::Next));
+        self.charge(ip, slot, cycle, ends_group);
         let next = match next_slot(template, slot) {
             Some(s) => (ip, s),
             None => (ip.wrapping_add(16), 0),
