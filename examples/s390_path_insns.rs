@@ -44,7 +44,7 @@ fn main() -> ExitCode {
         for path in ORDER {
             s.advance(10_000);
             let mut offsets = Vec::new();
-            let run = match s.run_path_traced(path, &mut |pc| offsets.push(pc.wrapping_sub(base))) {
+            let run = match s.run_path_traced(path, |pc| offsets.push(pc.wrapping_sub(base))) {
                 Ok(run) => run,
                 Err(e) => {
                     eprintln!("{name}: {e}");

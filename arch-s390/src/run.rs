@@ -18,19 +18,7 @@ use crate::reloc::S390Relocations;
 use crate::state::GPR_NAMES;
 use crate::timing::S390Params;
 
-/// The return address that ends a run. Never mapped; even, as instruction addresses are.
-pub const SENTINEL: u64 = 0x0000_5e47_1ee1_0000;
-
-/// Where symbols an object leaves undefined get their zeroed slots.
-pub const EXTERN_BASE: u64 = 0x0000_0000_6000_0000;
-
-/// Bytes reserved per undefined symbol.
-pub const EXTERN_SLOT: u64 = 0x1000;
-
-/// Where the default stack lives.
-pub const STACK_BASE: u64 = 0x7000_0000;
-/// Its size.
-pub const STACK_SIZE: u64 = 0x1_0000;
+pub use emu_core::setup::{EXTERN_BASE, EXTERN_SLOT, SENTINEL, STACK_BASE, STACK_SIZE};
 
 /// The ABI's register save area the caller provides above the stack pointer.
 pub const SAVE_AREA: u64 = 160;

@@ -122,7 +122,7 @@ impl S390Scenario {
     /// # Errors
     /// The call does not end within the budget, stops on another event, or fails.
     pub fn call(&mut self, path: &'static str, entry: u64) -> Result<PathRun, ScenarioError> {
-        self.call_traced(path, entry, &mut |_| {})
+        self.call_traced(path, entry, |_| {})
     }
 
     /// [`S390Scenario::call`], telling `on_insn` the address of each instruction it executes
@@ -134,7 +134,7 @@ impl S390Scenario {
         &mut self,
         path: &'static str,
         entry: u64,
-        on_insn: &mut dyn FnMut(u64),
+        mut on_insn: impl FnMut(u64),
     ) -> Result<PathRun, ScenarioError> {
         let b = &self.bindings;
         let st = &mut self.machine.cpu.state;
@@ -169,7 +169,7 @@ impl S390Scenario {
     ///
     /// # Errors
     /// As [`ScenarioMachine::run_path`].
-    pub fn run_path_traced(&mut self, path: PathKind, on_insn: &mut dyn FnMut(u64)) -> Result<PathRun, ScenarioError> {
+    pub fn run_path_traced(&mut self, path: PathKind, on_insn: impl FnMut(u64)) -> Result<PathRun, ScenarioError> {
         let entry = self.bindings.paths.iter().find(|(k, _)| *k == path).map(|(_, a)| *a);
         let entry = entry.ok_or(ScenarioError::Unbound(path))?;
         // An interruption stores the interrupted PSW, whose problem-state bit the entry code
@@ -206,7 +206,7 @@ impl ScenarioMachine for S390Scenario {
     type Error = ScenarioError;
 
     fn run_path(&mut self, path: PathKind) -> Result<PathRun, ScenarioError> {
-        self.run_path_traced(path, &mut |_| {})
+        self.run_path_traced(path, |_| {})
     }
 
     fn advance(&mut self, cycles: u64) {

@@ -18,19 +18,7 @@ use crate::reloc::X86Relocations;
 use crate::state::GPR_NAMES;
 use crate::timing::X86Params;
 
-/// The return address that ends a run. Never mapped; canonical, below 2^47.
-pub const SENTINEL: u64 = 0x0000_5e47_1ee1_0000;
-
-/// Where symbols an object leaves undefined get their zeroed slots.
-pub const EXTERN_BASE: u64 = 0x0000_0000_6000_0000;
-
-/// Bytes reserved per undefined symbol: a page, so fields of kernel structures fit.
-pub const EXTERN_SLOT: u64 = 0x1000;
-
-/// Where the default stack lives (also given to harnesses without a `stack` region).
-pub const STACK_BASE: u64 = 0x7000_0000;
-/// Its size.
-pub const STACK_SIZE: u64 = 0x1_0000;
+pub use emu_core::setup::{EXTERN_BASE, EXTERN_SLOT, SENTINEL, STACK_BASE, STACK_SIZE};
 
 /// The harness used when none is given: a 64 KiB stack whose top holds the sentinel
 /// return address (rsp = top - 8, so rsp + 8 is 16-byte aligned as at any SysV call), and

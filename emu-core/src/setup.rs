@@ -10,6 +10,22 @@ use crate::report::RunReport;
 use crate::snapshot::Snapshot;
 use crate::timing::TimingSummary;
 
+/// The return address that ends a run of an object's function. Never mapped; even and below
+/// 2^47, so it is a valid instruction address on every core.
+pub const SENTINEL: u64 = 0x0000_5e47_1ee1_0000;
+
+/// Where symbols an object leaves undefined get their zeroed slots.
+pub const EXTERN_BASE: u64 = 0x0000_0000_6000_0000;
+
+/// Bytes reserved per undefined symbol: a page, so fields of kernel structures fit.
+pub const EXTERN_SLOT: u64 = 0x1000;
+
+/// Where the default stack lives (also given to harnesses without a `stack` region).
+pub const STACK_BASE: u64 = 0x7000_0000;
+
+/// The default stack's size.
+pub const STACK_SIZE: u64 = 0x1_0000;
+
 /// What a runner asks for.
 #[derive(Debug, Clone, Copy)]
 pub struct SetupRequest<'a> {

@@ -2,6 +2,7 @@
 
 pub mod asm;
 pub mod catalogue;
+pub mod compiled;
 pub mod diff;
 pub mod disasm;
 pub mod listing;

@@ -2,14 +2,14 @@
 //! bookkeeping or vtime.c's accounting) called with the task in r2; the clock is the z13
 //! model's at 5 GHz, and the CPU timer and TOD run from it.
 
+use super::compiled::{bind_paths, load_with_harness, setup_error};
 use super::scenario::counter_address;
 use super::CliError;
-use arch_s390::run::{load_object_with, prepare as prepare_machine, RunConfig, SENTINEL};
+use arch_s390::run::{prepare as prepare_machine, RunConfig, SENTINEL};
 use arch_s390::scenario::{Accounting, Bindings, S390Scenario, Unit};
-use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
-use emu_core::scenario::{PathKind, Workload};
+use emu_core::scenario::Workload;
 
 /// Path budget: the longest vtime path (a five-bucket flush) runs a few hundred instructions.
 const PATH_BUDGET: u64 = 100_000;
@@ -28,10 +28,6 @@ pub fn workload(w: &Workload) -> Workload {
     Workload { cpu_hz: core_hz(), ..w.clone() }
 }
 
-fn setup(trace: &traces::Trace, msg: String) -> CliError {
-    CliError::Setup(Diagnostic::error(SourceLoc::new(trace.harness_name.into(), 0, 0), msg))
-}
-
 /// Loads the trace's committed object under its harness, binds its paths and its cpustat
 /// counters (ns: user, system, guest, hardirq, softirq), and runs `vtime_init`.
 ///
@@ -46,28 +42,18 @@ pub fn prepare(trace: &traces::Trace) -> Result<S390Scenario, CliError> {
 /// # Errors
 /// As [`prepare`].
 pub fn prepare_with_image(trace: &traces::Trace) -> Result<(S390Scenario, Image), CliError> {
-    let bytes = trace.object.ok_or_else(|| setup(trace, format!("trace {} has no object", trace.name)))?;
+    let bytes = trace.object.ok_or_else(|| setup_error(trace, format!("trace {} has no object", trace.name)))?;
+    let image = load_with_harness(trace.harness_name, trace.harness, bytes, &arch_s390::reloc::S390Relocations)?;
     let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
-    let outer = |name: &str| (name == "sentinel").then_some(SENTINEL);
-    let env = harness.env(&outer).map_err(CliError::Setup)?;
-    let image = load_object_with(bytes, &|name| env.lookup(name)).map_err(|e| setup(trace, e.to_string()))?;
     let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, ..RunConfig::default() };
-    let (machine, harness) = prepare_machine(&image, &cfg).map_err(|e| setup(trace, e.to_string()))?;
+    let (machine, harness) = prepare_machine(&image, &cfg).map_err(|e| setup_error(trace, e.to_string()))?;
     let outer = emu_core::setup::image_symbols(&image, SENTINEL);
     let env = harness.env(&outer).map_err(CliError::Setup)?;
-    let symbol = |name: &str| {
-        env.lookup(name).ok_or_else(|| setup(trace, format!("trace {}: symbol `{name}` is not defined", trace.name)))
-    };
-    let mut paths = Vec::new();
-    for b in trace.bindings {
-        let path = PathKind::from_name(b.kind.name())
-            .ok_or_else(|| setup(trace, format!("trace {}: unknown path `{}`", trace.name, b.kind.name())))?;
-        paths.push((path, symbol(b.start)?));
-    }
+    let paths = bind_paths(trace, &env)?;
     let (utime, stime) = trace
         .accounting
         .counters()
-        .ok_or_else(|| setup(trace, format!("trace {} names no accounting counters", trace.name)))?;
+        .ok_or_else(|| setup_error(trace, format!("trace {} names no accounting counters", trace.name)))?;
     let counter = |name: &str| counter_address(trace, &harness, &env, name);
     let optional = |name: &str| harness.counters.iter().any(|c| c.name == name).then(|| counter(name)).transpose();
     let accounting = Accounting {
@@ -80,7 +66,9 @@ pub fn prepare_with_image(trace: &traces::Trace) -> Result<(S390Scenario, Image)
     };
     let bindings = Bindings {
         paths,
-        task: symbol("task")?,
+        task: env
+            .lookup("task")
+            .ok_or_else(|| setup_error(trace, format!("trace {}: the harness has no `task`", trace.name)))?,
         sentinel: SENTINEL,
         stack_pointer: machine.cpu.state.reg(15),
         accounting,

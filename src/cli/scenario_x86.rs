@@ -1,14 +1,14 @@
 //! Scenarios of the x86-64 traces: each path is a call of a compiled C function with the task
 //! in rdi; the clock is the Zen 4 model's, so the workload's cycles are that core's.
 
+use super::compiled::{bind_paths, setup_error};
 use super::scenario::counter_address;
 use super::CliError;
-use arch_x86::run::{load_object_with, RunConfig, SENTINEL};
+use arch_x86::run::{RunConfig, SENTINEL};
 use arch_x86::scenario::{Accounting, Bindings, X86Scenario};
 use arch_x86::timing::X86Params;
-use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
-use emu_core::scenario::{PathKind, Workload};
+use emu_core::scenario::Workload;
 
 /// The TSC rate the x86 harnesses' cyc2ns mult/shift assume (reference/x86-host.md: 2600 MHz;
 /// this machine reports 2596 MHz).
@@ -32,10 +32,6 @@ pub fn workload(w: &Workload) -> Workload {
     Workload { cpu_hz: core_hz(), hz: if w.hz == 0 { 0 } else { KERNEL_HZ }, ..w.clone() }
 }
 
-fn setup(trace: &traces::Trace, msg: String) -> CliError {
-    CliError::Setup(Diagnostic::error(SourceLoc::new(trace.harness_name.into(), 0, 0), msg))
-}
-
 /// Loads the trace's committed object, applies its harness and binds its paths.
 ///
 /// # Errors
@@ -43,18 +39,10 @@ fn setup(trace: &traces::Trace, msg: String) -> CliError {
 pub fn prepare_image(trace: &traces::Trace, image: &emu_core::image::Image) -> Result<X86Scenario, CliError> {
     let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
     let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, ..RunConfig::default() };
-    let (machine, harness) = arch_x86::run::prepare(image, &cfg).map_err(|e| setup(trace, e.to_string()))?;
+    let (machine, harness) = arch_x86::run::prepare(image, &cfg).map_err(|e| setup_error(trace, e.to_string()))?;
     let outer = emu_core::setup::image_symbols(image, SENTINEL);
     let env = harness.env(&outer).map_err(CliError::Setup)?;
-    let mut paths = Vec::new();
-    for b in trace.bindings {
-        let path = PathKind::from_name(b.kind.name())
-            .ok_or_else(|| setup(trace, format!("trace {}: unknown path `{}`", trace.name, b.kind.name())))?;
-        let entry = env
-            .lookup(b.start)
-            .ok_or_else(|| setup(trace, format!("trace {}: bound symbol `{}` is not defined", trace.name, b.start)))?;
-        paths.push((path, entry));
-    }
+    let paths = bind_paths(trace, &env)?;
     let (utime, stime) = match trace.accounting {
         traces::Accounting::Virtual { utime_counter, stime_counter }
         | traces::Accounting::TickSampling { utime_counter, stime_counter } => (utime_counter, stime_counter),
@@ -90,11 +78,7 @@ pub fn load_trace_object(trace: &traces::Trace, bytes: &[u8]) -> Result<emu_core
 /// # Errors
 /// A harness or object that does not load.
 pub fn load_with_harness(name: &str, text: &str, bytes: &[u8]) -> Result<emu_core::image::Image, CliError> {
-    let harness = Harness::parse(name, text).map_err(CliError::Setup)?;
-    let outer = |name: &str| (name == "sentinel").then_some(SENTINEL);
-    let env = harness.env(&outer).map_err(CliError::Setup)?;
-    load_object_with(bytes, &|name| env.lookup(name))
-        .map_err(|e| CliError::Setup(Diagnostic::error(SourceLoc::new(name.into(), 0, 0), e.to_string())))
+    super::compiled::load_with_harness(name, text, bytes, &arch_x86::reloc::X86Relocations)
 }
 
 /// [`prepare_image`] on the trace's committed object.
@@ -102,7 +86,7 @@ pub fn load_with_harness(name: &str, text: &str, bytes: &[u8]) -> Result<emu_cor
 /// # Errors
 /// As [`prepare_image`]; a trace without an object.
 pub fn prepare(trace: &traces::Trace, _w: &Workload) -> Result<X86Scenario, CliError> {
-    let bytes = trace.object.ok_or_else(|| setup(trace, format!("trace {} has no object", trace.name)))?;
+    let bytes = trace.object.ok_or_else(|| setup_error(trace, format!("trace {} has no object", trace.name)))?;
     let image = load_trace_object(trace, bytes)?;
     prepare_image(trace, &image)
 }
