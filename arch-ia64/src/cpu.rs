@@ -1,14 +1,13 @@
 //! The IA-64 processor: architectural state, predecoded code, and optionally the Itanium 2
 //! timing model, stepping one instruction slot at a time.
 
-use crate::bundle::{SlotUnit, Template};
+use crate::code::Code;
 use crate::exec::interrupt::{deliver, Interruption};
 use crate::exec::op::{BrKind, Op};
-use crate::exec::predecode::{predecode, BundleRec, CodeRegion, Exec, RegKind, SlotRec};
+use crate::exec::predecode::{predecode, SlotRec};
 use crate::exec::{execute, Ctx, ExecError, Flow, Trap};
-use crate::res::Res;
 use crate::state::{cr, State};
-use crate::timing::{Event, IssueInfo, Itanium2, Itanium2Params, Role, Src};
+use crate::timing::{Event, Itanium2, Itanium2Params};
 use emu_core::cpu::{Cpu, StepEvent};
 use emu_core::memory::Memory;
 use emu_core::snapshot::Snapshot;
@@ -46,8 +45,7 @@ impl Default for CpuConfig {
 pub struct Ia64Cpu {
     /// Architectural state.
     pub state: State,
-    code: Vec<CodeRegion>,
-    last_region: usize,
+    code: Code,
     timing: Option<Itanium2>,
     config: CpuConfig,
     instructions: u64,
@@ -71,6 +69,24 @@ pub struct Profile {
     last_cycle: Option<u64>,
 }
 
+impl Profile {
+    /// Charges the instruction at (`ip`, `slot`) that issued at `cycle`.
+    fn charge(&mut self, ip: u64, slot: u8, cycle: u64, ends_group: bool) {
+        let start = *self.group_start.get_or_insert(ip | u64::from(slot));
+        let cost = cycle.saturating_sub(self.last_cycle.unwrap_or(cycle));
+        let g = self.groups.entry(start).or_default();
+        if start == ip | u64::from(slot) {
+            g.runs += 1;
+        }
+        g.cycles += cost;
+        g.instructions += 1;
+        self.last_cycle = Some(cycle);
+        if ends_group {
+            self.group_start = None;
+        }
+    }
+}
+
 /// The accumulated cost of one instruction group.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct GroupCost {
@@ -88,8 +104,7 @@ impl Ia64Cpu {
         let timing = config.timing.clone().map(|p| Itanium2::new(p, config.timeline));
         Ia64Cpu {
             state: State::new(),
-            code: Vec::new(),
-            last_region: 0,
+            code: Code::default(),
             timing,
             config,
             instructions: 0,
@@ -103,12 +118,15 @@ impl Ia64Cpu {
     /// Predecodes `bytes` loaded at `base` as code (decode once; self-modifying code is not
     /// modelled).
     pub fn add_code(&mut self, base: u64, bytes: &[u8]) {
-        self.code.push(predecode(base, bytes));
-        self.code.sort_by_key(|r| r.base);
+        self.code.add(predecode(base, bytes), self.timing.as_ref());
     }
 
-    /// Sets the address of the next instruction (slot 0).
+    /// Sets the address of the next instruction (slot 0). Execution moving there is not a
+    /// branch: the open issue group simply ends.
     pub fn set_entry(&mut self, addr: u64) {
+        if let Some(t) = &mut self.timing {
+            t.redirect();
+        }
         self.state.ip = addr & !0xF;
         self.state.psr = self.state.psr.with_ri((addr & 0xF).min(2) as u8);
     }
@@ -128,23 +146,6 @@ impl Ia64Cpu {
     /// The per-group profile, when enabled.
     pub fn profile(&self) -> Option<&Profile> {
         self.profile.as_ref()
-    }
-
-    /// Charges the instruction at (`ip`, `slot`) that issued at `cycle`.
-    fn charge(&mut self, ip: u64, slot: u8, cycle: u64, ends_group: bool) {
-        let Some(p) = &mut self.profile else { return };
-        let start = *p.group_start.get_or_insert(ip | u64::from(slot));
-        let cost = cycle.saturating_sub(p.last_cycle.unwrap_or(cycle));
-        let g = p.groups.entry(start).or_default();
-        if start == ip | u64::from(slot) {
-            g.runs += 1;
-        }
-        g.cycles += cost;
-        g.instructions += 1;
-        p.last_cycle = Some(cycle);
-        if ends_group {
-            p.group_start = None;
-        }
     }
 
     /// Changes the address whose reach ends a path (scenarios end each path at a label).
@@ -242,55 +243,6 @@ impl Ia64Cpu {
     pub fn itc(&self) -> u64 {
         self.cycles().wrapping_mul(self.config.itc_per_cycle).wrapping_add(self.state.itc_offset)
     }
-
-    fn bundle(&mut self, ip: u64) -> Option<&BundleRec> {
-        let hit = |r: &CodeRegion| ip >= r.base && ip < r.base + 16 * r.bundles.len() as u64;
-        if !self.code.get(self.last_region).is_some_and(hit) {
-            self.last_region = self.code.iter().position(hit)?;
-        }
-        let r = self.code.get(self.last_region)?;
-        r.bundles.get(((ip - r.base) / 16) as usize)
-    }
-
-    /// Feeds the timing model one slot and returns its issue cycle.
-    fn issue(&mut self, e: &Exec, template: Template, slot: u8, executes: bool) -> u64 {
-        let Some(t) = &mut self.timing else { return self.untimed_cycles };
-        let res = |kind: RegKind, num: u8, gr: &crate::state::rse::RegFile| match kind {
-            RegKind::Gr => gr.res(num),
-            RegKind::Fr => Res::fr(num),
-            RegKind::Pr => Res::pr(num),
-            RegKind::Br => Res::br(num),
-            RegKind::Ar => Res::ar(num),
-            RegKind::Cr => Res::cr(num),
-        };
-        let mut srcs = [Src { res: Res::gr_static(0), role: Role::Data, logical: None }; 6];
-        for (i, r) in e.srcs[..e.n_srcs as usize].iter().enumerate() {
-            let role = r.usage;
-            let logical = (r.kind == RegKind::Gr).then_some(r.num);
-            srcs[i] = Src { res: res(r.kind, r.num, &self.state.gr), role, logical };
-        }
-        let mut dsts = [Res::gr_static(0); 3];
-        for (i, r) in e.dsts[..e.n_dsts as usize].iter().enumerate() {
-            dsts[i] = res(r.kind, r.num, &self.state.gr);
-        }
-        t.issue(&IssueInfo {
-            bundle: self.state.ip,
-            template,
-            slot,
-            class: e.class,
-            unit: e.unit,
-            nop: e.nop,
-            srcs: &srcs[..e.n_srcs as usize],
-            dsts: &dsts[..e.n_dsts as usize],
-            executes,
-        })
-    }
-}
-
-/// The slot after `slot` in a bundle of `template`, and whether that leaves the bundle.
-fn next_slot(template: Template, slot: u8) -> Option<u8> {
-    let last = if template.units()[1] == SlotUnit::L { 1 } else { 2 };
-    (slot < last).then_some(slot + 1)
 }
 
 impl Cpu for Ia64Cpu {
@@ -299,42 +251,49 @@ impl Cpu for Ia64Cpu {
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
         let ip = self.state.ip;
         let slot = self.state.psr.ri();
-        let (template, e) = match self.bundle(ip) {
-            Some(b) => match b.slots.get(usize::from(slot)) {
-                Some(SlotRec::Insn(e)) => (b.template, *e),
-                Some(SlotRec::Invalid(bits)) => return Err(ExecError::Undecodable { pc: ip, slot, bits: *bits }),
-                _ => return Err(ExecError::NoCode { pc: ip, slot }),
-            },
-            None => return Err(ExecError::NoCode { pc: ip, slot }),
+        let Some((region, index)) = self.code.find(ip) else { return Err(ExecError::NoCode { pc: ip, slot }) };
+        let (Some(bundle), Some(flow_info)) = (region.code.bundles.get(index), region.flow.get(index)) else {
+            return Err(ExecError::NoCode { pc: ip, slot });
+        };
+        let e = match bundle.slots.get(usize::from(slot)) {
+            Some(SlotRec::Insn(e)) => e,
+            Some(SlotRec::Invalid(bits)) => return Err(ExecError::Undecodable { pc: ip, slot, bits: *bits }),
+            _ => return Err(ExecError::NoCode { pc: ip, slot }),
         };
         // The loop branches test their predicate themselves (br.wtop/wexit's qp is the loop
         // condition); everything else is nullified by a false qualifying predicate.
         let executes = matches!(e.op, Op::Branch { kind: BrKind::Wtop | BrKind::Wexit, .. }) || self.state.p(e.qp);
-        let cycle = self.issue(&e, template, slot, executes);
+        let cycle = match (&mut self.timing, region.timing.get(index).and_then(|t| t.get(usize::from(slot)))) {
+            (Some(t), Some(prepared)) => {
+                let gr = &self.state.gr;
+                t.issue_prepared(prepared, ip, slot, executes, |n| gr.res(n))
+            }
+            _ => self.untimed_cycles,
+        };
         let ctx = Ctx {
             ip,
             slot,
             itc: cycle.wrapping_mul(self.config.itc_per_cycle).wrapping_add(self.state.itc_offset),
             gate: self.config.gate,
         };
-        let flow = if executes {
-            execute(&mut self.state, mem, &e, &ctx)
+        // A third of most IA-64 code is nops: they change nothing, so they skip dispatch.
+        let flow = if e.nop {
+            Ok(Flow::Next)
+        } else if executes {
+            execute(&mut self.state, mem, e, &ctx)
         } else {
-            crate::exec::nullified(&mut self.state, &e);
+            crate::exec::nullified(&mut self.state, e);
             Ok(Flow::Next)
         };
         self.instructions += 1;
         self.nops += u64::from(e.nop);
-        // An MLX bundle's L+X pair ends where slot 2 does.
-        let stop_here =
-            template.stop_after(if template.units()[1] == SlotUnit::L && slot == 1 { 2 } else { usize::from(slot) });
+        let stop_here = flow_info.stop_after(slot);
         let ends_group = stop_here || !matches!(flow, Ok(Flow::Next));
-        self.charge(ip, slot, cycle, ends_group);
-        let next = match next_slot(template, slot) {
-            Some(s) => (ip, s),
-            None => (ip.wrapping_add(16), 0),
-        };
-        if self.timing.is_none() && (stop_here || !matches!(flow, Ok(Flow::Next))) {
+        if let Some(p) = &mut self.profile {
+            p.charge(ip, slot, cycle, ends_group);
+        }
+        let next = if slot < flow_info.last_slot { (ip, slot + 1) } else { (ip.wrapping_add(16), 0) };
+        if self.timing.is_none() && ends_group {
             self.untimed_cycles += 1;
             self.untimed_groups += 1;
         }
@@ -366,7 +325,7 @@ impl Cpu for Ia64Cpu {
                 StepEvent::Rfi
             }
             Err(Trap::Guest(int)) => self.interrupt(&int, ip, slot, next)?,
-            Err(Trap::Error(err)) => return Err(err),
+            Err(Trap::Error(err)) => return Err(*err),
         };
         self.state.gr.set_bank(self.state.psr.bank());
         Ok(event)

@@ -8,6 +8,7 @@
 
 pub mod asm;
 pub mod bundle;
+mod code;
 pub mod cpu;
 pub mod decode;
 pub mod disasm;

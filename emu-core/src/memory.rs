@@ -292,6 +292,15 @@ impl Memory {
     }
 
     fn write_with(&mut self, addr: u64, data: &[u8], need: Option<Access>) -> Result<(), MemFault> {
+        let len = data.len() as u64;
+        if let Some(r) = self.find(addr).and_then(|idx| self.regions.get_mut(idx)) {
+            let off = addr - r.base;
+            let fast = off % PAGE_SIZE + len <= PAGE_SIZE && len <= r.remaining(addr);
+            if fast && need.is_none_or(|n| r.perms.contains(n.perm())) {
+                r.write_in_page(off, data);
+                return Ok(());
+            }
+        }
         // Check the whole span first so a faulting write changes nothing.
         let idx = self.check(addr, data.len() as u64, need)?;
         self.copy_in(idx, addr, data);

@@ -57,49 +57,49 @@ impl Interruption {
 
 /// `break imm`: a fault, IIM = the immediate (0 for break.b).
 pub fn break_fault(imm: u64) -> Trap {
-    Trap::Guest(Interruption {
+    Trap::Guest(Box::new(Interruption {
         vector: vector::BREAK,
         code: 0,
         iim: Some(imm),
         what: format!("break 0x{imm:x}"),
         trap: false,
-    })
+    }))
 }
 
 /// A privileged instruction at cpl != 0 (ISR.code 0x10).
 pub fn privileged_operation(ctx: &Ctx) -> Trap {
-    Trap::Guest(Interruption::fault(
+    Trap::Guest(Box::new(Interruption::fault(
         vector::GENERAL,
         0x10,
         format!("privileged operation at 0x{:x} slot {}", ctx.ip, ctx.slot),
-    ))
+    )))
 }
 
 /// A privileged register access at cpl != 0 (ISR.code 0x20).
 pub fn privileged_register(what: &str) -> Trap {
-    Trap::Guest(Interruption::fault(vector::GENERAL, 0x20, format!("privileged register: {what}")))
+    Trap::Guest(Box::new(Interruption::fault(vector::GENERAL, 0x20, format!("privileged register: {what}"))))
 }
 
 /// An illegal operation (ISR.code 0).
 pub fn illegal_operation(what: &str) -> Trap {
-    Trap::Guest(Interruption::fault(vector::GENERAL, 0, format!("illegal operation: {what}")))
+    Trap::Guest(Box::new(Interruption::fault(vector::GENERAL, 0, format!("illegal operation: {what}"))))
 }
 
 /// A reserved register or field (ISR.code 0x30).
 pub fn reserved_field(what: &str) -> Trap {
-    Trap::Guest(Interruption::fault(vector::GENERAL, 0x30, format!("reserved register/field: {what}")))
+    Trap::Guest(Box::new(Interruption::fault(vector::GENERAL, 0x30, format!("reserved register/field: {what}"))))
 }
 
 /// A register NaT consumed where it may not be (ISR.code 0x10).
 pub fn nat_consumption(what: &str) -> Trap {
-    Trap::Guest(Interruption::fault(vector::NAT_CONSUMPTION, 0x10, format!("NaT consumption: {what}")))
+    Trap::Guest(Box::new(Interruption::fault(vector::NAT_CONSUMPTION, 0x10, format!("NaT consumption: {what}"))))
 }
 
 /// A failed speculation check (`chk.s`): branch to the recovery code via the speculation
 /// vector when it is taken as a fault; the IA-64 chk.s branches directly instead, which the
 /// executor does, so this is only used with an IVA-less harness for reporting.
 pub fn speculation(what: &str) -> Trap {
-    Trap::Guest(Interruption::fault(vector::SPECULATION, 0, format!("speculation: {what}")))
+    Trap::Guest(Box::new(Interruption::fault(vector::SPECULATION, 0, format!("speculation: {what}"))))
 }
 
 /// Delivers `int` raised by the instruction at (`ip`, `slot`): saves the interruption state

@@ -73,13 +73,14 @@ pub enum ExecError {
     },
 }
 
-/// Why an instruction did not complete normally.
+/// Why an instruction did not complete normally. Boxed: the common case is `Ok`, and a
+/// small result keeps every instruction's return cheap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Trap {
     /// A guest interruption (fault or trap) to deliver.
-    Guest(Interruption),
+    Guest(Box<Interruption>),
     /// An emulator failure.
-    Error(ExecError),
+    Error(Box<ExecError>),
 }
 
 /// Where execution continues after an instruction.
@@ -163,10 +164,10 @@ pub fn nullified(st: &mut State, e: &Exec) {
 
 /// Shorthand for an emulator error at the current instruction.
 fn unimplemented(ctx: &Ctx, what: impl Into<String>) -> Trap {
-    Trap::Error(ExecError::Unimplemented { pc: ctx.ip, slot: ctx.slot, what: what.into() })
+    Trap::Error(Box::new(ExecError::Unimplemented { pc: ctx.ip, slot: ctx.slot, what: what.into() }))
 }
 
 /// A memory fault at the current instruction.
 fn memory(ctx: &Ctx, fault: MemFault) -> Trap {
-    Trap::Error(ExecError::Memory { pc: ctx.ip, slot: ctx.slot, fault })
+    Trap::Error(Box::new(ExecError::Memory { pc: ctx.ip, slot: ctx.slot, fault }))
 }

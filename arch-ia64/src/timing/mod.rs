@@ -64,21 +64,26 @@
 //! into getf/stf, the "first in group" rule of flushrs/loadrs/alloc (the assembler enforces it),
 //! and PSR as a scoreboard resource (`Res` has none, so rsm/ssm latencies apply only to listed dsts).
 
+mod group;
 mod params;
 mod ports;
+mod prepared;
 mod scoreboard;
 
 #[cfg(test)]
 mod tests;
 
+pub use group::{plan, Plan, SlotShape};
 pub use params::Itanium2Params;
+pub use prepared::{RegOperand, SlotTiming};
 
 use crate::bundle::{SlotUnit, Template};
 use crate::res::{Res, RES_COUNT, STACKED_PHYS};
 use crate::table::TimingClass;
 use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
-use ports::{PortBusy, Ports, Split};
-use scoreboard::{lane, latency, Scoreboard};
+use group::{Block, Close, Full, Group};
+use ports::{PortBusy, Split};
+use scoreboard::{lane, latency, Lane, Scoreboard};
 
 /// How an instruction reads one source register.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,25 +149,6 @@ pub enum Event {
     Interruption,
 }
 
-/// Why the open issue group ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Close {
-    Stop,
-    Split(Split),
-    Branch,
-    Event,
-}
-
-/// Why an instruction could not join the open issue group.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Block {
-    NoGroup,
-    Closed(Close),
-    Window,
-    Split(Split),
-    Port(PortBusy),
-}
-
 /// A cause of lost cycles, kept allocation-free until a record needs text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cause {
@@ -210,18 +196,18 @@ pub struct Counts {
     pub groups: u64,
 }
 
-/// The Itanium 2 timing model: feed it every slot in program order.
+/// The Itanium 2 timing model: feed it every slot in program order, either described in full
+/// ([`Itanium2::issue`]) or prepared at load time ([`Itanium2::issue_prepared`]).
 #[derive(Debug, Clone)]
 pub struct Itanium2 {
     params: Itanium2Params,
     board: Scoreboard,
-    has_group: bool,
+    group: Group,
+    /// Slots still to join a planned group after the last one issued.
+    remaining: u8,
+    /// How the planned group ends once `remaining` runs out.
+    plan_end: Close,
     cycle: u64,
-    bundles: [u64; 2],
-    n_bundles: usize,
-    first_template: Template,
-    ports: Ports,
-    closed: Option<Close>,
     next_min: u64,
     last_long: Option<u64>,
     instructions: u64,
@@ -232,19 +218,23 @@ pub struct Itanium2 {
     pending: Vec<(StallCause, u64)>,
 }
 
+/// Whether instructions of `class` write their destinations even when predicated off (the
+/// `.unc` compares clear both targets; for the other compare forms this over-estimates by at
+/// most one cycle).
+pub(crate) fn writes_when_predicated_off(class: TimingClass) -> bool {
+    matches!(class, TimingClass::Compare | TimingClass::Tbit)
+}
+
 impl Itanium2 {
     /// A model at cycle 0 with every register ready; keeps a [`Timeline`] if `record_timeline`.
     pub fn new(params: Itanium2Params, record_timeline: bool) -> Itanium2 {
         Itanium2 {
             params,
             board: Scoreboard::new(),
-            has_group: false,
+            group: Group::default(),
+            remaining: 0,
+            plan_end: Close::Full(Full::Window),
             cycle: 0,
-            bundles: [0; 2],
-            n_bundles: 0,
-            first_template: Template::MII,
-            ports: Ports::default(),
-            closed: None,
             next_min: 0,
             last_long: None,
             instructions: 0,
@@ -268,42 +258,91 @@ impl Itanium2 {
         &self.params
     }
 
+    /// The issue group a slot opens, given it and the slots that follow it in fall-through
+    /// order ([`plan`] with this model's dispersal window).
+    pub fn plan(&self, run: impl IntoIterator<Item = SlotShape>) -> Plan {
+        plan(run, self.params.bundles_per_cycle)
+    }
+
     /// Issues one slot (call for every slot reached, in program order, nops and predicated-off
     /// ones included) and returns the cycle it issues in. O(1); allocates only when recording.
+    /// Works the issue group out as it goes; the CPU uses [`Itanium2::issue_prepared`].
     pub fn issue(&mut self, info: &IssueInfo) -> u64 {
+        let shape = info.shape();
         let long = matches!(info.unit, SlotUnit::L | SlotUnit::X);
-        if long && self.has_group && self.last_long == Some(info.bundle) {
+        if long && self.group.open && self.last_long == Some(info.bundle) {
             return self.cycle;
         }
         self.last_long = long.then_some(info.bundle);
-        self.instructions += 1;
-        if info.nop {
-            self.nops += 1;
+        self.count(info.nop);
+        if let Err(block) = self.group.try_join(&shape, self.params.bundles_per_cycle) {
+            self.open_group(info.bundle, block);
+            self.group.start(&shape);
         }
-        if let Err(block) = self.try_join(info) {
-            self.start_group(info, block);
-        }
-        self.wait_for_sources(info);
-        self.record_slot(info);
-        if info.executes || matches!(info.class, TimingClass::Compare | TimingClass::Tbit) {
+        let srcs = info.srcs.iter().map(|s| {
+            let predicate = matches!(s.role, Role::Predicate | Role::BranchPredicate);
+            (s.res, lane(info.class, s.role), predicate, s.logical)
+        });
+        self.wait_for_sources(srcs, info.executes);
+        self.record_slot(info.bundle, info.slot, info.nop);
+        if info.executes || writes_when_predicated_off(info.class) {
             for (i, &dst) in info.dsts.iter().enumerate() {
                 let lat = latency(&self.params, info, i, dst);
                 self.board.write(dst, self.cycle, lat);
             }
         }
-        let last_slot = if long { 2 } else { usize::from(info.slot) };
-        if info.template.stop_after(last_slot) {
-            self.closed = Some(Close::Stop);
-        } else if let Some(split) = ports::split_after(info.template, info.unit, info.class) {
-            self.closed = Some(Close::Split(split));
+        self.group.close_after(&shape);
+        self.cycle
+    }
+
+    /// Issues one slot prepared by [`Itanium2::prepare`] at `bundle`/`slot`; `rename` maps a
+    /// logical general register to its physical resource now. Gives the same cycles as
+    /// [`Itanium2::issue`] when every slot of the run is issued this way.
+    #[inline]
+    pub fn issue_prepared(
+        &mut self,
+        t: &SlotTiming,
+        bundle: u64,
+        slot: u8,
+        executes: bool,
+        rename: impl Fn(u8) -> Res,
+    ) -> u64 {
+        self.count(t.nop);
+        if self.group.open && self.group.closed.is_none() {
+            self.remaining = self.remaining.saturating_sub(1);
+        } else {
+            let block = match self.group.closed {
+                Some(close) if self.group.open => Block::Closed(close),
+                _ => Block::NoGroup,
+            };
+            self.open_group(bundle, block);
+            self.group.start_planned(bundle, &t.plan);
+            self.remaining = t.plan.len.saturating_sub(1);
+            self.plan_end = t.plan.end;
+        }
+        let srcs = t.srcs().iter().map(|s| (s.reg.resolve(&rename), s.lane, s.predicate, s.logical));
+        self.wait_for_sources(srcs, executes);
+        self.record_slot(bundle, slot, t.nop);
+        if executes || t.always_writes {
+            for dst in t.dsts() {
+                self.board.write(dst.reg.resolve(&rename), self.cycle, dst.lat);
+            }
+        }
+        if self.remaining == 0 {
+            self.group.closed = Some(self.plan_end);
         }
         self.cycle
+    }
+
+    fn count(&mut self, nop: bool) {
+        self.instructions += 1;
+        self.nops += u64::from(nop);
     }
 
     /// The slot just issued was a taken branch: the group ends and the next one waits
     /// `taken_branch_bubble` extra cycles ("branch").
     pub fn taken_branch(&mut self) {
-        self.closed = Some(Close::Branch);
+        self.group.closed = Some(Close::Branch);
         let bubble = self.params.taken_branch_bubble;
         self.next_min = self.next_min.max(self.cycle + 1 + bubble);
         self.charge(Cause::Branch, bubble, false);
@@ -319,8 +358,8 @@ impl Itanium2 {
         };
         self.next_min = self.now() + cost;
         // A split already pending (epc's) keeps its own charge.
-        if !matches!(self.closed, Some(Close::Split(_))) {
-            self.closed = Some(Close::Event);
+        if !matches!(self.group.closed, Some(Close::Split(_))) {
+            self.group.closed = Some(Close::Event);
         }
         self.charge(cause, cost, false);
     }
@@ -328,23 +367,29 @@ impl Itanium2 {
     /// The first cycle a new issue group could start in: elapsed cycles so far. (An instruction
     /// reading ar.itc should use the cycle [`Itanium2::issue`] returned for it.)
     pub fn now(&self) -> u64 {
-        if self.has_group {
+        if self.group.open {
             self.next_min.max(self.cycle + 1)
         } else {
             self.next_min
         }
     }
 
-    /// Lets `cycles` pass for work outside the modelled instructions (scenarios); ends the group.
-    pub fn advance(&mut self, cycles: u64) {
-        self.next_min = self.now() + cycles;
-        if self.has_group {
-            self.closed = Some(Close::Event);
+    /// Execution moved somewhere other than the fall-through slot without a branch (a harness
+    /// set the IP): the open group ends, at no cost.
+    pub fn redirect(&mut self) {
+        if self.group.open && self.group.closed.is_none() {
+            self.group.closed = Some(Close::Full(Full::Window));
         }
     }
 
-    /// Totals so far: cycles (= [`Itanium2::now`]), instructions, nops, issue groups, and cycles
-    /// lost per cause.
+    /// Lets `cycles` pass for work outside the modelled instructions (scenarios); ends the group.
+    pub fn advance(&mut self, cycles: u64) {
+        self.next_min = self.now() + cycles;
+        if self.group.open {
+            self.group.closed = Some(Close::Event);
+        }
+    }
+
     /// Starts or stops recording the [`Timeline`] (a scenario records one representative
     /// system call, not millions).
     pub fn set_timeline(&mut self, on: bool) {
@@ -411,57 +456,17 @@ impl Itanium2 {
         self.timeline.as_mut()
     }
 
-    /// Joins the open issue group if the window, split rules and ports allow.
-    fn try_join(&mut self, info: &IssueInfo) -> Result<(), Block> {
-        if !self.has_group {
-            return Err(Block::NoGroup);
-        }
-        if let Some(close) = self.closed {
-            return Err(Block::Closed(close));
-        }
-        let (position, new_bundle) = if self.bundles[0] == info.bundle {
-            (0, false)
-        } else if self.n_bundles == 2 && self.bundles[1] == info.bundle {
-            (1, false)
-        } else if self.n_bundles == 1 && self.params.bundles_per_cycle >= 2 {
-            if let Some(split) = ports::pair_split(self.first_template, info.template) {
-                return Err(Block::Split(split));
-            }
-            (1, true)
-        } else {
-            return Err(Block::Window);
-        };
-        let mut ports = self.ports;
-        ports.take(ports::need(info.template, info.slot, info.unit, info.class, position)).map_err(Block::Port)?;
-        self.ports = ports;
-        if new_bundle {
-            self.bundles[1] = info.bundle;
-            self.n_bundles = 2;
-        }
-        Ok(())
-    }
-
-    /// Whether `bundle` was (or could have become) part of the open group's window.
-    fn in_window(&self, bundle: u64) -> bool {
-        self.n_bundles < 2 || self.bundles.contains(&bundle)
-    }
-
-    /// Opens a new issue group for `info`, charging the split or port rule that ended the last one.
-    fn start_group(&mut self, info: &IssueInfo, block: Block) {
+    /// Counts a new issue group for the slot at `bundle`, charging the split or port rule that
+    /// ended the last one (`block`). The caller then fills in the group's members.
+    fn open_group(&mut self, bundle: u64, block: Block) {
         let cause = match block {
-            Block::Split(s) => Some(Cause::Split(s)),
-            Block::Port(p) => Some(Cause::Port(p)),
-            Block::Closed(Close::Split(s)) if self.in_window(info.bundle) => Some(Cause::Split(s)),
+            Block::Split(s) | Block::Closed(Close::Full(Full::Pair(s))) => Some(Cause::Split(s)),
+            Block::Port(p) | Block::Closed(Close::Full(Full::Port(p))) => Some(Cause::Port(p)),
+            Block::Closed(Close::Split(s)) if self.group.in_window(bundle) => Some(Cause::Split(s)),
             _ => None,
         };
         let start = self.now();
-        self.has_group = true;
         self.cycle = start;
-        self.bundles = [info.bundle, 0];
-        self.n_bundles = 1;
-        self.first_template = info.template;
-        self.ports = Ports::default();
-        self.closed = None;
         self.groups += 1;
         if let Some(t) = self.timeline.as_mut() {
             let waited = std::mem::take(&mut self.pending);
@@ -470,35 +475,36 @@ impl Itanium2 {
         if let Some(cause) = cause {
             self.charge(cause, 1, true);
         }
-        // A lone slot always finds its port in an empty group.
-        let _ = self.ports.take(ports::need(info.template, info.slot, info.unit, info.class, 0));
     }
 
-    /// Delays the open group until every source `info` waits for is ready.
-    fn wait_for_sources(&mut self, info: &IssueInfo) {
-        let mut latest: Option<(u64, &Src)> = None;
-        for src in info.srcs {
-            if !info.executes && !matches!(src.role, Role::Predicate | Role::BranchPredicate) {
+    /// Delays the open group until every source waited for is ready: (resource, lane, whether
+    /// it is a qualifying predicate, logical GR number). A predicated-off instruction waits
+    /// only for its predicate.
+    #[inline]
+    fn wait_for_sources(&mut self, srcs: impl Iterator<Item = (Res, Lane, bool, Option<u8>)>, executes: bool) {
+        let mut latest: Option<(u64, Res, Option<u8>)> = None;
+        for (res, lane, predicate, logical) in srcs {
+            if !executes && !predicate {
                 continue;
             }
-            let ready = self.board.ready(src.res, lane(info.class, src.role));
-            if ready > latest.map_or(self.cycle, |(r, _)| r) {
-                latest = Some((ready, src));
+            let ready = self.board.ready(res, lane);
+            if ready > latest.map_or(self.cycle, |(r, _, _)| r) {
+                latest = Some((ready, res, logical));
             }
         }
-        if let Some((ready, src)) = latest {
+        if let Some((ready, res, logical)) = latest {
             let wait = ready - self.cycle;
             self.cycle = ready;
-            self.charge(Cause::Dep(src.res, src.logical.filter(|_| src.res.is_gr())), wait, true);
+            self.charge(Cause::Dep(res, logical.filter(|_| res.is_gr())), wait, true);
         }
     }
 
-    fn record_slot(&mut self, info: &IssueInfo) {
+    fn record_slot(&mut self, bundle: u64, slot: u8, nop: bool) {
         if let Some(group) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
             if group.slots.is_empty() {
                 group.first_cycle = self.cycle;
             }
-            group.slots.push(SlotRef { addr: info.bundle, slot: info.slot, text: String::new(), nop: info.nop });
+            group.slots.push(SlotRef { addr: bundle, slot, text: String::new(), nop });
         }
     }
 
@@ -527,6 +533,13 @@ impl Itanium2 {
                 None => self.pending.push(entry),
             }
         }
+    }
+}
+
+impl IssueInfo<'_> {
+    /// The part of the slot group formation looks at.
+    pub fn shape(&self) -> SlotShape {
+        SlotShape { bundle: self.bundle, template: self.template, slot: self.slot, unit: self.unit, class: self.class }
     }
 }
 

@@ -26,7 +26,7 @@ pub(crate) struct Latency {
 }
 
 impl Latency {
-    const fn all(n: u64) -> Latency {
+    pub(crate) const fn all(n: u64) -> Latency {
         Latency { data: n, address: n, branch: n }
     }
 }

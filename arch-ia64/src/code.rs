@@ -1,0 +1,294 @@
+//! Code as the CPU steps through it: predecoded bundles, what ends each slot's instruction
+//! group and where it falls through to, and, with the timing model on, every slot's timing
+//! facts and the issue group it opens, all worked out once when the code is loaded.
+
+use crate::bundle::{SlotUnit, Template};
+use crate::exec::predecode::{CodeRegion, Exec, RegKind, SlotRec};
+use crate::res::Res;
+use crate::timing::{IssueInfo, Itanium2, RegOperand, SlotShape, SlotTiming, Src};
+
+/// All loaded code, by region, with the region hit last (steps stay in one region for long).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Code {
+    pub(crate) regions: Vec<Region>,
+    last: usize,
+}
+
+/// One predecoded region with its per-bundle facts.
+#[derive(Debug, Clone)]
+pub(crate) struct Region {
+    pub(crate) code: CodeRegion,
+    pub(crate) flow: Vec<BundleFlow>,
+    /// Empty when the timing model is off.
+    pub(crate) timing: Vec<[SlotTiming; 3]>,
+}
+
+impl Code {
+    /// Adds a predecoded region, preparing its timing facts for `timing` if given.
+    pub(crate) fn add(&mut self, code: CodeRegion, timing: Option<&Itanium2>) {
+        let prepared = timing.map_or_else(Vec::new, |t| prepare_region(t, &code));
+        let flow = code.bundles.iter().map(|b| BundleFlow::of(b.template)).collect();
+        self.regions.push(Region { code, flow, timing: prepared });
+        self.regions.sort_by_key(|r| r.code.base);
+    }
+
+    /// The region holding bundle address `ip`, and the bundle's index in it.
+    #[inline]
+    pub(crate) fn find(&mut self, ip: u64) -> Option<(&Region, usize)> {
+        let index_in = |r: &Region| {
+            let offset = ip.checked_sub(r.code.base)? / 16;
+            usize::try_from(offset).ok().filter(|&i| i < r.code.bundles.len())
+        };
+        if self.regions.get(self.last).and_then(index_in).is_none() {
+            self.last = self.regions.iter().position(|r| index_in(r).is_some())?;
+        }
+        let region = self.regions.get(self.last)?;
+        Some((region, index_in(region)?))
+    }
+}
+
+/// Where a bundle's slots go next and which of them end an instruction group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BundleFlow {
+    /// The last slot that holds an instruction (1 for MLX, whose long instruction is slot 1).
+    pub(crate) last_slot: u8,
+    /// Bit n: a stop follows slot n (an MLX pair's stop is the one after slot 2).
+    stops: u8,
+}
+
+impl BundleFlow {
+    pub(crate) fn of(template: Template) -> BundleFlow {
+        let long = template.units()[1] == SlotUnit::L;
+        let stops = (0..3u8)
+            .filter(|&s| template.stop_after(if long && s == 1 { 2 } else { usize::from(s) }))
+            .fold(0, |m, s| m | 1 << s);
+        BundleFlow { last_slot: if long { 1 } else { 2 }, stops }
+    }
+
+    /// Whether a stop follows slot `slot`.
+    #[inline]
+    pub(crate) fn stop_after(self, slot: u8) -> bool {
+        self.stops & (1 << (slot & 7)) != 0
+    }
+}
+
+/// The general-register renaming a slot's registers need: r0-r15 never move.
+fn operand(kind: RegKind, num: u8) -> RegOperand {
+    match kind {
+        RegKind::Gr if num >= 16 => RegOperand::Gr(num),
+        _ => RegOperand::Fixed(fixed_res(kind, num)),
+    }
+}
+
+/// The resource of a register that does not move, or a stand-in for one that does (which is
+/// all the latency rules look at: the class, and AR/CR numbers).
+fn fixed_res(kind: RegKind, num: u8) -> Res {
+    match kind {
+        RegKind::Gr => Res::gr_static(num.min(15)),
+        RegKind::Fr => Res::fr(num),
+        RegKind::Pr => Res::pr(num),
+        RegKind::Br => Res::br(num),
+        RegKind::Ar => Res::ar(num),
+        RegKind::Cr => Res::cr(num),
+    }
+}
+
+/// The shape of slot `slot` of bundle `index`, if it holds an instruction.
+fn shape(code: &CodeRegion, index: usize, slot: u8) -> Option<(SlotShape, &Exec)> {
+    let bundle = code.bundles.get(index)?;
+    match bundle.slots.get(usize::from(slot))? {
+        SlotRec::Insn(e) => Some((
+            SlotShape {
+                bundle: code.base.wrapping_add(16 * index as u64),
+                template: bundle.template,
+                slot,
+                unit: e.unit,
+                class: e.class,
+            },
+            e,
+        )),
+        _ => None,
+    }
+}
+
+/// The slots from (`index`, `slot`) on in fall-through order, as far as the code decodes; no
+/// issue group reaches past three bundles.
+fn fall_through(code: &CodeRegion, index: usize, slot: u8) -> impl Iterator<Item = SlotShape> + '_ {
+    let next = move |&(i, s): &(usize, u8)| {
+        let last = code.bundles.get(i).map_or(2, |b| BundleFlow::of(b.template).last_slot);
+        Some(if s < last { (i, s + 1) } else { (i + 1, 0) })
+    };
+    std::iter::successors(Some((index, slot)), next)
+        .take_while(move |&(i, _)| i < index + 3)
+        .map_while(move |(i, s)| shape(code, i, s).map(|(sh, _)| sh))
+}
+
+/// Every slot's timing facts and the group it opens.
+fn prepare_region(model: &Itanium2, code: &CodeRegion) -> Vec<[SlotTiming; 3]> {
+    (0..code.bundles.len())
+        .map(|index| {
+            let mut slots = [SlotTiming::default(); 3];
+            for (slot, prepared) in (0u8..).zip(slots.iter_mut()) {
+                if let Some((shape, e)) = shape(code, index, slot) {
+                    let plan = model.plan(fall_through(code, index, slot));
+                    *prepared = prepare_slot(model, &shape, e, plan);
+                }
+            }
+            slots
+        })
+        .collect()
+}
+
+fn prepare_slot(model: &Itanium2, shape: &SlotShape, e: &Exec, plan: crate::timing::Plan) -> SlotTiming {
+    let n_srcs = usize::from(e.n_srcs).min(e.srcs.len());
+    let n_dsts = usize::from(e.n_dsts).min(e.dsts.len());
+    let mut srcs = [Src { res: Res::gr_static(0), role: crate::timing::Role::Data, logical: None }; 6];
+    let mut src_regs = [RegOperand::Fixed(Res::gr_static(0)); 6];
+    for ((r, src), reg) in e.srcs[..n_srcs].iter().zip(srcs.iter_mut()).zip(src_regs.iter_mut()) {
+        let logical = (r.kind == RegKind::Gr).then_some(r.num);
+        *src = Src { res: fixed_res(r.kind, r.num), role: r.usage, logical };
+        *reg = operand(r.kind, r.num);
+    }
+    let mut dsts = [Res::gr_static(0); 3];
+    let mut dst_regs = [RegOperand::Fixed(Res::gr_static(0)); 3];
+    for ((r, dst), reg) in e.dsts[..n_dsts].iter().zip(dsts.iter_mut()).zip(dst_regs.iter_mut()) {
+        *dst = fixed_res(r.kind, r.num);
+        *reg = operand(r.kind, r.num);
+    }
+    let info = IssueInfo {
+        bundle: shape.bundle,
+        template: shape.template,
+        slot: shape.slot,
+        class: e.class,
+        unit: e.unit,
+        nop: e.nop,
+        srcs: &srcs[..n_srcs],
+        dsts: &dsts[..n_dsts],
+        executes: true,
+    };
+    model.prepare(&info, &src_regs[..n_srcs], &dst_regs[..n_dsts], plan)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The prepared path must time code exactly as the live one does: both models are fed the
+    //! same walk through every corpus program (all templates, mid-bundle stops, every timing
+    //! class the assembler emits), with pseudo-random predicates, taken branches and events.
+
+    use super::*;
+    use crate::exec::predecode::predecode;
+    use crate::timing::{Event, Itanium2Params};
+
+    /// A small deterministic generator (xorshift), so a failure names a reproducible walk.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    fn corpus() -> Vec<(String, Vec<u8>)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus/ia64/golden");
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(&dir).expect("corpus directory") {
+            let path = entry.expect("corpus entry").path();
+            if path.to_string_lossy().ends_with(".text.hex") {
+                let text = std::fs::read_to_string(&path).expect("hex file");
+                let hex: String = text.split_whitespace().collect();
+                let bytes = (0..hex.len() / 2)
+                    .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex digit"))
+                    .collect();
+                out.push((path.display().to_string(), bytes));
+            }
+        }
+        assert!(out.len() > 30, "corpus not found in {}", dir.display());
+        out
+    }
+
+    /// What the live path needs, rebuilt from the predecoded record with every GR static (the
+    /// walk uses the identity renaming on both sides).
+    fn live_issue(m: &mut Itanium2, shape: &SlotShape, e: &Exec, executes: bool) -> u64 {
+        let n_srcs = usize::from(e.n_srcs);
+        let n_dsts = usize::from(e.n_dsts);
+        let res = |kind: RegKind, num: u8| match kind {
+            RegKind::Gr => identity(num),
+            _ => fixed_res(kind, num),
+        };
+        let srcs: Vec<Src> = e.srcs[..n_srcs]
+            .iter()
+            .map(|r| Src { res: res(r.kind, r.num), role: r.usage, logical: (r.kind == RegKind::Gr).then_some(r.num) })
+            .collect();
+        let dsts: Vec<Res> = e.dsts[..n_dsts].iter().map(|r| res(r.kind, r.num)).collect();
+        m.issue(&IssueInfo {
+            bundle: shape.bundle,
+            template: shape.template,
+            slot: shape.slot,
+            class: e.class,
+            unit: e.unit,
+            nop: e.nop,
+            srcs: &srcs,
+            dsts: &dsts,
+            executes,
+        })
+    }
+
+    /// r16-r127 as distinct resources (bank 1, then stacked by number).
+    fn identity(n: u8) -> Res {
+        match n {
+            0..=15 => Res::gr_static(n),
+            16..=31 => Res::gr_banked(n, 1),
+            _ => Res::gr_stacked(u16::from(n - 32)),
+        }
+    }
+
+    #[test]
+    fn prepared_issue_times_every_corpus_walk_as_the_live_model_does() {
+        let params = Itanium2Params::default();
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        for (name, bytes) in corpus() {
+            let region = predecode(0x4000, &bytes);
+            let mut live = Itanium2::new(params.clone(), true);
+            let mut fast = Itanium2::new(params.clone(), true);
+            let prepared = prepare_region(&fast, &region);
+            let (mut index, mut slot) = (0usize, 0u8);
+            for step in 0..4 * region.bundles.len() * 3 {
+                if index >= region.bundles.len() {
+                    break;
+                }
+                let Some((shape, e)) = shape(&region, index, slot) else {
+                    // Undecodable slot: both models lose the group and the walk goes on.
+                    live.redirect();
+                    fast.redirect();
+                    (index, slot) = (index + 1, 0);
+                    continue;
+                };
+                let executes = !rng.next().is_multiple_of(4);
+                let a = live_issue(&mut live, &shape, e, executes);
+                let b =
+                    fast.issue_prepared(&prepared[index][usize::from(slot)], shape.bundle, slot, executes, identity);
+                assert_eq!(a, b, "{name}: step {step}, bundle {index} slot {slot}");
+                let last = BundleFlow::of(shape.template).last_slot;
+                (index, slot) = match rng.next() % 16 {
+                    0 => {
+                        live.taken_branch();
+                        fast.taken_branch();
+                        (rng.next() as usize % region.bundles.len(), 0)
+                    }
+                    1 => {
+                        live.event(Event::Interruption);
+                        fast.event(Event::Interruption);
+                        (rng.next() as usize % region.bundles.len(), 0)
+                    }
+                    _ if slot < last => (index, slot + 1),
+                    _ => (index + 1, 0),
+                };
+            }
+            assert_eq!(live.summary(), fast.summary(), "{name}");
+            assert_eq!(live.timeline(), fast.timeline(), "{name}");
+        }
+    }
+}
