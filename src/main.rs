@@ -145,6 +145,34 @@ enum Command {
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
     },
+    /// Measure the emulator's throughput: emulated instructions and simulated cycles per host
+    /// second for each core, with the timing model on and off, on a tight ALU loop, a
+    /// load/store/call loop and each catalogue scenario.
+    ///
+    /// Columns: core; workload (loop/alu, loop/load-store-call, or the scenario's trace);
+    /// timing (the core's timing model on, or off: one cycle per instruction, per instruction
+    /// group on IA-64); instructions and cycles, the modelled CPU's own counters over the run (a
+    /// scenario's cycles leave out the user and kernel phases its clock skips without running
+    /// instructions); host s, the wall-clock seconds of the run; M insns/s and M cycles/s,
+    /// millions of instructions and cycles per host second. Host time is used only for these
+    /// three throughput columns; instructions and cycles do not depend on it.
+    Bench {
+        /// Iterations of each loop.
+        #[arg(long, default_value_t = cli::bench::DEFAULT_ITERATIONS, value_name = "N",
+              value_parser = clap::value_parser!(u64).range(1..))]
+        iterations: u64,
+        /// System calls of each scenario (1500 user and 300 kernel cycles each, ticks at
+        /// 1000 Hz).
+        #[arg(long, default_value_t = cli::bench::DEFAULT_SYSCALLS, value_name = "N")]
+        syscalls: u64,
+        /// Run only the rows whose `core workload timing` (e.g. `x86-64 loop/alu off`)
+        /// contains this substring.
+        #[arg(long, value_name = "SUBSTRING")]
+        only: Option<String>,
+        /// Output format: the table, row by row as each finishes, or JSON at the end.
+        #[arg(long, value_enum, default_value = "text")]
+        format: cli::scenario::ScenarioFormat,
+    },
     /// List the trace catalogue: name, architecture, seed, description, bound paths.
     List,
     /// Print a catalogue trace's source and harness.
@@ -285,6 +313,11 @@ fn run(args: Args) -> Result<String, CliError> {
             json: format == cli::scenario::ScenarioFormat::Json,
             svg,
         }),
+        Command::Bench { iterations, syscalls, only, format } => {
+            let req = cli::bench::BenchRequest { iterations, syscalls, only, format };
+            cli::bench::run(&req, &mut std::io::stdout().lock())?;
+            Ok(String::new())
+        }
         Command::List => Ok(cli::catalogue::list()),
         Command::Show { name } => cli::catalogue::show(&name),
     }
@@ -297,14 +330,14 @@ fn main() -> ExitCode {
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
             ExitCode::SUCCESS
         }
-        // Assembler diagnostics already read `file:line:col: error: ...`.
         // The report goes to stdout as usual; the exit status says the snapshot differs.
         Err(cli::CliError::SnapshotMismatch(text)) => {
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
             ExitCode::FAILURE
         }
-        Err(cli::CliError::Assemble(d)) => {
-            eprintln!("{d}");
+        // Assembler and harness diagnostics already read `file:line:col: error: ...`.
+        Err(e) if e.is_diagnostic() => {
+            eprintln!("{e}");
             ExitCode::FAILURE
         }
         Err(e) => {

@@ -16,13 +16,14 @@ use crate::state::fr::Fr;
 use crate::state::psr::Psr;
 use crate::state::{ar, cr};
 use crate::timing::Itanium2Params;
-use emu_core::cpu::{Machine, StopWhen};
+use emu_core::cpu::{Machine, StopReason, StopWhen};
 use emu_core::error::{Diagnostic, Diagnostics, SourceLoc};
-use emu_core::harness::{Harness, Origin, ValueExpr};
+use emu_core::harness::{Harness, ValueExpr};
 use emu_core::image::{Image, SectionKind};
 use emu_core::memory::{Endian, Memory};
 use emu_core::preprocess::{FsLoader, PreprocessOptions};
 use emu_core::report::RunReport;
+use emu_core::setup::{entry_point, set_origin};
 
 /// The address whose reach ends a path: b0 of the default harness. Never mapped.
 pub const SENTINEL: u64 = 0x0000_5e47_1ee1_0000;
@@ -115,10 +116,6 @@ pub enum RunError {
     },
 }
 
-fn setup_error(msg: impl Into<String>) -> RunError {
-    RunError::Setup(Diagnostic::error(SourceLoc::new("<run>".into(), 0, 0), msg))
-}
-
 /// Assembles `text` (named `file`) and runs it.
 ///
 /// # Errors
@@ -168,20 +165,12 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
         set_register(&mut cpu, &mut mem, name, v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
     }
     for (name, text) in &cfg.sets {
-        let origin = Origin {
-            path: format!("--set {name}"),
-            loc: SourceLoc::new("<command line>".into(), 0, 0),
-            source_line: None,
-        };
-        let expr = ValueExpr::parse(text, origin).map_err(RunError::Setup)?;
+        let origin = set_origin(name, text);
+        let expr = ValueExpr::parse(text, origin.clone()).map_err(RunError::Setup)?;
         let v = env.eval(&expr).map_err(RunError::Setup)?;
-        set_register(&mut cpu, &mut mem, name, v).map_err(|m| setup_error(format!("--set {name}={text}: {m}")))?;
+        set_register(&mut cpu, &mut mem, name, v).map_err(|m| RunError::Setup(origin.error(m)))?;
     }
-    let entry_name = cfg.entry.clone().or_else(|| harness.entry.clone());
-    let entry = match &entry_name {
-        Some(name) => symbol(name).ok_or_else(|| setup_error(format!("entry symbol `{name}` is not defined")))?,
-        None => first_label(image).ok_or_else(|| setup_error("no code to run: the image has no .text"))?,
-    };
+    let entry = entry_point(cfg.entry.as_deref(), harness, &symbol, first_label(image)).map_err(RunError::Setup)?;
     cpu.set_entry(entry);
     if let Some(itc) = harness.itc {
         cpu.state.itc_offset = itc;
@@ -200,7 +189,11 @@ fn gate_range(harness: &Harness, env: &emu_core::harness::Env<'_>) -> Result<(u6
     }
     match (env.lookup("gate"), env.lookup("gate_end")) {
         (Some(start), Some(end)) if start < end => Ok((start, end)),
-        _ => Err(setup_error("harness symbols `gate`..`gate_end` do not form a range")),
+        _ => {
+            let gate = harness.symbols.iter().find(|(s, _)| s == "gate").map(|(_, e)| &e.origin);
+            let msg = "harness symbols `gate`..`gate_end` do not form a range";
+            Err(RunError::Setup(gate.map_or_else(|| Diagnostic::error(SourceLoc::unknown(), msg), |o| o.error(msg))))
+        }
     }
 }
 
@@ -229,7 +222,20 @@ pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> 
         max_insns: cfg.max_insns,
     };
     let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    report(image, &machine, &harness, reason.to_string())
+    report(image, &machine, &harness, stop_text(&reason))
+}
+
+/// How a run ended, in words, with an IA-64 pc (`bundle | slot`) shown as the executor's errors
+/// show it: `0x10010 slot 1`.
+pub fn stop_text(reason: &StopReason) -> String {
+    let at = |pc: u64| format!("0x{:x} slot {}", pc & !0xf, pc & 0xf);
+    match *reason {
+        StopReason::Budget { max_insns, pc } => format!("budget of {max_insns} instructions exhausted at {}", at(pc)),
+        StopReason::Interruption { vector, name, pc } => {
+            format!("interruption: {name} (vector {vector:#x}) at {}", at(pc))
+        }
+        ref other => other.to_string(),
+    }
 }
 
 /// The report of a finished machine.

@@ -56,12 +56,14 @@ pub enum ScenarioError {
     #[error("no {0} path is bound")]
     Unbound(PathKind),
     /// A path ran out of its budget.
-    #[error("{path} did not return within {max_insns} instructions")]
+    #[error("{path} did not return within {max_insns} instructions (stopped at pc {pc:#x})")]
     Budget {
         /// Which path.
         path: PathKind,
         /// The budget.
         max_insns: u64,
+        /// Address of the next instruction when the budget ran out.
+        pc: u64,
     },
     /// Execution failed.
     #[error("{path}: {error}")]
@@ -72,12 +74,14 @@ pub enum ScenarioError {
         error: ExecError,
     },
     /// A stop other than the return (an interruption, a halt).
-    #[error("{path} stopped on {what} instead of returning")]
+    #[error("{path} stopped on {what} at pc {pc:#x} instead of returning")]
     Stopped {
         /// Which path.
         path: PathKind,
         /// The event.
         what: String,
+        /// Address of the instruction that raised it.
+        pc: u64,
     },
     /// Memory the adapter reads or writes is not mapped.
     #[error("{0}")]
@@ -130,13 +134,15 @@ impl ScenarioMachine for X86Scenario {
         let mut executed = 0;
         loop {
             if executed == self.bindings.max_insns {
-                return Err(ScenarioError::Budget { path, max_insns: self.bindings.max_insns });
+                let pc = self.machine.cpu.pc();
+                return Err(ScenarioError::Budget { path, max_insns: self.bindings.max_insns, pc });
             }
             executed += 1;
+            let pc = self.machine.cpu.pc();
             match self.machine.cpu.step(&mut self.machine.mem) {
                 Ok(StepEvent::Continue) => {}
                 Ok(StepEvent::Sentinel) => break,
-                Ok(other) => return Err(ScenarioError::Stopped { path, what: format!("{other:?}") }),
+                Ok(other) => return Err(ScenarioError::Stopped { path, what: format!("{other:?}"), pc }),
                 Err(error) => return Err(ScenarioError::Exec { path, error }),
             }
         }

@@ -95,6 +95,8 @@ pub enum StopReason {
         vector: u64,
         /// Short name of the interruption.
         name: &'static str,
+        /// Address of the instruction that raised it ([`Cpu::pc`] before its step).
+        pc: u64,
     },
     /// The guest halted the processor.
     Halt,
@@ -102,6 +104,8 @@ pub enum StopReason {
     Budget {
         /// The budget that was exhausted.
         max_insns: u64,
+        /// Address of the next instruction ([`Cpu::pc`]), where the run would go on.
+        pc: u64,
     },
 }
 
@@ -110,9 +114,13 @@ impl fmt::Display for StopReason {
         match self {
             StopReason::Sentinel => f.write_str("returned to the sentinel"),
             StopReason::Rfi => f.write_str("rfi"),
-            StopReason::Interruption { vector, name } => write!(f, "interruption: {name} (vector {vector:#x})"),
+            StopReason::Interruption { vector, name, pc } => {
+                write!(f, "interruption: {name} (vector {vector:#x}) at pc {pc:#x}")
+            }
             StopReason::Halt => f.write_str("halt"),
-            StopReason::Budget { max_insns } => write!(f, "budget of {max_insns} instructions exhausted"),
+            StopReason::Budget { max_insns, pc } => {
+                write!(f, "budget of {max_insns} instructions exhausted at pc {pc:#x}")
+            }
         }
     }
 }
@@ -151,6 +159,8 @@ impl<C: Cpu> Machine<C> {
     pub fn run(&mut self, stop: &StopWhen) -> Result<StopReason, RunError<C::Error>> {
         let mut executed = 0u64;
         while executed < stop.max_insns {
+            // Kept for the stop report: after the step the pc is the handler's.
+            let pc = self.cpu.pc();
             let event = self.cpu.step(&mut self.mem).map_err(|error| RunError { error, executed })?;
             executed += 1;
             match event {
@@ -158,13 +168,13 @@ impl<C: Cpu> Machine<C> {
                 StepEvent::Sentinel if stop.on_sentinel => return Ok(StopReason::Sentinel),
                 StepEvent::Rfi if stop.on_rfi => return Ok(StopReason::Rfi),
                 StepEvent::Interruption { vector, name } if stop.on_interruption => {
-                    return Ok(StopReason::Interruption { vector, name })
+                    return Ok(StopReason::Interruption { vector, name, pc })
                 }
                 StepEvent::Halt => return Ok(StopReason::Halt),
                 StepEvent::Sentinel | StepEvent::Rfi | StepEvent::Interruption { .. } => {}
             }
         }
-        Ok(StopReason::Budget { max_insns: stop.max_insns })
+        Ok(StopReason::Budget { max_insns: stop.max_insns, pc: self.cpu.pc() })
     }
 
     /// The CPU's architectural snapshot of the current state.

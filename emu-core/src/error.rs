@@ -24,11 +24,38 @@ impl SourceLoc {
     pub fn with_col(&self, col: u32) -> SourceLoc {
         SourceLoc { file: self.file.clone(), line: self.line, col }
     }
+
+    /// A whole file (or another named input) as the place: shown as the name alone.
+    pub fn file(name: impl Into<Arc<str>>) -> SourceLoc {
+        SourceLoc { file: name.into(), line: 0, col: 0 }
+    }
+
+    /// A command-line argument as the place (`--entry`, `--set r12=stack.top`): shown as the
+    /// argument alone.
+    pub fn argument(text: impl Into<Arc<str>>) -> SourceLoc {
+        SourceLoc::file(text)
+    }
+
+    /// The place of an error about an input whose name the caller knows and the reporting
+    /// code does not (an image without code, say); [`Diagnostic::in_file`] fills it in.
+    pub fn unknown() -> SourceLoc {
+        SourceLoc::file(UNKNOWN_INPUT)
+    }
+
+    /// Whether this is [`SourceLoc::unknown`].
+    pub fn is_unknown(&self) -> bool {
+        self.line == 0 && &*self.file == UNKNOWN_INPUT
+    }
 }
+
+/// The name [`SourceLoc::unknown`] shows until a caller replaces it.
+const UNKNOWN_INPUT: &str = "<input>";
 
 impl fmt::Display for SourceLoc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.col == 0 {
+        if self.line == 0 {
+            write!(f, "{}", self.file)
+        } else if self.col == 0 {
             write!(f, "{}:{}", self.file, self.line)
         } else {
             write!(f, "{}:{}:{}", self.file, self.line, self.col)
@@ -77,6 +104,15 @@ impl Diagnostic {
     /// The same diagnostic showing `line` as its source line.
     pub fn with_source_line(mut self, line: impl Into<String>) -> Diagnostic {
         self.source_line = Some(line.into());
+        self
+    }
+
+    /// The same diagnostic located at `file` when its place was [`SourceLoc::unknown`] (an
+    /// error about a whole input, raised by code that does not know the input's name).
+    pub fn in_file(mut self, file: &str) -> Diagnostic {
+        if self.loc.is_unknown() {
+            self.loc = SourceLoc::file(file);
+        }
         self
     }
 

@@ -123,6 +123,8 @@ pub struct CounterValue {
 pub struct Harness {
     /// Symbol to start at, if the file names one.
     pub entry: Option<String>,
+    /// Where the file names it (for an undefined entry symbol's error).
+    pub entry_origin: Option<Origin>,
     /// Starting value of the cycle / time-stamp counter.
     pub itc: Option<u64>,
     /// Starting privilege level.
@@ -319,7 +321,8 @@ impl Harness {
             }
         })?;
         let h = Harness {
-            entry: raw.entry,
+            entry: raw.entry.as_ref().map(|e| e.get_ref().clone()),
+            entry_origin: raw.entry.as_ref().map(|e| src.origin("entry", span(e))),
             itc: raw.itc,
             cpl: raw.cpl,
             psr: raw.psr.as_ref().map(|v| src.expr("psr", v)).transpose()?,

@@ -185,7 +185,19 @@ pub struct Workload {
     pub guest: bool,
 }
 
+/// The most cycles the user and kernel phases of a workload may add up to: beyond any useful
+/// run (24 years at 1.5 GHz), and far enough below 2^64 that no clock, timer or timing-model sum
+/// can overflow.
+pub const MAX_WORKLOAD_CYCLES: u64 = 1 << 60;
+
 impl Workload {
+    /// The cycles the user and kernel phases add up to (`syscalls * (user + kernel)`), or
+    /// `None` when that exceeds [`MAX_WORKLOAD_CYCLES`].
+    pub fn span(&self) -> Option<u64> {
+        let total = self.user_cycles.checked_add(self.kernel_cycles)?.checked_mul(self.syscalls)?;
+        (total <= MAX_WORKLOAD_CYCLES).then_some(total)
+    }
+
     /// The paths of one event: entry into the kernel, then the way back out.
     pub fn event_paths(&self) -> (PathKind, PathKind) {
         if self.guest {

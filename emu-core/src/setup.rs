@@ -72,7 +72,9 @@ impl RegisterValue {
     pub fn error(&self, msg: impl Into<String>) -> Diagnostic {
         match &self.source {
             RegisterSource::Harness(origin) => origin.error(msg.into()),
-            RegisterSource::CommandLine(text) => setup_error(format!("--set {}={text}: {}", self.name, msg.into())),
+            RegisterSource::CommandLine(text) => {
+                Diagnostic::error(SourceLoc::argument(format!("--set {}={text}", self.name)), msg)
+            }
         }
     }
 }
@@ -99,9 +101,39 @@ impl Setup {
     }
 }
 
-/// A setup error without a source location.
+/// A setup error about the input as a whole; the caller names the input with
+/// [`Diagnostic::in_file`].
 pub fn setup_error(msg: impl Into<String>) -> Diagnostic {
-    Diagnostic::error(SourceLoc::new("<run>".into(), 0, 0), msg)
+    Diagnostic::error(SourceLoc::unknown(), msg)
+}
+
+/// The origin of a `--set NAME=TEXT` value: the argument itself, for its errors.
+pub fn set_origin(name: &str, text: &str) -> Origin {
+    Origin { path: String::new(), loc: SourceLoc::argument(format!("--set {name}={text}")), source_line: None }
+}
+
+/// The entry address of `image`: the symbol `cli_entry` (`--entry`) names, else the one the
+/// harness names, else what `default` finds (the start of the code).
+///
+/// # Errors
+/// An undefined symbol, located at `--entry NAME` or at the harness's `entry` key; no
+/// default entry ([`SourceLoc::unknown`]: the image has no code).
+pub fn entry_point(
+    cli_entry: Option<&str>,
+    harness: &Harness,
+    symbol: &dyn Fn(&str) -> Option<u64>,
+    default: Option<u64>,
+) -> Result<u64, Diagnostic> {
+    let undefined = |name: &str| format!("entry symbol `{name}` is not defined");
+    match (cli_entry, &harness.entry) {
+        (Some(name), _) => symbol(name)
+            .ok_or_else(|| Diagnostic::error(SourceLoc::argument(format!("--entry {name}")), undefined(name))),
+        (None, Some(name)) => symbol(name).ok_or_else(|| match &harness.entry_origin {
+            Some(origin) => origin.error(undefined(name)),
+            None => setup_error(undefined(name)),
+        }),
+        (None, None) => default.ok_or_else(|| setup_error("no code to run: the image has no code section")),
+    }
 }
 
 /// Applies the harness to the image: memory, register values, entry.
@@ -136,24 +168,11 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
         });
     }
     for (name, text) in req.sets {
-        let origin = Origin {
-            path: format!("--set {name}"),
-            loc: SourceLoc::new("<command line>".into(), 0, 0),
-            source_line: None,
-        };
-        let value = env.eval(&ValueExpr::parse(text, origin)?)?;
+        let value = env.eval(&ValueExpr::parse(text, set_origin(name, text))?)?;
         registers.push(RegisterValue { name: name.clone(), value, source: RegisterSource::CommandLine(text.clone()) });
     }
-    let entry_name = req.entry.map(str::to_string).or_else(|| harness.entry.clone());
-    let entry = match &entry_name {
-        Some(name) => symbol(name).ok_or_else(|| setup_error(format!("entry symbol `{name}` is not defined")))?,
-        None => image
-            .sections
-            .iter()
-            .find(|s| s.kind == SectionKind::Code)
-            .map(|s| s.addr)
-            .ok_or_else(|| setup_error("no code to run: the image has no code section"))?,
-    };
+    let first_code = image.sections.iter().find(|s| s.kind == SectionKind::Code).map(|s| s.addr);
+    let entry = entry_point(req.entry, &harness, &symbol, first_code)?;
     drop(env);
     Ok(Setup { harness, mem, registers, entry, default_stack })
 }

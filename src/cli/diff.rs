@@ -4,7 +4,7 @@
 //! `ia64/syscall/v1` against `ia64/syscall/v2`, with `ia64/syscall/none` as the baseline.
 
 use super::plain_diff::{self, source_text, SourceSide};
-use super::scenario::prepare_trace_image;
+use super::scenario::{check_workload, check_workload_paths, prepare_trace_image};
 use super::CliError;
 use arch_ia64::profile::named_groups;
 use emu_core::diff::{CycleDiff, Side};
@@ -90,6 +90,10 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
     let a_name = req.a.clone().unwrap_or_else(|| "ia64/syscall/v1".to_string());
     let default_pair = req.a.is_none() && req.b.is_none() && req.patch.is_none() && req.b_defines.is_empty();
     let changes_a = req.patch.is_some() || !req.b_defines.is_empty();
+    check_workload(&req.workload)?;
+    if req.b.is_some() && req.patch.is_some() {
+        return Err(CliError::Usage("diff: --patch makes B from A; give either B or --patch, not both".into()));
+    }
     match traces::find(&a_name) {
         Some(trace) if trace.arch != traces::Arch::Ia64 => compiled(req, trace),
         Some(trace) => {
@@ -97,7 +101,19 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
             a.extra_defines.clone_from(&req.a_defines);
             let b = match (&req.b, default_pair) {
                 (_, true) => TraceVersion::of(find("ia64/syscall/v2")?),
-                (Some(b), false) => TraceVersion::of(find(b)?),
+                (Some(b), false) => {
+                    let b = find(b)?;
+                    if b.arch != trace.arch {
+                        return Err(CliError::Usage(format!(
+                            "diff: {} is {} but {} is {}",
+                            trace.name,
+                            trace.arch.name(),
+                            b.name,
+                            b.arch.name()
+                        )));
+                    }
+                    TraceVersion::of(b)
+                }
                 (None, false) if changes_a => {
                     let source = match &req.patch {
                         Some(p) => apply(trace.source, trace.source_name, p)?,
@@ -116,6 +132,8 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
                     return Err(CliError::Usage("diff: give B, --patch or --b-define to compare against".into()))
                 }
             };
+            check_workload_paths(a.trace, &req.workload)?;
+            check_workload_paths(b.trace, &req.workload)?;
             let baseline = if default_pair {
                 Some(TraceVersion::of(find("ia64/syscall/none")?).run(&req.workload)?)
             } else {
@@ -152,6 +170,8 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
     if b.arch != a.arch {
         return Err(CliError::Usage(format!("diff: {} is {arch} but {} is {}", a.name, b.name, b.arch.name())));
     }
+    check_workload_paths(a, &req.workload)?;
+    check_workload_paths(b, &req.workload)?;
     let side = |t: &'static traces::Trace| -> Result<Side, CliError> {
         let report = if t.arch == traces::Arch::S390x {
             let w = super::scenario_s390::workload(&req.workload);
@@ -171,15 +191,12 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
 }
 
 fn find(name: &str) -> Result<&'static traces::Trace, CliError> {
-    traces::find(name).ok_or_else(|| CliError::Usage(format!("no trace named `{name}` (see `acctemu list`)")))
+    traces::find(name).ok_or_else(|| CliError::Usage(format!("diff: no trace named `{name}` (see `acctemu list`)")))
 }
 
 fn apply(source: &str, name: &str, patch: &std::path::Path) -> Result<String, CliError> {
     let text = String::from_utf8_lossy(&super::read(patch)?).into_owned();
-    let parsed = diffy::Patch::from_str(&text)
-        .map_err(|e| CliError::Usage(format!("{}: not a unified diff: {e}", patch.display())))?;
-    diffy::apply(source, &parsed)
-        .map_err(|e| CliError::Usage(format!("{} does not apply to {name}: {e}", patch.display())))
+    plain_diff::apply_patch(source, name, &patch.display().to_string(), &text)
 }
 
 /// Two plain files (or one file patched / under two define sets), one run each.

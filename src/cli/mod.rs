@@ -1,11 +1,13 @@
 //! The subcommands' work and rendering; argument parsing stays in `main.rs`.
 
 pub mod asm;
+pub mod bench;
 pub mod catalogue;
 pub mod compiled;
 pub mod diff;
 pub mod disasm;
 pub mod listing;
+pub mod patch;
 pub mod plain_diff;
 pub mod run;
 pub mod scenario;
@@ -57,12 +59,48 @@ pub enum CliError {
     /// `--check` found differences (the text lists them).
     #[error("{0}")]
     SnapshotMismatch(String),
+    /// A workload of `acctemu bench` did not load or run to its end.
+    #[error("bench: {0}")]
+    Bench(String),
     /// The command line is inconsistent.
     #[error("{0}")]
     Usage(String),
     /// The assembled program has no `.text` section to write.
     #[error("{0}: nothing assembled into .text")]
     NoText(String),
+    /// A `--patch` is malformed or does not apply (the error names the hunk and its line).
+    #[error("{0}")]
+    Patch(#[from] patch::PatchError),
+    /// An x86-64 or s390x object could not be loaded.
+    #[error("{}: {source}", path.display())]
+    Object {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it (boxed: its relocation variants are large).
+        #[source]
+        source: Box<emu_core::elf::ElfError>,
+    },
+    /// An x86-64 run failed (the error names the instruction and its address).
+    #[error("{0}")]
+    RunX86(Box<arch_x86::run::RunError>),
+    /// An s390x run failed (the error names the instruction and its address).
+    #[error("{0}")]
+    RunS390(Box<arch_s390::run::RunError>),
+}
+
+impl CliError {
+    /// Whether the message is a diagnostic that starts with its own place and severity
+    /// (`file:line:col: error: ...`, `--set r1=x: error: ...`); `main` prints those as they are
+    /// and the others after `acctemu: error: `.
+    pub fn is_diagnostic(&self) -> bool {
+        use arch_ia64::run::RunError as Ia64;
+        match self {
+            CliError::Assemble(_) | CliError::Setup(_) | CliError::Run(Ia64::Assemble(_) | Ia64::Setup(_)) => true,
+            CliError::RunX86(e) => matches!(**e, arch_x86::run::RunError::Setup(_)),
+            CliError::RunS390(e) => matches!(**e, arch_s390::run::RunError::Setup(_)),
+            _ => false,
+        }
+    }
 }
 
 /// Reads a whole file, naming it in the error.

@@ -34,10 +34,17 @@ pub fn source_text(path: &Path, patch: Option<&Path>) -> Result<String, CliError
     let text = String::from_utf8_lossy(&read(path)?).into_owned();
     let Some(patch_path) = patch else { return Ok(text) };
     let patch_text = String::from_utf8_lossy(&read(patch_path)?).into_owned();
-    let parsed = diffy::Patch::from_str(&patch_text)
-        .map_err(|e| CliError::Usage(format!("{}: not a unified diff: {e}", patch_path.display())))?;
-    diffy::apply(&text, &parsed)
-        .map_err(|e| CliError::Usage(format!("{} does not apply to {}: {e}", patch_path.display(), path.display())))
+    apply_patch(&text, &path.display().to_string(), &patch_path.display().to_string(), &patch_text)
+}
+
+/// Applies the unified diff `patch_text` (named `patch_name`) to `source` (named `source_name`)
+/// with diffy, as `acctemu diff --patch` does for files and catalogue traces alike.
+///
+/// # Errors
+/// A malformed or empty patch, or one that does not apply; the message names the patch, the
+/// hunk and its line, and the source (see [`super::patch::apply`]).
+pub fn apply_patch(source: &str, source_name: &str, patch_name: &str, patch_text: &str) -> Result<String, CliError> {
+    Ok(super::patch::apply(source, source_name, patch_name, patch_text)?)
 }
 
 /// Assembles one side.

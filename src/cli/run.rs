@@ -146,7 +146,11 @@ fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, Strin
         timeline: req.timeline,
         ..RunConfig::default()
     };
-    let (mut machine, harness) = prepare(&image, &cfg).map_err(CliError::Run)?;
+    let file = req.file.display().to_string();
+    let (mut machine, harness) = prepare(&image, &cfg).map_err(|e| match e {
+        arch_ia64::run::RunError::Setup(d) => CliError::Run(arch_ia64::run::RunError::Setup(d.in_file(&file))),
+        e => CliError::Run(e),
+    })?;
     let stop = StopWhen {
         on_sentinel: true,
         on_rfi: cfg.stop_on_rfi,
@@ -156,7 +160,7 @@ fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, Strin
     let reason = machine
         .run(&stop)
         .map_err(|e| CliError::Run(arch_ia64::run::RunError::Exec { error: e.error, executed: e.executed }))?;
-    report(&image, &machine, &harness, reason.to_string()).map_err(CliError::Run)
+    report(&image, &machine, &harness, arch_ia64::run::stop_text(&reason)).map_err(CliError::Run)
 }
 
 /// The x86-64 path: an ELF object of machine EM_X86_64 runs on `arch_x86`'s core.
@@ -166,11 +170,9 @@ fn run_x86(
     harness: Option<Harness>,
     sets: Vec<(String, String)>,
 ) -> Result<RunReport, CliError> {
-    let diag = |msg: String| {
-        let loc = emu_core::error::SourceLoc::new(req.file.display().to_string().into(), 0, 0);
-        CliError::Setup(emu_core::error::Diagnostic::error(loc, msg))
-    };
-    let image = arch_x86::run::load_object(bytes).map_err(|e| diag(e.to_string()))?;
+    let file = req.file.display().to_string();
+    let image = arch_x86::run::load_object(bytes)
+        .map_err(|e| CliError::Object { path: req.file.clone(), source: Box::new(e) })?;
     let cfg = arch_x86::run::RunConfig {
         entry: req.entry.clone(),
         harness,
@@ -180,8 +182,8 @@ fn run_x86(
         ..arch_x86::run::RunConfig::default()
     };
     arch_x86::run::run_image(&image, &cfg).map_err(|e| match e {
-        arch_x86::run::RunError::Setup(d) => CliError::Setup(d),
-        e => diag(e.to_string()),
+        arch_x86::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
+        e => CliError::RunX86(Box::new(e)),
     })
 }
 
@@ -191,11 +193,9 @@ fn run_s390(
     harness: Option<Harness>,
     sets: Vec<(String, String)>,
 ) -> Result<RunReport, CliError> {
-    let diag = |msg: String| {
-        let loc = emu_core::error::SourceLoc::new(req.file.display().to_string().into(), 0, 0);
-        CliError::Setup(emu_core::error::Diagnostic::error(loc, msg))
-    };
-    let image = arch_s390::run::load_object(bytes).map_err(|e| diag(e.to_string()))?;
+    let file = req.file.display().to_string();
+    let image = arch_s390::run::load_object(bytes)
+        .map_err(|e| CliError::Object { path: req.file.clone(), source: Box::new(e) })?;
     let cfg = arch_s390::run::RunConfig {
         entry: req.entry.clone(),
         harness,
@@ -204,8 +204,8 @@ fn run_s390(
         timing: !req.no_timing,
     };
     arch_s390::run::run_image(&image, &cfg).map_err(|e| match e {
-        arch_s390::run::RunError::Setup(d) => CliError::Setup(d),
-        e => diag(e.to_string()),
+        arch_s390::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
+        e => CliError::RunS390(Box::new(e)),
     })
 }
 

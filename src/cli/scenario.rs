@@ -46,6 +46,8 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
         let names: Vec<&str> = traces::catalogue().iter().map(|t| t.name).collect();
         CliError::Usage(format!("no trace `{}` in the catalogue (known: {})", req.trace, names.join(", ")))
     })?;
+    check_workload(&req.workload)?;
+    check_workload_paths(trace, &req.workload)?;
     match trace.arch {
         traces::Arch::X86_64 => {
             let w = super::scenario_x86::workload(&req.workload);
@@ -64,14 +66,54 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
     }
 }
 
+/// Checks the workload's size before anything runs: its phases must fit
+/// [`emu_core::scenario::MAX_WORKLOAD_CYCLES`].
+///
+/// # Errors
+/// A workload too long, naming the arguments that make it.
+pub fn check_workload(w: &Workload) -> Result<(), CliError> {
+    match w.span() {
+        Some(_) => Ok(()),
+        None => Err(CliError::Usage(format!(
+            "--syscalls {} with --user-cycles {} and --kernel-cycles {} spans more than {} cycles \
+             (the 64-bit clocks would overflow)",
+            w.syscalls,
+            w.user_cycles,
+            w.kernel_cycles,
+            emu_core::scenario::MAX_WORKLOAD_CYCLES
+        ))),
+    }
+}
+
+/// Checks, before anything runs, that `trace` binds the paths every step of workload `w` takes:
+/// `guest_exit` and `guest_enter` under `--guest`, else `syscall_enter` and `syscall_exit`.
+///
+/// # Errors
+/// A missing path, naming the trace, the paths it does bind and (for `--guest`) the flag.
+pub fn check_workload_paths(trace: &traces::Trace, w: &Workload) -> Result<(), CliError> {
+    let (flag, needed) =
+        if w.guest { ("--guest: ", ["guest_exit", "guest_enter"]) } else { ("", ["syscall_enter", "syscall_exit"]) };
+    let bound: Vec<&str> = trace.bindings.iter().map(|b| b.kind.name()).collect();
+    match needed.iter().find(|n| !bound.contains(n)) {
+        None => Ok(()),
+        Some(missing) => {
+            let hint = if bound.contains(&"call") { "; `acctemu sweep` runs its calls" } else { "" };
+            Err(CliError::Usage(format!(
+                "{flag}trace {} binds no `{missing}` path (it binds {}){hint}",
+                trace.name,
+                bound.join(", ")
+            )))
+        }
+    }
+}
+
 /// A catalogue trace assembled, set up under its harness and bound for workload `w`
 /// (tick sampling charges `w`'s tick period per tick).
 ///
 /// # Errors
 /// The trace does not assemble, its harness is wrong, a bound symbol or counter is missing.
 pub fn prepare_trace(trace: &traces::Trace, w: &Workload) -> Result<Ia64Scenario, CliError> {
-    let image = trace.assemble().map_err(CliError::Assemble)?.image;
-    prepare_trace_image(trace, &image, w)
+    prepare_trace_timed(trace, w, true)
 }
 
 /// Like [`prepare_trace`] for an image of the trace's source as changed by the user (a
@@ -80,9 +122,28 @@ pub fn prepare_trace(trace: &traces::Trace, w: &Workload) -> Result<Ia64Scenario
 /// # Errors
 /// Harness or binding errors.
 pub fn prepare_trace_image(trace: &traces::Trace, image: &Image, w: &Workload) -> Result<Ia64Scenario, CliError> {
+    prepare_trace_image_timed(trace, image, w, true)
+}
+
+/// [`prepare_trace`] with the Itanium 2 timing model on or off (off: one cycle per
+/// instruction group, as `acctemu run --no-timing`).
+///
+/// # Errors
+/// As [`prepare_trace`].
+pub fn prepare_trace_timed(trace: &traces::Trace, w: &Workload, timing: bool) -> Result<Ia64Scenario, CliError> {
+    let image = trace.assemble().map_err(CliError::Assemble)?.image;
+    prepare_trace_image_timed(trace, &image, w, timing)
+}
+
+fn prepare_trace_image_timed(
+    trace: &traces::Trace,
+    image: &Image,
+    w: &Workload,
+    timing: bool,
+) -> Result<Ia64Scenario, CliError> {
     let image = image.clone();
     let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
-    let cfg = RunConfig { harness: Some(harness), ..RunConfig::default() };
+    let cfg = RunConfig { harness: Some(harness), timing, ..RunConfig::default() };
     let (machine, harness) = prepare(&image, &cfg).map_err(CliError::Run)?;
     let iva = machine.cpu.state.cr.get(usize::from(arch_ia64::state::cr::IVA)).copied().unwrap_or(0);
     let bindings = bindings(trace, &image, &harness, iva, w.tick_period().unwrap_or(0))?;

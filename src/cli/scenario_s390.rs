@@ -37,15 +37,27 @@ pub fn prepare(trace: &traces::Trace) -> Result<S390Scenario, CliError> {
     prepare_with_image(trace).map(|(scenario, _)| scenario)
 }
 
+/// [`prepare`] with the z13 timing model on or off (off: one cycle per instruction).
+///
+/// # Errors
+/// As [`prepare`].
+pub fn prepare_timed(trace: &traces::Trace, timing: bool) -> Result<S390Scenario, CliError> {
+    prepare_with_image_timed(trace, timing).map(|(scenario, _)| scenario)
+}
+
 /// [`prepare`], also returning the loaded image (where each section and symbol went).
 ///
 /// # Errors
 /// As [`prepare`].
 pub fn prepare_with_image(trace: &traces::Trace) -> Result<(S390Scenario, Image), CliError> {
+    prepare_with_image_timed(trace, true)
+}
+
+fn prepare_with_image_timed(trace: &traces::Trace, timing: bool) -> Result<(S390Scenario, Image), CliError> {
     let bytes = trace.object.ok_or_else(|| setup_error(trace, format!("trace {} has no object", trace.name)))?;
     let image = load_with_harness(trace.harness_name, trace.harness, bytes, &arch_s390::reloc::S390Relocations)?;
     let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
-    let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, ..RunConfig::default() };
+    let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, timing, ..RunConfig::default() };
     let (machine, harness) = prepare_machine(&image, &cfg).map_err(|e| setup_error(trace, e.to_string()))?;
     let outer = emu_core::setup::image_symbols(&image, SENTINEL);
     let env = harness.env(&outer).map_err(CliError::Setup)?;

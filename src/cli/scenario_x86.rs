@@ -37,8 +37,20 @@ pub fn workload(w: &Workload) -> Workload {
 /// # Errors
 /// A trace without an object, harness or binding errors.
 pub fn prepare_image(trace: &traces::Trace, image: &emu_core::image::Image) -> Result<X86Scenario, CliError> {
+    prepare_image_timed(trace, image, true)
+}
+
+/// [`prepare_image`] with the Zen 4 timing model on or off (off: one cycle per instruction).
+///
+/// # Errors
+/// As [`prepare_image`].
+pub fn prepare_image_timed(
+    trace: &traces::Trace,
+    image: &emu_core::image::Image,
+    timing: bool,
+) -> Result<X86Scenario, CliError> {
     let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
-    let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, ..RunConfig::default() };
+    let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, timing, ..RunConfig::default() };
     let (machine, harness) = arch_x86::run::prepare(image, &cfg).map_err(|e| setup_error(trace, e.to_string()))?;
     let outer = emu_core::setup::image_symbols(image, SENTINEL);
     let env = harness.env(&outer).map_err(CliError::Setup)?;
@@ -86,7 +98,15 @@ pub fn load_with_harness(name: &str, text: &str, bytes: &[u8]) -> Result<emu_cor
 /// # Errors
 /// As [`prepare_image`]; a trace without an object.
 pub fn prepare(trace: &traces::Trace, _w: &Workload) -> Result<X86Scenario, CliError> {
+    prepare_timed(trace, true)
+}
+
+/// [`prepare`] with the timing model on or off.
+///
+/// # Errors
+/// As [`prepare_image`]; a trace without an object.
+pub fn prepare_timed(trace: &traces::Trace, timing: bool) -> Result<X86Scenario, CliError> {
     let bytes = trace.object.ok_or_else(|| setup_error(trace, format!("trace {} has no object", trace.name)))?;
     let image = load_trace_object(trace, bytes)?;
-    prepare_image(trace, &image)
+    prepare_image_timed(trace, &image, timing)
 }

@@ -70,28 +70,62 @@ fn usage(msg: String) -> CliError {
     CliError::Usage(msg)
 }
 
+/// Most points one sweep runs (each is a full run; more is a mistyped range).
+pub const MAX_POINTS: u64 = 10_000;
+
+impl Param {
+    /// The name `--param` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Param::Cpus => "cpus",
+            Param::MissedPeriods => "missed-periods",
+        }
+    }
+}
+
+/// The values `--from`, `--to` and `--step` give.
+///
+/// # Errors
+/// A zero step, `--from` after `--to`, more than [`MAX_POINTS`] values; each names its
+/// arguments.
+pub fn values(from: u64, to: u64, step: u64) -> Result<Vec<u64>, CliError> {
+    if step == 0 {
+        return Err(usage("sweep: --step 0: the step must be at least 1".into()));
+    }
+    if from > to {
+        return Err(usage(format!("sweep: --from {from} is greater than --to {to}")));
+    }
+    let points = ((to - from) / step).saturating_add(1);
+    if points > MAX_POINTS {
+        return Err(usage(format!(
+            "sweep: --from {from} --to {to} --step {step} gives {points} points; at most {MAX_POINTS} are allowed"
+        )));
+    }
+    Ok((0..points).map(|i| from + i * step).collect())
+}
+
 /// The harness text and, for sched-avg, the rq.clock to poke, of one point.
 fn harness_for(trace: &traces::Trace, param: Param, value: u64) -> Result<(String, Option<u64>), CliError> {
     match (param, trace.name) {
         (Param::Cpus, n) if n.starts_with("x86/timer-target/") => {
             let this = if value > 2 { 2 } else { 1 };
             let text = traces::timer_target::harness(value, this)
-                .ok_or_else(|| usage(format!("--param cpus: {value} is outside 2..=256")))?;
+                .ok_or_else(|| usage(format!("--param cpus: {value} is outside 2..=256 CPUs")))?;
             Ok((text, None))
         }
         (Param::MissedPeriods, n) if n.starts_with("x86/sched-avg/") => {
             // The harness's rq: age_stamp 1 s, sysctl_sched_time_avg 1000 ms, so a period is
             // 500 ms; the clock lands 0.4 period into the last one, as in the committed harness.
             let period = 500_000_000u64;
-            let clock = 1_000_000_000u64
-                .checked_add(
-                    value.checked_mul(period).ok_or_else(|| usage(format!("{value} periods overflow the clock")))?,
-                )
+            let overflow = || usage(format!("--param missed-periods: {value} periods overflow the 64-bit clock"));
+            let clock = value
+                .checked_mul(period)
+                .and_then(|c| c.checked_add(1_000_000_000))
                 .and_then(|c| c.checked_add(period * 2 / 5))
-                .ok_or_else(|| usage(format!("{value} periods overflow the clock")))?;
+                .ok_or_else(overflow)?;
             Ok((trace.harness.to_string(), Some(clock)))
         }
-        _ => Err(usage(format!("--param {param:?} does not apply to {}", trace.name))),
+        _ => Err(usage(format!("--param {} does not apply to {}", param.name(), trace.name))),
     }
 }
 
@@ -127,15 +161,12 @@ pub fn sweep(req: &SweepRequest) -> Result<Sweep, CliError> {
     if req.traces.is_empty() {
         return Err(usage("sweep: name at least one trace".into()));
     }
-    if req.step == 0 || req.from > req.to {
-        return Err(usage("sweep: need --from <= --to and --step > 0".into()));
-    }
+    let values = values(req.from, req.to, req.step)?;
     let traces: Vec<&'static traces::Trace> = req
         .traces
         .iter()
-        .map(|n| traces::find(n).ok_or_else(|| usage(format!("no trace named `{n}` (see `acctemu list`)"))))
+        .map(|n| traces::find(n).ok_or_else(|| usage(format!("sweep: no trace named `{n}` (see `acctemu list`)"))))
         .collect::<Result<_, _>>()?;
-    let values: Vec<u64> = (req.from..=req.to).step_by(usize::try_from(req.step).unwrap_or(usize::MAX)).collect();
     let jobs: Vec<(usize, usize)> = (0..values.len()).flat_map(|v| (0..traces.len()).map(move |t| (v, t))).collect();
     let results: Vec<Result<(u64, u64), CliError>> =
         jobs.par_iter().map(|&(v, t)| point(traces[t], req.param, values[v])).collect();

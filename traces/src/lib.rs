@@ -6,6 +6,7 @@
 //! ([`Binding`]) and where its accounting results live ([`Accounting`]). [`catalogue`] lists
 //! them; [`find`] looks one up by name (`ia64/syscall/v2`).
 
+pub mod bench;
 mod catalogue;
 pub mod timer_target;
 mod trace;

@@ -84,15 +84,16 @@ fn unselected_events_are_stepped_over() {
     let mut m = machine(script, None);
     assert_eq!(m.run(&StopWhen::default()).ok(), Some(StopReason::Rfi));
     let next = m.run(&StopWhen::default()).ok();
-    assert_eq!(next, Some(StopReason::Interruption { vector: 0x2c00, name: "break" }));
+    // The third step raised it, from the pc its step started at.
+    assert_eq!(next, Some(StopReason::Interruption { vector: 0x2c00, name: "break", pc: 8 }));
 }
 
 #[test]
 fn budget_is_a_clean_stop_per_run() {
     let mut m = machine(vec![(10, StepEvent::Halt)], None);
     let stop = StopWhen { max_insns: 4, ..StopWhen::default() };
-    assert_eq!(m.run(&stop).ok(), Some(StopReason::Budget { max_insns: 4 }));
-    assert_eq!(m.run(&stop).ok(), Some(StopReason::Budget { max_insns: 4 }));
+    assert_eq!(m.run(&stop).ok(), Some(StopReason::Budget { max_insns: 4, pc: 16 }));
+    assert_eq!(m.run(&stop).ok(), Some(StopReason::Budget { max_insns: 4, pc: 32 }));
     assert_eq!(m.run(&stop).ok(), Some(StopReason::Halt));
     assert_eq!(m.cpu.instructions(), 10);
 }
@@ -101,7 +102,7 @@ fn budget_is_a_clean_stop_per_run() {
 fn a_zero_budget_executes_nothing() {
     let mut m = machine(vec![], None);
     let stop = StopWhen { max_insns: 0, ..StopWhen::default() };
-    assert_eq!(m.run(&stop).ok(), Some(StopReason::Budget { max_insns: 0 }));
+    assert_eq!(m.run(&stop).ok(), Some(StopReason::Budget { max_insns: 0, pc: 0 }));
     assert_eq!(m.cpu.count, 0);
 }
 
@@ -122,9 +123,9 @@ fn stop_reasons_read_well() {
     let texts: Vec<String> = [
         StopReason::Sentinel,
         StopReason::Rfi,
-        StopReason::Interruption { vector: 0x2c00, name: "break" },
+        StopReason::Interruption { vector: 0x2c00, name: "break", pc: 0x1000 },
         StopReason::Halt,
-        StopReason::Budget { max_insns: 500 },
+        StopReason::Budget { max_insns: 500, pc: 0x2010 },
     ]
     .iter()
     .map(ToString::to_string)
@@ -134,9 +135,9 @@ fn stop_reasons_read_well() {
         [
             "returned to the sentinel",
             "rfi",
-            "interruption: break (vector 0x2c00)",
+            "interruption: break (vector 0x2c00) at pc 0x1000",
             "halt",
-            "budget of 500 instructions exhausted"
+            "budget of 500 instructions exhausted at pc 0x2010"
         ]
     );
 }

@@ -17,9 +17,11 @@ pub struct Origin {
 }
 
 impl Origin {
-    /// An error about this item: `file:line:col: error: path: message`.
+    /// An error about this item: `file:line:col: error: path: message` (without `path: `
+    /// when the path is empty, as for a value given on the command line).
     pub fn error(&self, message: impl fmt::Display) -> Diagnostic {
-        let d = Diagnostic::error(self.loc.clone(), format!("{}: {message}", self.path));
+        let text = if self.path.is_empty() { message.to_string() } else { format!("{}: {message}", self.path) };
+        let d = Diagnostic::error(self.loc.clone(), text);
         match &self.source_line {
             Some(line) => d.with_source_line(line.clone()),
             None => d,

@@ -67,7 +67,7 @@ impl<'de> Deserialize<'de> for RawTable {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawHarness {
-    pub entry: Option<String>,
+    pub entry: Option<Spanned<String>>,
     pub itc: Option<u64>,
     pub cpl: Option<u8>,
     pub psr: Option<SValue>,

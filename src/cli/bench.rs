@@ -1,0 +1,448 @@
+//! `acctemu bench`: the emulator's throughput. For each core (IA-64 on the Itanium 2 model,
+//! x86-64 on Zen 4, s390x on z13), with its timing model on and off, it runs a tight ALU loop,
+//! a load/store/call loop (`traces/bench/`, see [`traces::bench`]) and every catalogue scenario
+//! of that core, and reports the instructions and cycles the modelled CPU counted, the host
+//! seconds the run took, and from them emulated instructions and simulated cycles per host
+//! second. The cargo benches (`benches/ia64_loop.rs`, `benches/scenarios.rs`) run subsets of
+//! the same [`cases`].
+//!
+//! Instructions and cycles are the CPU's own counters ([`emu_core::cpu::Cpu::instructions`],
+//! [`emu_core::cpu::Cpu::cycles`]) over the measured run. A scenario's clock also advances
+//! through the user and kernel phases of its workload without running instructions; those
+//! skipped cycles are left out, so its cycles are the ones simulated by executing its paths.
+//! Host time only feeds the throughput columns.
+
+use super::scenario::{self, ScenarioFormat, IA64_CPU_HZ};
+use super::{scenario_s390, scenario_x86, CliError};
+use emu_core::cpu::{Cpu, Machine, StopReason, StopWhen};
+use emu_core::preprocess::{FsLoader, PreprocessOptions};
+use emu_core::scenario::{Accounted, PathKind, PathRun, ScenarioMachine, Workload};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// Loop iterations of `acctemu bench` unless `--iterations` says otherwise.
+pub const DEFAULT_ITERATIONS: u64 = 1_000_000;
+
+/// System calls per scenario of `acctemu bench` unless `--syscalls` says otherwise.
+pub const DEFAULT_SYSCALLS: u64 = 100_000;
+
+/// A modelled core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Core {
+    /// IA-64 on the Itanium 2 (Madison) model.
+    Ia64,
+    /// x86-64 on the Zen 4 model.
+    X86_64,
+    /// s390x on the z13 model.
+    S390x,
+}
+
+impl Core {
+    /// Every core, in the order the table lists them.
+    pub const ALL: [Core; 3] = [Core::Ia64, Core::X86_64, Core::S390x];
+
+    /// The name in the table's `core` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Core::Ia64 => "ia64",
+            Core::X86_64 => "x86-64",
+            Core::S390x => "s390x",
+        }
+    }
+
+    /// The core's pair of loops.
+    pub fn loops(self) -> traces::bench::Loops {
+        match self {
+            Core::Ia64 => traces::bench::IA64,
+            Core::X86_64 => traces::bench::X86_64,
+            Core::S390x => traces::bench::S390X,
+        }
+    }
+
+    fn arch(self) -> traces::Arch {
+        match self {
+            Core::Ia64 => traces::Arch::Ia64,
+            Core::X86_64 => traces::Arch::X86_64,
+            Core::S390x => traces::Arch::S390x,
+        }
+    }
+}
+
+/// One of the two loops every core runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loop {
+    /// The tight ALU loop (`alu`).
+    Alu,
+    /// The load/store/call loop (`mem`): a call of a leaf that loads, adds and stores through
+    /// the stack per iteration.
+    LoadStoreCall,
+}
+
+impl Loop {
+    /// The name in the table's `workload` column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Loop::Alu => "loop/alu",
+            Loop::LoadStoreCall => "loop/load-store-call",
+        }
+    }
+
+    /// The entry symbol in the loop sources.
+    pub fn entry(self) -> &'static str {
+        match self {
+            Loop::Alu => traces::bench::ALU,
+            Loop::LoadStoreCall => traces::bench::MEM,
+        }
+    }
+}
+
+/// What a row runs.
+#[derive(Debug, Clone, Copy)]
+pub enum Work {
+    /// One of the loops, `--iterations` times.
+    Loop(Loop),
+    /// A catalogue scenario: `--syscalls` system calls through the trace's paths.
+    Scenario(&'static traces::Trace),
+}
+
+impl Work {
+    /// The name in the table's `workload` column (a scenario's is its trace's name).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Work::Loop(l) => l.name(),
+            Work::Scenario(t) => t.name,
+        }
+    }
+}
+
+/// One row of the table: a workload on a core with its timing model on or off.
+#[derive(Debug, Clone, Copy)]
+pub struct Case {
+    /// The core.
+    pub core: Core,
+    /// The workload.
+    pub work: Work,
+    /// Whether the core's timing model runs (off: the functional mode every core has, one
+    /// cycle per instruction, or per instruction group on IA-64).
+    pub timing: bool,
+}
+
+impl Case {
+    /// `core workload on|off`: what `--only` matches against.
+    pub fn label(&self) -> String {
+        format!("{} {} {}", self.core.name(), self.work.name(), on_off(self.timing))
+    }
+
+    /// Runs the case: `iterations` loop iterations or `syscalls` system calls.
+    ///
+    /// # Errors
+    /// A workload that does not load, set up or run to its end.
+    pub fn run(&self, iterations: u64, syscalls: u64) -> Result<Row, CliError> {
+        let m = match self.work {
+            Work::Loop(l) => run_loop(self.core, l, self.timing, iterations)?,
+            Work::Scenario(t) => run_scenario(t, self.timing, syscalls)?,
+        };
+        Ok(Row::new(self, m))
+    }
+}
+
+fn on_off(timing: bool) -> &'static str {
+    if timing {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// The catalogue traces a scenario can drive: those binding a system-call entry path (the
+/// others are single helper calls for sweeps).
+pub fn scenario_traces(core: Core) -> impl Iterator<Item = &'static traces::Trace> {
+    traces::catalogue()
+        .iter()
+        .filter(move |t| t.arch == core.arch() && t.bindings.iter().any(|b| b.kind.name() == "syscall_enter"))
+}
+
+/// Every row of `acctemu bench`, in table order: per core its two loops, then its scenarios,
+/// each with the timing model on, then off.
+pub fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for core in Core::ALL {
+        let loops = [Loop::Alu, Loop::LoadStoreCall].map(Work::Loop);
+        for work in loops.into_iter().chain(scenario_traces(core).map(Work::Scenario)) {
+            for timing in [true, false] {
+                out.push(Case { core, work, timing });
+            }
+        }
+    }
+    out
+}
+
+/// What one run measured.
+#[derive(Debug, Clone, Copy)]
+struct Measured {
+    instructions: u64,
+    cycles: u64,
+    seconds: f64,
+}
+
+/// A row of the table (and of `--format json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// `ia64`, `x86-64` or `s390x`.
+    pub core: &'static str,
+    /// `loop/alu`, `loop/load-store-call` or a catalogue trace name.
+    pub workload: &'static str,
+    /// `on` or `off`.
+    pub timing: &'static str,
+    /// Instructions the CPU retired (nops included).
+    pub instructions: u64,
+    /// Cycles the CPU's clock advanced while running them.
+    pub cycles: u64,
+    /// Host seconds of the run.
+    pub host_seconds: f64,
+    /// Millions of emulated instructions per host second.
+    pub m_insns_per_s: f64,
+    /// Millions of simulated cycles per host second.
+    pub m_cycles_per_s: f64,
+}
+
+impl Row {
+    fn new(case: &Case, m: Measured) -> Row {
+        let per_s = |n: u64| if m.seconds > 0.0 { n as f64 / m.seconds / 1e6 } else { 0.0 };
+        Row {
+            core: case.core.name(),
+            workload: case.work.name(),
+            timing: on_off(case.timing),
+            instructions: m.instructions,
+            cycles: m.cycles,
+            host_seconds: m.seconds,
+            m_insns_per_s: per_s(m.instructions),
+            m_cycles_per_s: per_s(m.cycles),
+        }
+    }
+}
+
+fn bench_error(case: impl std::fmt::Display, e: impl std::fmt::Display) -> CliError {
+    CliError::Bench(format!("{case}: {e}"))
+}
+
+/// Runs `m` from its entry to the sentinel within `budget` instructions, timing it.
+fn measure_machine<C: Cpu>(mut m: Machine<C>, budget: u64) -> Result<Measured, String> {
+    let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: budget };
+    let (insns, cycles) = (m.cpu.instructions(), m.cpu.cycles());
+    let start = Instant::now();
+    let reason = m.run(&stop).map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    if reason != StopReason::Sentinel {
+        return Err(format!("the loop did not return: {reason}"));
+    }
+    Ok(Measured { instructions: m.cpu.instructions() - insns, cycles: m.cpu.cycles() - cycles, seconds })
+}
+
+/// Runs loop `l` of `core` for `iterations` (at least 1) iterations.
+fn run_loop(core: Core, l: Loop, timing: bool, iterations: u64) -> Result<Measured, CliError> {
+    let what = format!("{} {}", core.name(), l.name());
+    let err = |e: String| bench_error(&what, e);
+    if iterations == 0 {
+        return Err(err("the loops need at least one iteration".into()));
+    }
+    let loops = core.loops();
+    let entry = Some(l.entry().to_string());
+    let sets = vec![(loops.count_register.to_string(), iterations.to_string())];
+    // No loop runs more than a few dozen instructions per iteration.
+    let budget = iterations.saturating_mul(64).saturating_add(1000);
+    let object = || loops.object.ok_or_else(|| err(format!("{} has no object", loops.source_name)));
+    match core {
+        Core::Ia64 => {
+            let asm = arch_ia64::asm::assemble(loops.source_name, loops.source, &PreprocessOptions::new(), &FsLoader)
+                .map_err(CliError::Assemble)?;
+            let cfg = arch_ia64::run::RunConfig { entry, sets, timing, ..arch_ia64::run::RunConfig::default() };
+            let (m, _) = arch_ia64::run::prepare(&asm.image, &cfg).map_err(CliError::Run)?;
+            measure_machine(m, budget).map_err(err)
+        }
+        Core::X86_64 => {
+            let image = arch_x86::run::load_object(object()?).map_err(|e| err(e.to_string()))?;
+            let cfg = arch_x86::run::RunConfig { entry, sets, timing, ..arch_x86::run::RunConfig::default() };
+            let (m, _) = arch_x86::run::prepare(&image, &cfg).map_err(|e| err(e.to_string()))?;
+            measure_machine(m, budget).map_err(err)
+        }
+        Core::S390x => {
+            let image = arch_s390::run::load_object(object()?).map_err(|e| err(e.to_string()))?;
+            let cfg = arch_s390::run::RunConfig { entry, sets, timing, ..arch_s390::run::RunConfig::default() };
+            let (m, _) = arch_s390::run::prepare(&image, &cfg).map_err(|e| err(e.to_string()))?;
+            measure_machine(m, budget).map_err(err)
+        }
+    }
+}
+
+/// A scenario machine that tallies the cycles its clock skips through the workload's user and
+/// kernel phases, so they can be told apart from the cycles its paths ran.
+struct Skips<'m, M> {
+    inner: &'m mut M,
+    skipped: u64,
+}
+
+impl<M: ScenarioMachine> ScenarioMachine for Skips<'_, M> {
+    type Error = M::Error;
+
+    fn run_path(&mut self, path: PathKind) -> Result<PathRun, M::Error> {
+        self.inner.run_path(path)
+    }
+
+    fn advance(&mut self, cycles: u64) {
+        self.skipped += cycles;
+        self.inner.advance(cycles);
+    }
+
+    fn now(&self) -> u64 {
+        self.inner.now()
+    }
+
+    fn accounted(&self) -> Result<Accounted, M::Error> {
+        self.inner.accounted()
+    }
+
+    fn has_path(&self, path: PathKind) -> bool {
+        self.inner.has_path(path)
+    }
+}
+
+/// Runs workload `w` on `s`; `counters` reads the CPU's instruction and cycle counters.
+fn measure_scenario<M>(s: &mut M, w: &Workload, counters: fn(&M) -> (u64, u64)) -> Result<Measured, CliError>
+where
+    M: ScenarioMachine,
+    CliError: From<M::Error>,
+{
+    let (insns, cycles) = counters(s);
+    let mut skips = Skips { inner: s, skipped: 0 };
+    let start = Instant::now();
+    emu_core::scenario::run(&mut skips, w, &mut |_| {})?;
+    let seconds = start.elapsed().as_secs_f64();
+    let skipped = skips.skipped;
+    let (insns_after, cycles_after) = counters(s);
+    Ok(Measured { instructions: insns_after - insns, cycles: (cycles_after - cycles).saturating_sub(skipped), seconds })
+}
+
+fn machine_counters<C: Cpu>(m: &Machine<C>) -> (u64, u64) {
+    (m.cpu.instructions(), m.cpu.cycles())
+}
+
+/// The scenario workload: `syscalls` system calls of 1500 user and 300 kernel cycles, ticks
+/// at 1000 Hz, on the trace's core's clock.
+fn workload(syscalls: u64) -> Workload {
+    Workload {
+        syscalls,
+        user_cycles: 1500,
+        kernel_cycles: 300,
+        hz: 1000,
+        cpu_hz: IA64_CPU_HZ,
+        irq_every: None,
+        guest: false,
+    }
+}
+
+/// Runs `syscalls` system calls of the scenario of `trace`.
+fn run_scenario(trace: &'static traces::Trace, timing: bool, syscalls: u64) -> Result<Measured, CliError> {
+    let w = workload(syscalls);
+    match trace.arch {
+        traces::Arch::Ia64 => {
+            let mut s = scenario::prepare_trace_timed(trace, &w, timing)?;
+            measure_scenario(&mut s, &w, |s| machine_counters(&s.machine))
+        }
+        traces::Arch::X86_64 => {
+            let w = scenario_x86::workload(&w);
+            let mut s = scenario_x86::prepare_timed(trace, timing)?;
+            measure_scenario(&mut s, &w, |s| machine_counters(&s.machine))
+        }
+        traces::Arch::S390x => {
+            let w = scenario_s390::workload(&w);
+            let mut s = scenario_s390::prepare_timed(trace, timing)?;
+            measure_scenario(&mut s, &w, |s| machine_counters(&s.machine))
+        }
+    }
+}
+
+/// What `acctemu bench` was asked to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchRequest {
+    /// Loop iterations.
+    pub iterations: u64,
+    /// System calls per scenario.
+    pub syscalls: u64,
+    /// Run only the rows whose `core workload on|off` label contains this.
+    pub only: Option<String>,
+    /// Text table or JSON.
+    pub format: ScenarioFormat,
+}
+
+/// The table's header line.
+pub fn header() -> String {
+    format!(
+        "{:<7} {:<34} {:<6} {:>13} {:>13} {:>8} {:>10} {:>11}",
+        "core", "workload", "timing", "instructions", "cycles", "host s", "M insns/s", "M cycles/s"
+    )
+}
+
+/// A row as a line of the table.
+pub fn line(r: &Row) -> String {
+    format!(
+        "{:<7} {:<34} {:<6} {:>13} {:>13} {:>8.3} {:>10.1} {:>11.1}",
+        r.core, r.workload, r.timing, r.instructions, r.cycles, r.host_seconds, r.m_insns_per_s, r.m_cycles_per_s
+    )
+}
+
+/// Runs `cases` one after the other. In text format the header and each row are written to
+/// `out` as soon as they are known; in JSON the whole document is written at the end. Write
+/// errors (a closed pipe) are ignored.
+///
+/// # Errors
+/// The first case that fails.
+pub fn run_cases(
+    cases: &[Case],
+    iterations: u64,
+    syscalls: u64,
+    format: ScenarioFormat,
+    out: &mut dyn std::io::Write,
+) -> Result<Vec<Row>, CliError> {
+    let text = format == ScenarioFormat::Text;
+    if text {
+        let _ = writeln!(out, "{}", header());
+    }
+    let mut rows = Vec::with_capacity(cases.len());
+    for case in cases {
+        let row = case.run(iterations, syscalls)?;
+        if text {
+            let _ = writeln!(out, "{}", line(&row));
+            let _ = out.flush();
+        }
+        rows.push(row);
+    }
+    if !text {
+        let doc = serde_json::json!({ "iterations": iterations, "syscalls": syscalls, "rows": rows });
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).map_err(|e| CliError::Usage(e.to_string()))?);
+    }
+    Ok(rows)
+}
+
+/// Runs the request, writing the table (or JSON) to `out`.
+///
+/// # Errors
+/// `--only` matching no row; a case that fails.
+pub fn run(req: &BenchRequest, out: &mut dyn std::io::Write) -> Result<Vec<Row>, CliError> {
+    let all = cases();
+    let wanted = |c: &Case| match &req.only {
+        Some(only) => c.label().contains(only.as_str()),
+        None => true,
+    };
+    let selected: Vec<Case> = all.iter().filter(|c| wanted(c)).copied().collect();
+    if selected.is_empty() {
+        let mut known = String::new();
+        for c in &all {
+            let _ = write!(known, "\n  {}", c.label());
+        }
+        let only = req.only.as_deref().unwrap_or_default();
+        return Err(CliError::Usage(format!("--only {only:?} matches no row; the rows are:{known}")));
+    }
+    run_cases(&selected, req.iterations, req.syscalls, req.format, out)
+}
