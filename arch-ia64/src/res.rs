@@ -43,6 +43,12 @@ impl Res {
         Res(GR_STACKED + p % STACKED_PHYS)
     }
 
+    /// The general register at physical index `i` of the layout above (static, bank 1,
+    /// bank 0, stacked), as the register file numbers them too.
+    pub(crate) const fn gr_physical(i: u16) -> Res {
+        Res(i % FR)
+    }
+
     /// f0-f127.
     pub const fn fr(n: u8) -> Res {
         Res(FR + (n as u16 & 127))

@@ -202,28 +202,27 @@ impl Cfm {
     }
 }
 
-/// Where a logical general register lives.
-#[derive(Clone, Copy)]
-enum Loc {
-    Zero,
-    Fixed(usize),
-    Banked(usize),
-    Stacked(usize),
-}
+/// Physical general registers, laid out as the scoreboard's [`Res`] numbers them: r0-r15,
+/// r16-r31 of bank 1, of bank 0, then the stacked ring; one more slot stands for a stacked
+/// name outside the current frame.
+const BANK1: usize = 16;
+const BANK0: usize = 32;
+const STACKED: usize = 48;
+const OUTSIDE: usize = STACKED + N;
+const PHYS: usize = OUTSIDE + 1;
 
 /// All general registers with their NaT bits, and the RSE state.
 #[derive(Debug, Clone)]
 pub struct RegFile {
-    /// r0-r15 (index 0 unused: r0 is hard-wired).
-    fixed: [u64; 16],
-    fixed_nat: [bool; 16],
-    /// r16-r31 of bank 0 and bank 1.
-    banked: [[u64; 16]; 2],
-    banked_nat: [[bool; 16]; 2],
+    /// Every physical register's value and NaT bit (index 0 is r0, never written).
+    values: [u64; PHYS],
+    nats: [bool; PHYS],
+    /// Where each logical register lives now, kept in step with PSR.bn, the CFM and BOF so a
+    /// register access is one lookup (registers are read and written by almost every
+    /// instruction; the frame changes on calls and returns only).
+    map: [u8; 128],
     /// PSR.bn as last set by the CPU.
     bank: usize,
-    stacked: [u64; N],
-    stacked_nat: [bool; N],
     cfm: Cfm,
     /// Physical index of GR32.
     bof: usize,
@@ -251,14 +250,11 @@ impl RegFile {
     /// All registers zero and NaT-free, bank 0, an empty frame, nothing dirty or clean, all
     /// RSE pointers 0 (a harness sets BSPSTORE with [`RegFile::set_bspstore`]).
     pub fn new() -> RegFile {
-        RegFile {
-            fixed: [0; 16],
-            fixed_nat: [false; 16],
-            banked: [[0; 16]; 2],
-            banked_nat: [[false; 16]; 2],
+        let mut file = RegFile {
+            values: [0; PHYS],
+            nats: [false; PHYS],
+            map: [0; 128],
             bank: 0,
-            stacked: [0; N],
-            stacked_nat: [false; N],
             cfm: Cfm::default(),
             bof: 0,
             ndirty: 0,
@@ -270,13 +266,41 @@ impl RegFile {
             load_coll: None,
             stores: 0,
             loads: 0,
-        }
+        };
+        file.remap();
+        file
     }
 
     /// Select the r16-r31 bank (PSR.bn; nonzero means bank 1). The CPU calls this whenever
     /// PSR.bn changes (interruption, `bsw`, `rfi`).
+    #[inline]
     pub fn set_bank(&mut self, bank: u8) {
-        self.bank = usize::from(bank != 0);
+        let bank = usize::from(bank != 0);
+        if bank != self.bank {
+            self.bank = bank;
+            self.remap();
+        }
+    }
+
+    /// Recomputes where every logical register lives (after PSR.bn, the CFM or BOF moved).
+    fn remap(&mut self) {
+        let banked = if self.bank == 0 { BANK0 } else { BANK1 };
+        let (fixed, rest) = self.map.split_at_mut(16);
+        let (bank, stacked) = rest.split_at_mut(16);
+        for (r, slot) in (0u8..).zip(fixed) {
+            *slot = r;
+        }
+        for (i, slot) in (0..).zip(bank) {
+            *slot = (banked + i) as u8;
+        }
+        // Names beyond the frame point at the out-of-frame slot; the frame's at the ring.
+        stacked.fill(OUTSIDE as u8);
+        for offset in 0..usize::from(self.cfm.sof) {
+            let at = STACKED + self.phys(offset);
+            if let Some(slot) = self.map.get_mut(32 + offset) {
+                *slot = at as u8;
+            }
+        }
     }
 
     /// The selected r16-r31 bank (0 or 1).
@@ -292,21 +316,13 @@ impl RegFile {
         (self.bof + renamed) % N
     }
 
+    /// The physical index of logical register `r`.
     #[inline]
-    fn locate(&self, r: u8) -> Result<Loc, RseError> {
-        match r {
-            0 => Ok(Loc::Zero),
-            1..=15 => Ok(Loc::Fixed(usize::from(r))),
-            16..=31 => Ok(Loc::Banked(usize::from(r - 16))),
-            32..=127 => {
-                let offset = usize::from(r - 32);
-                if offset < usize::from(self.cfm.sof) {
-                    Ok(Loc::Stacked(self.phys(offset)))
-                } else {
-                    Err(RseError::OutsideFrame { reg: r, sof: self.cfm.sof })
-                }
-            }
-            _ => Err(RseError::NoSuchRegister(r)),
+    fn locate(&self, r: u8) -> Result<usize, RseError> {
+        match self.map.get(usize::from(r)) {
+            Some(&at) if usize::from(at) != OUTSIDE => Ok(usize::from(at)),
+            Some(_) => Err(RseError::OutsideFrame { reg: r, sof: self.cfm.sof }),
+            None => Err(RseError::NoSuchRegister(r)),
         }
     }
 
@@ -317,16 +333,8 @@ impl RegFile {
     /// data is undefined; the caller decides), [`RseError::NoSuchRegister`] above r127.
     #[inline]
     pub fn read(&self, r: u8) -> Result<(u64, bool), RseError> {
-        let found = match self.locate(r)? {
-            Loc::Zero => Some((0, false)),
-            Loc::Fixed(i) => self.fixed.get(i).copied().zip(self.fixed_nat.get(i).copied()),
-            Loc::Banked(i) => {
-                let bank = self.banked.get(self.bank).zip(self.banked_nat.get(self.bank));
-                bank.and_then(|(v, n)| v.get(i).copied().zip(n.get(i).copied()))
-            }
-            Loc::Stacked(p) => self.stacked.get(p).copied().zip(self.stacked_nat.get(p).copied()),
-        };
-        found.ok_or(RseError::NoSuchRegister(r))
+        let at = self.locate(r)?;
+        self.values.get(at).copied().zip(self.nats.get(at).copied()).ok_or(RseError::NoSuchRegister(r))
     }
 
     /// Write `value` and `nat` to logical register `r`.
@@ -336,16 +344,11 @@ impl RegFile {
     /// [`RseError::NoSuchRegister`].
     #[inline]
     pub fn write(&mut self, r: u8, value: u64, nat: bool) -> Result<(), RseError> {
-        let (v, n) = match self.locate(r)? {
-            Loc::Zero => return Err(RseError::WriteR0),
-            Loc::Fixed(i) => (self.fixed.get_mut(i), self.fixed_nat.get_mut(i)),
-            Loc::Banked(i) => match (self.banked.get_mut(self.bank), self.banked_nat.get_mut(self.bank)) {
-                (Some(v), Some(n)) => (v.get_mut(i), n.get_mut(i)),
-                _ => (None, None),
-            },
-            Loc::Stacked(p) => (self.stacked.get_mut(p), self.stacked_nat.get_mut(p)),
-        };
-        match (v, n) {
+        if r == 0 {
+            return Err(RseError::WriteR0);
+        }
+        let at = self.locate(r)?;
+        match (self.values.get_mut(at), self.nats.get_mut(at)) {
             (Some(v), Some(n)) => {
                 *v = value;
                 *n = nat;
@@ -357,12 +360,13 @@ impl RegFile {
 
     /// Scoreboard resource of the physical register behind logical `r` (bit 7 ignored).
     /// Stacked names beyond the frame still map to the register they would rename to.
+    #[inline]
     pub fn res(&self, r: u8) -> Res {
         let r = r & 127;
-        match r {
-            0..=15 => Res::gr_static(r),
-            16..=31 => Res::gr_banked(r, self.bank as u8),
-            _ => Res::gr_stacked(self.phys(usize::from(r - 32)) as u16),
+        match self.map.get(usize::from(r)).map(|&at| usize::from(at)) {
+            Some(at) if at != OUTSIDE => Res::gr_physical(at as u16),
+            // Outside the frame the name still renames to a ring register.
+            _ => Res::gr_stacked(self.phys(usize::from(r.saturating_sub(32))) as u16),
         }
     }
 
@@ -370,16 +374,16 @@ impl RegFile {
     /// snapshots and debuggers; `None` if `p` ≥ [`STACKED_PHYS`].
     pub fn stacked_phys(&self, p: u16) -> Option<(u64, bool)> {
         let p = usize::from(p);
-        self.stacked.get(p).copied().zip(self.stacked_nat.get(p).copied())
+        let at = STACKED + p;
+        (p < N).then(|| self.values.get(at).copied().zip(self.nats.get(at).copied())).flatten()
     }
 
     /// r16-r31 of a given bank regardless of PSR.bn, for snapshots (`r` 16..=31).
     pub fn read_banked(&self, r: u8, bank: u8) -> Option<(u64, bool)> {
         let i = usize::from(r.checked_sub(16)?);
         let b = usize::from(bank != 0);
-        let v = self.banked.get(b)?.get(i).copied()?;
-        let n = self.banked_nat.get(b)?.get(i).copied()?;
-        Some((v, n))
+        let at = if b == 0 { BANK0 } else { BANK1 } + i;
+        (i < 16).then(|| self.values.get(at).copied().zip(self.nats.get(at).copied())).flatten()
     }
 
     /// The current frame marker.
@@ -393,6 +397,7 @@ impl RegFile {
         self.cfm.rrb_gr = gr & 0x7F;
         self.cfm.rrb_fr = fr & 0x7F;
         self.cfm.rrb_pr = pr & 0x3F;
+        self.remap();
     }
 
     /// AR.BSP: backing-store address of GR32.
@@ -463,6 +468,7 @@ impl RegFile {
         }
         self.make_room(usize::from(sof), mem)?;
         self.cfm = new;
+        self.remap();
         Ok(())
     }
 
@@ -473,6 +479,7 @@ impl RegFile {
         let old = self.cfm;
         self.push_frame(usize::from(old.sol));
         self.cfm = Cfm { sof: old.sof.saturating_sub(old.sol), ..Cfm::default() };
+        self.remap();
         old
     }
 
@@ -482,6 +489,7 @@ impl RegFile {
         let old = self.cfm;
         self.push_frame(usize::from(old.sof));
         self.cfm = Cfm::default();
+        self.remap();
         old
     }
 
@@ -599,6 +607,7 @@ impl RegFile {
         self.bof = (self.bof + N - n) % N;
         self.bsp = new_bsp;
         self.cfm = new;
+        self.remap();
         self.make_room(usize::from(new.sof), mem)
     }
 
@@ -666,8 +675,8 @@ impl RegFile {
             self.store_collection(mem)?;
         }
         let p = (self.bof + N - self.ndirty) % N;
-        let value = self.stacked.get(p).copied().unwrap_or(0);
-        let nat = self.stacked_nat.get(p).copied().unwrap_or(false);
+        let value = self.values.get(STACKED + p).copied().unwrap_or(0);
+        let nat = self.nats.get(STACKED + p).copied().unwrap_or(false);
         let at = self.bspstore;
         write_u64(mem, at, value)?;
         let bit = 1u64 << slot(at);
@@ -699,7 +708,7 @@ impl RegFile {
         let bits = if coll >= self.bspstore { self.rnat } else { self.collection_bits(coll, mem)? };
         let nat = bits >> slot(at) & 1 != 0;
         let p = (self.bof + 2 * N - self.ndirty - self.nclean - 1) % N;
-        if let (Some(v), Some(n)) = (self.stacked.get_mut(p), self.stacked_nat.get_mut(p)) {
+        if let (Some(v), Some(n)) = (self.values.get_mut(STACKED + p), self.nats.get_mut(STACKED + p)) {
             *v = value;
             *n = nat;
         }
