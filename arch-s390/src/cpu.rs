@@ -4,9 +4,6 @@
 //! at the instruction's issue cycle. SVC and program interruptions swap PSWs through the lowcore
 //! (at the prefix) when it is mapped; LPSWE reports [`StepEvent::Rfi`].
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use emu_core::cpu::{Cpu, StepEvent};
 use emu_core::memory::{MemFault, Memory};
 use emu_core::snapshot::Snapshot;
@@ -17,6 +14,7 @@ use crate::decode::{Insn, S390Decoder, MAX_INSN_LEN};
 use crate::exec::{execute, pgm, Ctx, Flow, Trap};
 use crate::state::S390State;
 use crate::timing::{units_of, IssueInfo, S390Model, S390Params};
+use emu_core::code_cache::CodeCache;
 
 /// Lowcore offsets the interruptions use (z/Architecture, prefix-relative).
 pub mod lowcore {
@@ -120,7 +118,7 @@ pub struct S390Cpu {
     pub state: S390State,
     config: CpuConfig,
     decoder: S390Decoder,
-    code: HashMap<u64, Arc<Insn>>,
+    code: CodeCache<Insn>,
     model: Option<S390Model>,
     instructions: u64,
     idle: u64,
@@ -147,7 +145,7 @@ impl S390Cpu {
             state: S390State::default(),
             config,
             decoder: S390Decoder::new(),
-            code: HashMap::new(),
+            code: CodeCache::default(),
             model,
             instructions: 0,
             idle: 0,
@@ -157,14 +155,13 @@ impl S390Cpu {
 
     /// Decodes a code section once.
     pub fn add_code(&mut self, addr: u64, bytes: &[u8]) {
-        for insn in self.decoder.decode_all(addr, bytes) {
-            self.code.insert(insn.addr, Arc::new(insn));
-        }
+        let decoded = self.decoder.decode_all(addr, bytes).into_iter().map(|insn| (insn.addr, insn));
+        self.code.add_section(addr, bytes.len(), decoded);
     }
 
     /// The decoded instruction at `addr`, if any.
     pub fn insn_at(&self, addr: u64) -> Option<&Insn> {
-        self.code.get(&addr).map(|i| &**i)
+        self.code.get(addr)
     }
 
     /// Starts execution at `addr`.
@@ -218,36 +215,16 @@ impl S390Cpu {
         }
     }
 
-    fn fetch(&mut self, mem: &Memory) -> Result<Arc<Insn>, ExecError> {
-        let pc = self.state.psw_addr;
-        if let Some(i) = self.code.get(&pc) {
-            return Ok(Arc::clone(i));
-        }
-        let mut buf = [0u8; MAX_INSN_LEN];
-        let mut n = 0;
-        for (k, slot) in buf.iter_mut().enumerate() {
-            let mut b = [0u8];
-            match mem.fetch(pc.wrapping_add(k as u64), &mut b) {
-                Ok(()) => *slot = b[0],
-                Err(fault) if k == 0 => return Err(ExecError::Fetch { addr: pc, fault }),
-                Err(_) => break,
-            }
-            n = k + 1;
-        }
-        let insn = Arc::new(self.decoder.decode_one(pc, buf.get(..n).unwrap_or(&[])));
-        self.code.insert(pc, Arc::clone(&insn));
-        Ok(insn)
-    }
-
     /// Stores the old PSW and the code at the prefix and loads the new PSW, when the lowcore is
-    /// mapped; otherwise the PSW just moves past the instruction.
-    fn interrupt(&mut self, mem: &mut Memory, i: &Insn, old: u64, new: u64, ilc_at: u64, code: u16) {
+    /// mapped; otherwise the PSW just moves to `next` (the instruction after the one that
+    /// raised it, `len` bytes long).
+    fn interrupt(&mut self, mem: &mut Memory, next: u64, len: u8, slots: Slots, code: u16) {
+        let Slots { old, new, ilc: ilc_at } = slots;
         let p = self.state.prefix;
         let mask = self.state.full_psw_mask();
-        let next = i.next();
         let swapped = mem.write_u64(p + old, mask).is_ok()
             && mem.write_u64(p + old + 8, next).is_ok()
-            && mem.write_u16(p + ilc_at, u16::from(i.len)).is_ok()
+            && mem.write_u16(p + ilc_at, u16::from(len)).is_ok()
             && mem.write_u16(p + ilc_at + 2, code).is_ok();
         let loaded = match (mem.read_u64(p + new), mem.read_u64(p + new + 8)) {
             (Ok(m), Ok(a)) if swapped => Some((m, a)),
@@ -263,6 +240,34 @@ impl S390Cpu {
     }
 }
 
+/// The lowcore doublewords one interruption class uses: old PSW, new PSW, and the
+/// interruption length/code word.
+#[derive(Debug, Clone, Copy)]
+struct Slots {
+    old: u64,
+    new: u64,
+    ilc: u64,
+}
+
+const SVC_SLOTS: Slots = Slots { old: lowcore::SVC_OLD_PSW, new: lowcore::SVC_NEW_PSW, ilc: lowcore::SVC_ILC };
+const PGM_SLOTS: Slots = Slots { old: lowcore::PGM_OLD_PSW, new: lowcore::PGM_NEW_PSW, ilc: lowcore::PGM_ILC };
+
+/// Decodes the instruction at `pc` from memory (execution reached code no section held).
+fn decode_at(decoder: &mut S390Decoder, mem: &Memory, pc: u64) -> Result<Insn, ExecError> {
+    let mut buf = [0u8; MAX_INSN_LEN];
+    let mut n = 0;
+    for (k, slot) in buf.iter_mut().enumerate() {
+        let mut b = [0u8];
+        match mem.fetch(pc.wrapping_add(k as u64), &mut b) {
+            Ok(()) => *slot = b[0],
+            Err(fault) if k == 0 => return Err(ExecError::Fetch { addr: pc, fault }),
+            Err(_) => break,
+        }
+        n = k + 1;
+    }
+    Ok(decoder.decode_one(pc, buf.get(..n).unwrap_or(&[])))
+}
+
 fn program_name(code: u16) -> &'static str {
     match code {
         pgm::PRIVILEGED => "privileged-operation",
@@ -276,16 +281,20 @@ impl Cpu for S390Cpu {
     type Error = ExecError;
 
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
-        let insn = self.fetch(mem)?;
+        let (timer, tod) = (self.cpu_timer(), self.tod());
+        // SPT sets the timer as of the current cycle, before this instruction issues.
+        let timer_origin = units_of(self.cycles(), self.freq_mhz());
+        let (pc, decoder) = (self.state.psw_addr, &mut self.decoder);
+        let insn = self.code.fetch_or_decode(pc, || decode_at(decoder, mem, pc))?;
+        let (next, len) = (insn.next(), insn.len);
         let flow = if insn.privileged && self.state.problem_state() {
             Flow::Program(pgm::PRIVILEGED)
         } else {
-            let (timer, tod) = (self.cpu_timer(), self.tod());
             let mut cx = Ctx::new(&mut self.state, mem, timer, tod);
-            let flow = execute(&insn, &mut cx).map_err(|t| ExecError::from_trap(t, &insn))?;
+            let flow = execute(insn, &mut cx).map_err(|t| ExecError::from_trap(t, insn))?;
             let (spt, ss_len) = (cx.set_cpu_timer, cx.ss_len);
             if let Some(v) = spt {
-                self.set_cpu_timer(v);
+                self.state.cpu_timer_base = v.wrapping_add(timer_origin);
             }
             let taken = matches!(flow, Flow::Jump(_));
             let info = IssueInfo { class: insn.class, name: insn.name, taken, ss_len };
@@ -295,10 +304,9 @@ impl Cpu for S390Cpu {
             flow
         };
         self.instructions += 1;
-        let (svc, pgm_) = (lowcore::SVC_OLD_PSW, lowcore::PGM_OLD_PSW);
         let event = match flow {
             Flow::Next => {
-                self.state.psw_addr = insn.next();
+                self.state.psw_addr = next;
                 StepEvent::Continue
             }
             Flow::Jump(to) => {
@@ -306,12 +314,12 @@ impl Cpu for S390Cpu {
                 StepEvent::Continue
             }
             Flow::Svc(n) => {
-                self.interrupt(mem, &insn, svc, lowcore::SVC_NEW_PSW, lowcore::SVC_ILC, u16::from(n));
+                self.interrupt(mem, next, len, SVC_SLOTS, u16::from(n));
                 StepEvent::Interruption { vector: lowcore::SVC_NEW_PSW, name: "svc" }
             }
             Flow::Program(code) => {
                 self.last_program_code = code;
-                self.interrupt(mem, &insn, pgm_, lowcore::PGM_NEW_PSW, lowcore::PGM_ILC, code);
+                self.interrupt(mem, next, len, PGM_SLOTS, code);
                 StepEvent::Interruption { vector: lowcore::PGM_NEW_PSW, name: program_name(code) }
             }
             Flow::Lpswe(mask, addr) => {

@@ -3,9 +3,6 @@
 //! accesses the step made, except for rdtsc/rdtscp, which issue first because their result
 //! is the issue cycle.
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use emu_core::cpu::{Cpu, StepEvent};
 use emu_core::memory::{MemFault, Memory};
 use emu_core::snapshot::Snapshot;
@@ -16,6 +13,7 @@ use crate::decode::{Insn, Op, X86Decoder, MAX_INSN_LEN};
 use crate::exec::{execute, Ctx, Flow, Trap};
 use crate::state::X86State;
 use crate::timing::{IssueInfo, X86Model, X86Params};
+use emu_core::code_cache::CodeCache;
 
 /// How the CPU is set up (the default: sentinel 0, no timing model, 1:1 TSC).
 #[derive(Debug, Clone, Default)]
@@ -101,7 +99,7 @@ pub struct X86Cpu {
     pub state: X86State,
     config: CpuConfig,
     decoder: X86Decoder,
-    code: HashMap<u64, Arc<Insn>>,
+    code: CodeCache<Insn>,
     model: Option<X86Model>,
     instructions: u64,
     nops: u64,
@@ -128,7 +126,7 @@ impl X86Cpu {
             state: X86State::default(),
             config,
             decoder: X86Decoder::new(),
-            code: HashMap::new(),
+            code: CodeCache::default(),
             model,
             instructions: 0,
             nops: 0,
@@ -139,14 +137,13 @@ impl X86Cpu {
     /// Decodes a code section once; instructions reached outside decoded code (or at an
     /// address inside a decoded one) are decoded from memory when first executed.
     pub fn add_code(&mut self, addr: u64, bytes: &[u8]) {
-        for insn in self.decoder.decode_all(addr, bytes) {
-            self.code.insert(insn.addr, Arc::new(insn));
-        }
+        let decoded = self.decoder.decode_all(addr, bytes).into_iter().map(|insn| (insn.addr, insn));
+        self.code.add_section(addr, bytes.len(), decoded);
     }
 
     /// The decoded instruction at `addr`, if any.
     pub fn insn_at(&self, addr: u64) -> Option<&Insn> {
-        self.code.get(&addr).map(|i| &**i)
+        self.code.get(addr)
     }
 
     /// Starts execution at `addr`.
@@ -188,45 +185,53 @@ impl X86Cpu {
 
     /// The TSC for a clock reading of `cycle`.
     pub fn tsc_at(&self, cycle: u64) -> u64 {
-        let ticks = match (self.config.tsc_ratio, &self.model) {
-            (Some((num, den)), _) => {
-                let scaled = u128::from(cycle) * u128::from(num) / u128::from(den.max(1));
-                u64::try_from(scaled).unwrap_or(u64::MAX)
-            }
-            (None, Some(m)) => m.tsc_of(cycle),
-            (None, None) => cycle,
-        };
-        ticks.wrapping_add(self.state.tsc_offset)
+        tsc_at(&self.config, self.model.as_ref(), self.state.tsc_offset, cycle)
     }
+}
 
-    fn fetch(&mut self, mem: &Memory) -> Result<Arc<Insn>, ExecError> {
-        let rip = self.state.rip;
-        if let Some(i) = self.code.get(&rip) {
-            return Ok(Arc::clone(i));
+/// The TSC for a clock reading of `cycle`: scaled by the configured ratio, else the model's.
+fn tsc_at(config: &CpuConfig, model: Option<&X86Model>, offset: u64, cycle: u64) -> u64 {
+    let ticks = match (config.tsc_ratio, model) {
+        (Some((num, den)), _) => {
+            let scaled = u128::from(cycle) * u128::from(num) / u128::from(den.max(1));
+            u64::try_from(scaled).unwrap_or(u64::MAX)
         }
-        let mut buf = [0u8; MAX_INSN_LEN];
-        let mut n = 0;
-        for (k, slot) in buf.iter_mut().enumerate() {
-            let mut b = [0u8];
-            match mem.fetch(rip.wrapping_add(k as u64), &mut b) {
-                Ok(()) => *slot = b[0],
-                Err(fault) if k == 0 => return Err(ExecError::Fetch { addr: rip, fault }),
-                Err(_) => break,
-            }
-            n = k + 1;
+        (None, Some(m)) => m.tsc_of(cycle),
+        (None, None) => cycle,
+    };
+    ticks.wrapping_add(offset)
+}
+
+/// Decodes the instruction at `rip` from memory (execution reached code no section held).
+fn decode_at(decoder: &mut X86Decoder, mem: &Memory, rip: u64) -> Result<Insn, ExecError> {
+    let mut buf = [0u8; MAX_INSN_LEN];
+    let mut n = 0;
+    for (k, slot) in buf.iter_mut().enumerate() {
+        let mut b = [0u8];
+        match mem.fetch(rip.wrapping_add(k as u64), &mut b) {
+            Ok(()) => *slot = b[0],
+            Err(fault) if k == 0 => return Err(ExecError::Fetch { addr: rip, fault }),
+            Err(_) => break,
         }
-        let insn = Arc::new(self.decoder.decode_one(rip, buf.get(..n).unwrap_or(&[])));
-        self.code.insert(rip, Arc::clone(&insn));
-        Ok(insn)
+        n = k + 1;
     }
+    Ok(decoder.decode_one(rip, buf.get(..n).unwrap_or(&[])))
+}
 
-    fn issue(&mut self, i: &Insn, load: Option<(u64, u8)>, store: Option<(u64, u8)>, taken: bool) -> u64 {
-        match &mut self.model {
-            Some(m) => {
-                m.issue(&IssueInfo { addr: i.addr, class: i.class, srcs: &i.srcs, dsts: &i.dsts, load, store, taken })
-            }
-            None => self.instructions + self.idle,
+/// Feeds the timing model one instruction and returns its issue cycle (`untimed` without one).
+fn issue(
+    model: &mut Option<X86Model>,
+    untimed: u64,
+    i: &Insn,
+    load: Option<(u64, u8)>,
+    store: Option<(u64, u8)>,
+    taken: bool,
+) -> u64 {
+    match model {
+        Some(m) => {
+            m.issue(&IssueInfo { addr: i.addr, class: i.class, srcs: &i.srcs, dsts: &i.dsts, load, store, taken })
         }
+        None => untimed,
     }
 }
 
@@ -234,20 +239,22 @@ impl Cpu for X86Cpu {
     type Error = ExecError;
 
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
-        let insn = self.fetch(mem)?;
+        let untimed = self.instructions + self.idle;
+        let (rip, decoder) = (self.state.rip, &mut self.decoder);
+        let insn = self.code.fetch_or_decode(rip, || decode_at(decoder, mem, rip))?;
         let clock = matches!(insn.op, Op::Rdtsc | Op::Rdtscp);
         let tsc = if clock {
-            let cycle = self.issue(&insn, None, None, false);
-            self.tsc_at(cycle)
+            let cycle = issue(&mut self.model, untimed, insn, None, None, false);
+            tsc_at(&self.config, self.model.as_ref(), self.state.tsc_offset, cycle)
         } else {
             0
         };
         let mut cx = Ctx::new(&mut self.state, mem, tsc);
-        let flow = execute(&insn, &mut cx).map_err(|t| ExecError::from_trap(t, &insn))?;
+        let flow = execute(insn, &mut cx).map_err(|t| ExecError::from_trap(t, insn))?;
         let (load, store) = (cx.load, cx.store);
         let taken = matches!(flow, Flow::Jump(_));
         if !clock {
-            self.issue(&insn, load, store, taken);
+            issue(&mut self.model, untimed, insn, load, store, taken);
         }
         self.instructions += 1;
         if matches!(insn.op, Op::Nop | Op::Endbr64 | Op::Pause) {

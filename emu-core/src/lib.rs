@@ -6,6 +6,7 @@
 //! - [`elf`]: ELF64 objects to an image, relocations applied by per-arch rules.
 //! - [`preprocess`]: the C-preprocessor subset kernel `.S` files need, with a line map
 //!   back to the original files.
+//! - [`code_cache`]: decoded instructions by address for variable-length ISAs.
 //! - [`cpu`]: the `Cpu` trait and the machine loop with its stop conditions.
 //! - [`timing`]: issue groups, stall causes and totals every timing model reports.
 //! - [`snapshot`]: ordered architectural state, insta-compatible YAML, and diffs.
@@ -14,6 +15,7 @@
 //! - [`scenario`]: the accounting experiment: a workload through the real paths, true
 //!   against accounted time.
 
+pub mod code_cache;
 pub mod cpu;
 pub mod diff;
 pub mod elf;
