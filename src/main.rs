@@ -120,8 +120,12 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
     },
-    /// Cycles of one call of x86 trace functions as a parameter varies (CPU count for
-    /// x86/timer-target/*, missed periods for x86/sched-avg/*); points run in parallel.
+    /// Cycles of catalogue traces as a parameter varies: one call of an x86 helper (cpus for
+    /// x86/timer-target/*, missed-periods for x86/sched-avg/*), or a full scenario of a trace
+    /// with system-call paths (hz, user-cycles, kernel-cycles, syscalls; the other workload
+    /// values from --syscalls, --user-cycles, --kernel-cycles, --hz as `scenario` takes them),
+    /// reporting cycles and instructions per system call and true against accounted time.
+    /// Points run in parallel on all cores; the output does not depend on the scheduling.
     Sweep {
         /// Catalogue names of the traces to compare.
         #[arg(required = true)]
@@ -141,9 +145,14 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
-        /// Also write an SVG plot of cycles against the parameter.
+        /// Also write an SVG plot of cycles (per call, or per system call) against the
+        /// parameter, one line per trace.
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
+        /// The workload of each point of hz, user-cycles, kernel-cycles and syscalls (the
+        /// swept value replaces its flag); cpus and missed-periods do not use it.
+        #[command(flatten)]
+        workload: WorkloadArgs,
     },
     /// Measure the emulator's throughput: emulated instructions and simulated cycles per host
     /// second for each core, with the timing model on and off, on a tight ALU loop, a
@@ -190,7 +199,7 @@ enum Command {
     },
 }
 
-/// The workload of `scenario` and `diff`: N system calls with U user and K kernel cycles each,
+/// The workload of `scenario`, `diff` and `sweep`: N system calls with U user and K kernel cycles each,
 /// ticks at HZ on the 1.5 GHz Itanium 2 clock.
 #[derive(Debug, clap::Args)]
 struct WorkloadArgs {
@@ -304,15 +313,18 @@ fn run(args: Args) -> Result<String, CliError> {
         Command::Scenario { trace, workload, format } => {
             cli::scenario::run(&cli::scenario::ScenarioRequest { trace, workload: workload.workload(), format })
         }
-        Command::Sweep { traces, param, from, to, step, format, svg } => cli::sweep::run(&cli::sweep::SweepRequest {
-            traces,
-            param,
-            from,
-            to,
-            step,
-            json: format == cli::scenario::ScenarioFormat::Json,
-            svg,
-        }),
+        Command::Sweep { traces, param, from, to, step, format, svg, workload } => {
+            cli::sweep::run(&cli::sweep::SweepRequest {
+                traces,
+                param,
+                from,
+                to,
+                step,
+                workload: workload.workload(),
+                json: format == cli::scenario::ScenarioFormat::Json,
+                svg,
+            })
+        }
         Command::Bench { iterations, syscalls, only, format } => {
             let req = cli::bench::BenchRequest { iterations, syscalls, only, format };
             cli::bench::run(&req, &mut std::io::stdout().lock())?;

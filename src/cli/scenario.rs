@@ -48,20 +48,48 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
     })?;
     check_workload(&req.workload)?;
     check_workload_paths(trace, &req.workload)?;
+    let bar = progress_bar(req.workload.syscalls);
+    let report = run_trace(trace, &req.workload, &mut |done| bar.set_position(done));
+    bar.finish_and_clear();
+    render(&report?, req.format)
+}
+
+/// The workload `w` (given on the Itanium 2 clock, as the command line takes it) as it runs on
+/// `trace`'s core: the x86 and s390x cores have their own clocks, and the x86 traces their
+/// compiled-in HZ (see [`super::scenario_x86::workload`]).
+pub fn arch_workload(trace: &traces::Trace, w: &Workload) -> Workload {
+    match trace.arch {
+        traces::Arch::X86_64 => super::scenario_x86::workload(w),
+        traces::Arch::S390x => super::scenario_s390::workload(w),
+        traces::Arch::Ia64 => w.clone(),
+    }
+}
+
+/// Prepares catalogue trace `trace` on its architecture's core and runs workload `w` (as
+/// [`arch_workload`] adapts it) through it; `progress` is called as
+/// [`emu_core::scenario::run`] calls it. The checks of [`check_workload`] and
+/// [`check_workload_paths`] are the caller's.
+///
+/// # Errors
+/// A trace that does not assemble or set up, a path that fails.
+pub fn run_trace(
+    trace: &traces::Trace,
+    w: &Workload,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ScenarioReport, CliError> {
+    let w = arch_workload(trace, w);
     match trace.arch {
         traces::Arch::X86_64 => {
-            let w = super::scenario_x86::workload(&req.workload);
             let mut s = super::scenario_x86::prepare(trace, &w)?;
-            run_prepared(&mut s, &w, req.format)
+            Ok(run_workload(&mut s, &w, progress)?)
         }
         traces::Arch::S390x => {
-            let w = super::scenario_s390::workload(&req.workload);
             let mut s = super::scenario_s390::prepare(trace)?;
-            run_prepared(&mut s, &w, req.format)
+            Ok(run_workload(&mut s, &w, progress)?)
         }
         traces::Arch::Ia64 => {
-            let mut s = prepare_trace(trace, &req.workload)?;
-            run_prepared(&mut s, &req.workload, req.format)
+            let mut s = prepare_trace(trace, &w)?;
+            Ok(run_workload(&mut s, &w, progress)?)
         }
     }
 }

@@ -1,8 +1,20 @@
-//! `acctemu sweep`: cycles of one call of x86 trace functions as a parameter varies — the CPU
-//! count for `x86/timer-target/*` (seed 001), the missed periods for `x86/sched-avg/*`
-//! (seed 003). Points run in parallel on all cores; the result is a table, JSON, and an SVG
-//! plot.
+//! `acctemu sweep`: how the cycles of catalogue traces vary with a parameter.
+//!
+//! Two kinds of parameter:
+//! - **calls**: the cycles of one call of an x86 helper — the CPU count for
+//!   `x86/timer-target/*` (seed 001), the missed periods for `x86/sched-avg/*` (seed 003);
+//! - **workloads**: a full scenario (as `acctemu scenario` runs it) of a trace with system-call
+//!   paths (`ia64/syscall/*`, `x86/nohz-syscall/*`, `s390/vtime/*`) with one of its workload
+//!   values — `hz`, `user-cycles`, `kernel-cycles`, `syscalls` — taken from the sweep and the
+//!   others from the workload flags; each point reports cycles and instructions per system
+//!   call and true against accounted utime and stime.
+//!
+//! Points (trace x value) run in parallel on all cores (rayon) under one progress bar (drawn
+//! only when stderr is a terminal); the results come in a fixed order whatever the
+//! scheduling, and contain nothing of the host, so two runs print the same bytes. The result
+//! is a table, JSON, and an SVG plot.
 
+use super::scenario::{check_workload, check_workload_paths, run_trace};
 use super::scenario_x86::load_with_harness;
 use super::CliError;
 use arch_x86::run::{prepare, RunConfig};
@@ -10,9 +22,12 @@ use emu_core::cpu::{Cpu, StopWhen};
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::plot::{line_chart, Series};
+use emu_core::scenario::{ScenarioReport, Spread, TimeCheck, Workload};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// What a sweep varies.
@@ -23,6 +38,14 @@ pub enum Param {
     Cpus,
     /// Periods of sysctl_sched_time_avg / 2 since the last update (`x86/sched-avg/*`).
     MissedPeriods,
+    /// Timer ticks per second of a scenario (`ia64/syscall/*`, `s390/vtime/*`; 0: no ticks).
+    Hz,
+    /// User-mode cycles before each system call of a scenario.
+    UserCycles,
+    /// Kernel cycles inside each system call of a scenario.
+    KernelCycles,
+    /// Number of system calls of a scenario.
+    Syscalls,
 }
 
 /// What `acctemu sweep` was asked to do.
@@ -38,6 +61,9 @@ pub struct SweepRequest {
     pub to: u64,
     /// Step.
     pub step: u64,
+    /// The workload of a scenario parameter's points (the swept value replaces its own);
+    /// `cpus` and `missed-periods` do not use it.
+    pub workload: Workload,
     /// JSON instead of a table.
     pub json: bool,
     /// Write an SVG plot here.
@@ -79,6 +105,64 @@ impl Param {
         match self {
             Param::Cpus => "cpus",
             Param::MissedPeriods => "missed-periods",
+            Param::Hz => "hz",
+            Param::UserCycles => "user-cycles",
+            Param::KernelCycles => "kernel-cycles",
+            Param::Syscalls => "syscalls",
+        }
+    }
+
+    /// Whether the parameter is a workload value, each point a full scenario (else each point
+    /// is one call of an x86 helper).
+    pub fn is_workload(self) -> bool {
+        !matches!(self, Param::Cpus | Param::MissedPeriods)
+    }
+
+    /// `base` with this parameter set to `value` (a call parameter leaves it as it is).
+    pub fn apply(self, base: &Workload, value: u64) -> Workload {
+        let mut w = base.clone();
+        match self {
+            Param::Hz => w.hz = value,
+            Param::UserCycles => w.user_cycles = value,
+            Param::KernelCycles => w.kernel_cycles = value,
+            Param::Syscalls => w.syscalls = value,
+            Param::Cpus | Param::MissedPeriods => {}
+        }
+        w
+    }
+}
+
+/// Checks, before anything runs, that `param` means something for `trace` under the
+/// workload `base`.
+///
+/// # Errors
+/// A parameter that does not apply, naming the parameter, the trace and why.
+pub fn check_applies(trace: &traces::Trace, param: Param, base: &Workload) -> Result<(), CliError> {
+    let not = |why: String| usage(format!("sweep: --param {} does not apply to {}: {why}", param.name(), trace.name));
+    match param {
+        Param::Cpus if !trace.name.starts_with("x86/timer-target/") => {
+            Err(not("it sweeps one call of get_nohz_timer_target (x86/timer-target/*)".into()))
+        }
+        Param::MissedPeriods if !trace.name.starts_with("x86/sched-avg/") => {
+            Err(not("it sweeps one call of sched_avg_update (x86/sched-avg/*)".into()))
+        }
+        Param::Cpus | Param::MissedPeriods => Ok(()),
+        _ => {
+            if let Err(CliError::Usage(why)) = check_workload_paths(trace, base) {
+                let why = why.split("; ").next().unwrap_or_default().to_string();
+                return Err(not(format!(
+                    "{why}; hz, user-cycles, kernel-cycles and syscalls run workloads through a \
+                     trace's system-call paths (its guest paths under --guest)"
+                )));
+            }
+            if param == Param::Hz && trace.arch == traces::Arch::X86_64 {
+                return Err(not(format!(
+                    "the x86 traces are compiled with HZ {}, so their ticks run at that rate \
+                     whatever --hz says (only --hz 0, no ticks, changes them)",
+                    super::scenario_x86::KERNEL_HZ
+                )));
+            }
+            Ok(())
         }
     }
 }
@@ -153,11 +237,131 @@ fn point(trace: &'static traces::Trace, param: Param, value: u64) -> Result<(u64
     Ok((machine.cpu.cycles(), machine.cpu.instructions()))
 }
 
+/// One point of a workload sweep: a trace's scenario at one value of the parameter.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkloadPoint {
+    /// The trace.
+    pub trace: String,
+    /// The parameter's value.
+    pub value: u64,
+    /// The workload that ran, on the trace's core (its clock; the x86 traces' ticks at their
+    /// compiled-in HZ).
+    pub workload: Workload,
+    /// Cycles between ticks, when ticks ran.
+    pub tick_period: Option<u64>,
+    /// Cycles of entry plus exit path per system call (guest exit plus enter per hypercall
+    /// under `--guest`).
+    pub cycles_per_syscall: Spread,
+    /// Mean instructions of entry plus exit path per system call, nops included.
+    pub instructions_per_syscall: f64,
+    /// Ticks taken.
+    pub ticks: emu_core::scenario::TickCounts,
+    /// True against accounted user time, in cycles.
+    pub utime: TimeCheck,
+    /// True against accounted system time, in cycles.
+    pub stime: TimeCheck,
+    /// True against accounted guest time, when the trace keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guest: Option<TimeCheck>,
+    /// True against accounted hard-interrupt time, when the trace keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hardirq: Option<TimeCheck>,
+    /// True against accounted soft-interrupt time, when the trace keeps it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub softirq: Option<TimeCheck>,
+    /// The run's tolerance: the cycles spent in paths.
+    pub tolerance: u64,
+    /// Whether both utime and stime stayed within the tolerance.
+    pub within_tolerance: bool,
+}
+
+impl WorkloadPoint {
+    fn new(trace: &str, value: u64, r: ScenarioReport) -> WorkloadPoint {
+        WorkloadPoint {
+            trace: trace.to_string(),
+            value,
+            tick_period: r.tick_period,
+            cycles_per_syscall: r.per_syscall.cycles,
+            instructions_per_syscall: r.per_syscall.instructions,
+            ticks: r.ticks,
+            within_tolerance: r.utime.within_tolerance && r.stime.within_tolerance,
+            utime: r.utime,
+            stime: r.stime,
+            guest: r.guest,
+            hardirq: r.hardirq,
+            softirq: r.softirq,
+            tolerance: r.tolerance,
+            workload: r.workload,
+        }
+    }
+}
+
+/// A finished workload sweep.
+#[derive(Debug, Clone, Serialize)]
+pub struct WorkloadSweep {
+    /// The parameter.
+    pub param: Param,
+    /// The traces, in the order given.
+    pub traces: Vec<String>,
+    /// The parameter's values, ascending.
+    pub values: Vec<u64>,
+    /// One per trace and value: by trace (in the order given), then by value.
+    pub points: Vec<WorkloadPoint>,
+}
+
+/// A finished sweep of either kind (JSON: the kind's own fields).
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Outcome {
+    /// One call per point (`cpus`, `missed-periods`).
+    Calls(Sweep),
+    /// One scenario per point (`hz`, `user-cycles`, `kernel-cycles`, `syscalls`).
+    Workloads(WorkloadSweep),
+}
+
+/// The bar counting finished points: drawn on stderr only when it is a terminal.
+fn progress_bar(points: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(points as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {human_pos}/{human_len} points, eta {eta}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// Runs `f` on every (trace, value) point in parallel on all cores, ticking one bar per
+/// finished point. The results come by trace, then value, whatever the scheduling; the
+/// first error in that order wins.
+fn run_points<T, F>(traces: &[&'static traces::Trace], values: &[u64], f: F) -> Result<Vec<T>, CliError>
+where
+    T: Send,
+    F: Fn(&'static traces::Trace, u64) -> Result<T, CliError> + Sync,
+{
+    let jobs: Vec<(&'static traces::Trace, u64)> =
+        traces.iter().flat_map(|&t| values.iter().map(move |&v| (t, v))).collect();
+    let bar = progress_bar(jobs.len());
+    let results: Vec<Result<T, CliError>> = jobs
+        .par_iter()
+        .map(|&(t, v)| {
+            let r = f(t, v);
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
+    results.into_iter().collect()
+}
+
 /// Runs the sweep.
 ///
 /// # Errors
-/// Unknown or non-x86 traces, a parameter that does not apply, a run that fails.
-pub fn sweep(req: &SweepRequest) -> Result<Sweep, CliError> {
+/// Unknown traces, a parameter that does not apply to one of them, a workload too long for
+/// the clocks, a run that fails.
+pub fn sweep(req: &SweepRequest) -> Result<Outcome, CliError> {
     if req.traces.is_empty() {
         return Err(usage("sweep: name at least one trace".into()));
     }
@@ -167,17 +371,35 @@ pub fn sweep(req: &SweepRequest) -> Result<Sweep, CliError> {
         .iter()
         .map(|n| traces::find(n).ok_or_else(|| usage(format!("sweep: no trace named `{n}` (see `acctemu list`)"))))
         .collect::<Result<_, _>>()?;
-    let jobs: Vec<(usize, usize)> = (0..values.len()).flat_map(|v| (0..traces.len()).map(move |t| (v, t))).collect();
-    let results: Vec<Result<(u64, u64), CliError>> =
-        jobs.par_iter().map(|&(v, t)| point(traces[t], req.param, values[v])).collect();
+    for t in &traces {
+        check_applies(t, req.param, &req.workload)?;
+    }
+    if !req.param.is_workload() {
+        return call_sweep(req, &traces, &values).map(Outcome::Calls);
+    }
+    for &v in &values {
+        check_workload(&req.param.apply(&req.workload, v))
+            .map_err(|e| usage(format!("sweep: --param {} {v}: {e}", req.param.name())))?;
+    }
+    let points = run_points(&traces, &values, |trace, value| {
+        let report = run_trace(trace, &req.param.apply(&req.workload, value), &mut |_| {})?;
+        Ok(WorkloadPoint::new(trace.name, value, report))
+    })?;
+    Ok(Outcome::Workloads(WorkloadSweep { param: req.param, traces: req.traces.clone(), values, points }))
+}
+
+/// The sweep of a call parameter: one call per point.
+fn call_sweep(req: &SweepRequest, traces: &[&'static traces::Trace], values: &[u64]) -> Result<Sweep, CliError> {
+    let results = run_points(traces, values, |trace, value| point(trace, req.param, value))?;
     let mut points: Vec<Point> = values
         .iter()
         .map(|&value| Point { value, cycles: vec![0; traces.len()], instructions: vec![0; traces.len()] })
         .collect();
-    for (&(v, t), r) in jobs.iter().zip(results) {
-        let (c, i) = r?;
+    // `results` is by trace, then value.
+    for (i, (c, n)) in results.into_iter().enumerate() {
+        let (t, v) = (i / values.len(), i % values.len());
         points[v].cycles[t] = c;
-        points[v].instructions[t] = i;
+        points[v].instructions[t] = n;
     }
     Ok(Sweep { param: req.param, traces: req.traces.clone(), points })
 }
@@ -186,7 +408,15 @@ fn label(p: Param) -> &'static str {
     match p {
         Param::Cpus => "CPUs (one housekeeping)",
         Param::MissedPeriods => "missed periods",
+        Param::Hz => "HZ",
+        Param::UserCycles => "user cycles per syscall",
+        Param::KernelCycles => "kernel cycles per syscall",
+        Param::Syscalls => "system calls",
     }
+}
+
+fn write_svg(path: &PathBuf, svg: &str) -> Result<(), CliError> {
+    std::fs::write(path, svg).map_err(|source| CliError::Io { path: path.clone(), source })
 }
 
 /// Runs the request and renders it; writes the SVG when asked.
@@ -194,7 +424,17 @@ fn label(p: Param) -> &'static str {
 /// # Errors
 /// As [`sweep`], or an unwritable SVG file.
 pub fn run(req: &SweepRequest) -> Result<String, CliError> {
-    let s = sweep(req)?;
+    match sweep(req)? {
+        Outcome::Calls(s) => render_calls(req, &s),
+        Outcome::Workloads(s) => render_workloads(req, &s),
+    }
+}
+
+fn json<T: Serialize>(value: &T) -> Result<String, CliError> {
+    serde_json::to_string_pretty(value).map(|t| t + "\n").map_err(|e| CliError::Usage(e.to_string()))
+}
+
+fn render_calls(req: &SweepRequest, s: &Sweep) -> Result<String, CliError> {
     if let Some(path) = &req.svg {
         let series: Vec<Series> = s
             .traces
@@ -206,10 +446,10 @@ pub fn run(req: &SweepRequest) -> Result<String, CliError> {
             })
             .collect();
         let svg = line_chart(&format!("cycles per call vs {}", label(s.param)), label(s.param), "cycles", &series);
-        std::fs::write(path, svg).map_err(|source| CliError::Io { path: path.clone(), source })?;
+        write_svg(path, &svg)?;
     }
     if req.json {
-        return serde_json::to_string_pretty(&s).map(|t| t + "\n").map_err(|e| CliError::Usage(e.to_string()));
+        return json(s);
     }
     let mut out = String::new();
     let _ = write!(out, "{:>16}", label(s.param));
@@ -225,4 +465,137 @@ pub fn run(req: &SweepRequest) -> Result<String, CliError> {
         out.push('\n');
     }
     Ok(out)
+}
+
+/// `relative` as a signed percentage, `-` when there is no truth to compare with.
+fn percent(relative: Option<f64>) -> String {
+    relative.map_or_else(|| "-".to_string(), |r| format!("{:+.4}%", r * 100.0))
+}
+
+fn render_workloads(req: &SweepRequest, s: &WorkloadSweep) -> Result<String, CliError> {
+    let event = if req.workload.guest { "hypercall" } else { "system call" };
+    if let Some(path) = &req.svg {
+        let series: Vec<Series> = s
+            .traces
+            .iter()
+            .enumerate()
+            .map(|(t, name)| Series {
+                name: name.clone(),
+                points: s
+                    .points
+                    .iter()
+                    .skip(t * s.values.len())
+                    .take(s.values.len())
+                    .map(|p| (p.value as f64, p.cycles_per_syscall.mean))
+                    .collect(),
+            })
+            .collect();
+        let svg = line_chart(
+            &format!("cycles per {event} vs {}", label(s.param)),
+            label(s.param),
+            &format!("cycles per {event} (entry + exit paths)"),
+            &series,
+        );
+        write_svg(path, &svg)?;
+    }
+    if req.json {
+        return json(s);
+    }
+    let width = s.traces.iter().map(String::len).max().unwrap_or(0).max("trace".len());
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:>14}  {:>14}  {:>12}  {:>14}  {:>14}  {:>10}  {:>14}  {:>14}  {:>10}  within tolerance",
+        "trace",
+        s.param.name(),
+        "cycles/call",
+        "insns/call",
+        "utime true",
+        "utime acct",
+        "utime err",
+        "stime true",
+        "stime acct",
+        "stime err",
+    );
+    for p in &s.points {
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>14}  {:>14.1}  {:>12.1}  {:>14}  {:>14}  {:>10}  {:>14}  {:>14}  {:>10}  {}",
+            p.trace,
+            p.value,
+            p.cycles_per_syscall.mean,
+            p.instructions_per_syscall,
+            p.utime.truth,
+            p.utime.accounted,
+            percent(p.utime.relative_error),
+            p.stime.truth,
+            p.stime.accounted,
+            percent(p.stime.relative_error),
+            if p.within_tolerance { "yes" } else { "no" }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(per {event}: entry + exit paths; times in cycles of each trace's core; error = (accounted - true) / true; \
+         tolerance = cycles spent in paths)"
+    );
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> Workload {
+        Workload {
+            syscalls: 10,
+            user_cycles: 1500,
+            kernel_cycles: 300,
+            hz: 1024,
+            cpu_hz: super::super::scenario::IA64_CPU_HZ,
+            irq_every: None,
+            guest: false,
+        }
+    }
+
+    fn trace(name: &str) -> &'static traces::Trace {
+        traces::find(name).unwrap_or_else(|| panic!("no {name}"))
+    }
+
+    #[test]
+    fn a_workload_parameter_replaces_only_its_own_value() {
+        let b = base();
+        assert_eq!(Param::Hz.apply(&b, 7), Workload { hz: 7, ..b.clone() });
+        assert_eq!(Param::UserCycles.apply(&b, 7), Workload { user_cycles: 7, ..b.clone() });
+        assert_eq!(Param::KernelCycles.apply(&b, 7), Workload { kernel_cycles: 7, ..b.clone() });
+        assert_eq!(Param::Syscalls.apply(&b, 7), Workload { syscalls: 7, ..b.clone() });
+        assert_eq!(Param::Cpus.apply(&b, 7), b);
+        assert!(Param::Hz.is_workload() && !Param::MissedPeriods.is_workload());
+    }
+
+    #[test]
+    fn parameters_apply_to_their_traces_only() {
+        let b = base();
+        for name in ["ia64/syscall/none", "s390/vtime/delayed", "x86/nohz-syscall/v4.5-rc1"] {
+            for p in [Param::UserCycles, Param::KernelCycles, Param::Syscalls] {
+                assert!(check_applies(trace(name), p, &b).is_ok(), "{name} {}", p.name());
+            }
+        }
+        assert!(check_applies(trace("ia64/syscall/v1"), Param::Hz, &b).is_ok());
+        assert!(check_applies(trace("x86/timer-target/new"), Param::Cpus, &b).is_ok());
+        assert!(check_applies(trace("x86/sched-avg/div"), Param::MissedPeriods, &b).is_ok());
+        for (name, p) in [
+            ("x86/nohz-syscall/patch1", Param::Hz),
+            ("x86/timer-target/new", Param::Syscalls),
+            ("ia64/syscall/v1", Param::MissedPeriods),
+            ("s390/vtime/delayed", Param::Cpus),
+        ] {
+            match check_applies(trace(name), p, &b) {
+                Err(CliError::Usage(m)) => {
+                    assert!(m.contains(&format!("--param {} does not apply to {name}", p.name())), "{m}");
+                }
+                other => panic!("{name} {}: {other:?}", p.name()),
+            }
+        }
+    }
 }
