@@ -255,16 +255,7 @@ const PGM_SLOTS: Slots = Slots { old: lowcore::PGM_OLD_PSW, new: lowcore::PGM_NE
 /// Decodes the instruction at `pc` from memory (execution reached code no section held).
 fn decode_at(decoder: &mut S390Decoder, mem: &Memory, pc: u64) -> Result<Insn, ExecError> {
     let mut buf = [0u8; MAX_INSN_LEN];
-    let mut n = 0;
-    for (k, slot) in buf.iter_mut().enumerate() {
-        let mut b = [0u8];
-        match mem.fetch(pc.wrapping_add(k as u64), &mut b) {
-            Ok(()) => *slot = b[0],
-            Err(fault) if k == 0 => return Err(ExecError::Fetch { addr: pc, fault }),
-            Err(_) => break,
-        }
-        n = k + 1;
-    }
+    let n = mem.fetch_upto(pc, &mut buf).map_err(|fault| ExecError::Fetch { addr: pc, fault })?;
     Ok(decoder.decode_one(pc, buf.get(..n).unwrap_or(&[])))
 }
 

@@ -205,16 +205,7 @@ fn tsc_at(config: &CpuConfig, model: Option<&X86Model>, offset: u64, cycle: u64)
 /// Decodes the instruction at `rip` from memory (execution reached code no section held).
 fn decode_at(decoder: &mut X86Decoder, mem: &Memory, rip: u64) -> Result<Insn, ExecError> {
     let mut buf = [0u8; MAX_INSN_LEN];
-    let mut n = 0;
-    for (k, slot) in buf.iter_mut().enumerate() {
-        let mut b = [0u8];
-        match mem.fetch(rip.wrapping_add(k as u64), &mut b) {
-            Ok(()) => *slot = b[0],
-            Err(fault) if k == 0 => return Err(ExecError::Fetch { addr: rip, fault }),
-            Err(_) => break,
-        }
-        n = k + 1;
-    }
+    let n = mem.fetch_upto(rip, &mut buf).map_err(|fault| ExecError::Fetch { addr: rip, fault })?;
     Ok(decoder.decode_one(rip, buf.get(..n).unwrap_or(&[])))
 }
 

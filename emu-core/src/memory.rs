@@ -331,6 +331,24 @@ impl Memory {
         self.read_with(addr, out, Some(Access::Exec))
     }
 
+    /// Reads instruction bytes at `addr` into `out` as far as they are executable, for a
+    /// decoder of variable-length instructions that learns the length from the bytes; returns
+    /// how many were read.
+    ///
+    /// # Errors
+    /// The [`MemFault`] of the first byte, when not even that one can be fetched.
+    pub fn fetch_upto(&self, addr: u64, out: &mut [u8]) -> Result<usize, MemFault> {
+        for (k, byte) in out.iter_mut().enumerate() {
+            let mut b = [0u8];
+            match self.fetch(addr.wrapping_add(k as u64), &mut b) {
+                Ok(()) => *byte = b[0],
+                Err(fault) if k == 0 => return Err(fault),
+                Err(_) => return Ok(k),
+            }
+        }
+        Ok(out.len())
+    }
+
     /// Write `data` at `addr` (needs write permission on every byte). A faulting write
     /// changes nothing.
     ///
