@@ -16,7 +16,7 @@ pub fn capture(st: &State, itc: u64) -> Snapshot {
     s.push_hex("cfm", st.gr.cfm().to_bits());
     let sof = st.gr.cfm().sof;
     for r in (1u8..32).chain(32..32u8.saturating_add(sof)) {
-        let (v, nat) = st.gr.read(r).unwrap_or((0, false));
+        let (v, nat) = st.gr.read_or_zero(r);
         s.push_hex(format!("r{r}"), v);
         s.push_nat(&format!("r{r}"), nat);
     }

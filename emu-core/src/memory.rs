@@ -394,14 +394,13 @@ impl Memory {
         self.write_bytes(addr, slice)
     }
 
+    /// The value of the first `n` bytes of `buf` (the rest are zero) in the memory's byte order.
     fn decode(&self, buf: &[u8; 8], n: usize) -> u64 {
-        let mut v = 0u64;
-        let bytes = buf.get(..n).unwrap_or_default();
         match self.endian {
-            Endian::Little => bytes.iter().rev().for_each(|b| v = v << 8 | u64::from(*b)),
-            Endian::Big => bytes.iter().for_each(|b| v = v << 8 | u64::from(*b)),
+            Endian::Little => u64::from_le_bytes(*buf),
+            // The value's bytes lead, so it sits in the top `n` bytes of the big-endian word.
+            Endian::Big => u64::from_be_bytes(*buf).checked_shr(8 * (8 - n.min(8)) as u32).unwrap_or(0),
         }
-        v
     }
 
     /// Read one byte.

@@ -13,7 +13,7 @@ use emu_core::memory::Memory;
 /// A stacked register outside the current frame reads as 0: its contents are undefined
 /// architecturally (SDM vol. 1 section 4.1), and nothing the paths do depends on them.
 pub(super) fn gr(st: &State, r: i64) -> (u64, bool) {
-    st.gr.read(r as u8).unwrap_or((0, false))
+    st.gr.read_or_zero(r as u8)
 }
 
 /// Writes GR `r`; writing r0 or a stacked register outside the frame is an illegal operation.

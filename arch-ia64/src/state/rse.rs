@@ -326,6 +326,15 @@ impl RegFile {
         }
     }
 
+    /// Value and NaT bit of logical register `r` (current bank, current frame), reading a
+    /// stacked register outside the frame (or a number above 127) as zero without NaT: the
+    /// out-of-frame slot is never written.
+    #[inline]
+    pub fn read_or_zero(&self, r: u8) -> (u64, bool) {
+        let at = self.map.get(usize::from(r)).map_or(OUTSIDE, |&at| usize::from(at));
+        (self.values.get(at).copied().unwrap_or(0), self.nats.get(at).copied().unwrap_or(false))
+    }
+
     /// Value and NaT bit of logical register `r` (current bank, current frame).
     ///
     /// # Errors
