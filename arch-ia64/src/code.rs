@@ -14,36 +14,64 @@ pub(crate) struct Code {
     last: usize,
 }
 
-/// One predecoded region with its per-bundle facts.
+/// One loaded region: its bundles in address order.
 #[derive(Debug, Clone)]
 pub(crate) struct Region {
-    pub(crate) code: CodeRegion,
-    pub(crate) flow: Vec<BundleFlow>,
-    /// Empty when the timing model is off.
-    pub(crate) timing: Vec<[SlotTiming; 3]>,
+    base: u64,
+    pub(crate) bundles: Vec<Bundle>,
+}
+
+/// A bundle as the CPU steps through it: one record per slot, so a step costs one lookup.
+#[derive(Debug, Clone)]
+pub(crate) struct Bundle {
+    pub(crate) flow: BundleFlow,
+    pub(crate) slots: [Slot; 3],
+}
+
+/// A slot's predecoded instruction and its timing facts (defaults when the model is off).
+#[derive(Debug, Clone)]
+pub(crate) struct Slot {
+    pub(crate) rec: SlotRec,
+    pub(crate) timing: SlotTiming,
 }
 
 impl Code {
     /// Adds a predecoded region, preparing its timing facts for `timing` if given.
     pub(crate) fn add(&mut self, code: CodeRegion, timing: Option<&Itanium2>) {
         let prepared = timing.map_or_else(Vec::new, |t| prepare_region(t, &code));
-        let flow = code.bundles.iter().map(|b| BundleFlow::of(b.template)).collect();
-        self.regions.push(Region { code, flow, timing: prepared });
-        self.regions.sort_by_key(|r| r.code.base);
+        let bundles = code
+            .bundles
+            .iter()
+            .enumerate()
+            .map(|(i, b)| {
+                let timing = prepared.get(i).copied().unwrap_or_default();
+                let [t0, t1, t2] = timing;
+                let [s0, s1, s2] = b.slots;
+                Bundle {
+                    flow: BundleFlow::of(b.template),
+                    slots: [Slot { rec: s0, timing: t0 }, Slot { rec: s1, timing: t1 }, Slot { rec: s2, timing: t2 }],
+                }
+            })
+            .collect();
+        self.regions.push(Region { base: code.base, bundles });
+        self.regions.sort_by_key(|r| r.base);
     }
 
-    /// The region holding bundle address `ip`, and the bundle's index in it.
+    /// The bundle at address `ip`.
     #[inline]
-    pub(crate) fn find(&mut self, ip: u64) -> Option<(&Region, usize)> {
+    pub(crate) fn find(&mut self, ip: u64) -> Option<&Bundle> {
         let index_in = |r: &Region| {
-            let offset = ip.checked_sub(r.code.base)? / 16;
-            usize::try_from(offset).ok().filter(|&i| i < r.code.bundles.len())
+            let offset = ip.checked_sub(r.base)? / 16;
+            usize::try_from(offset).ok().filter(|&i| i < r.bundles.len())
         };
-        if self.regions.get(self.last).and_then(index_in).is_none() {
-            self.last = self.regions.iter().position(|r| index_in(r).is_some())?;
-        }
-        let region = self.regions.get(self.last)?;
-        Some((region, index_in(region)?))
+        let index = match self.regions.get(self.last).and_then(index_in) {
+            Some(i) => i,
+            None => {
+                self.last = self.regions.iter().position(|r| index_in(r).is_some())?;
+                self.regions.get(self.last).and_then(index_in)?
+            }
+        };
+        self.regions.get(self.last)?.bundles.get(index)
     }
 }
 

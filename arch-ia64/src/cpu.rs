@@ -251,24 +251,23 @@ impl Cpu for Ia64Cpu {
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
         let ip = self.state.ip;
         let slot = self.state.psr.ri();
-        let Some((region, index)) = self.code.find(ip) else { return Err(ExecError::NoCode { pc: ip, slot }) };
-        let (Some(bundle), Some(flow_info)) = (region.code.bundles.get(index), region.flow.get(index)) else {
-            return Err(ExecError::NoCode { pc: ip, slot });
-        };
-        let e = match bundle.slots.get(usize::from(slot)) {
-            Some(SlotRec::Insn(e)) => e,
-            Some(SlotRec::Invalid(bits)) => return Err(ExecError::Undecodable { pc: ip, slot, bits: *bits }),
-            _ => return Err(ExecError::NoCode { pc: ip, slot }),
+        let Some(bundle) = self.code.find(ip) else { return Err(ExecError::NoCode { pc: ip, slot }) };
+        let flow_info = bundle.flow;
+        let Some(here) = bundle.slots.get(usize::from(slot)) else { return Err(ExecError::NoCode { pc: ip, slot }) };
+        let e = match &here.rec {
+            SlotRec::Insn(e) => e,
+            SlotRec::Invalid(bits) => return Err(ExecError::Undecodable { pc: ip, slot, bits: *bits }),
+            SlotRec::Long => return Err(ExecError::NoCode { pc: ip, slot }),
         };
         // The loop branches test their predicate themselves (br.wtop/wexit's qp is the loop
         // condition); everything else is nullified by a false qualifying predicate.
         let executes = matches!(e.op, Op::Branch { kind: BrKind::Wtop | BrKind::Wexit, .. }) || self.state.p(e.qp);
-        let cycle = match (&mut self.timing, region.timing.get(index).and_then(|t| t.get(usize::from(slot)))) {
-            (Some(t), Some(prepared)) => {
+        let cycle = match &mut self.timing {
+            Some(t) => {
                 let gr = &self.state.gr;
-                t.issue_prepared(prepared, ip, slot, executes, |n| gr.res(n))
+                t.issue_prepared(&here.timing, ip, slot, executes, |n| gr.res(n))
             }
-            _ => self.untimed_cycles,
+            None => self.untimed_cycles,
         };
         let ctx = Ctx {
             ip,
