@@ -239,6 +239,8 @@ pub struct X86Model {
     /// Retirement cycle of each of the last `rob_size` instructions (ring).
     rob: Vec<u64>,
     seq: u64,
+    /// `seq` modulo the ROB size, kept by increment (a division per instruction shows).
+    rob_pos: usize,
     last_retire: u64,
     /// Latest completion of anything issued so far.
     max_complete: u64,
@@ -268,6 +270,7 @@ impl X86Model {
             fe_cause: None,
             rob,
             seq: 0,
+            rob_pos: 0,
             last_retire: 0,
             max_complete: 0,
             mem_floor: 0,
@@ -403,6 +406,10 @@ impl X86Model {
             *r = self.last_retire;
         }
         self.seq += 1;
+        self.rob_pos += 1;
+        if self.rob_pos >= self.rob.len() {
+            self.rob_pos = 0;
+        }
 
         self.front_end_after(i, dispatch, start);
         start
@@ -529,8 +536,7 @@ impl X86Model {
     }
 
     fn rob_slot(&self) -> usize {
-        let len = self.rob.len().max(1) as u64;
-        usize::try_from(self.seq % len).unwrap_or(0)
+        self.rob_pos
     }
 
     fn pipe_count(&self, g: Group) -> u64 {
