@@ -1,15 +1,9 @@
 //! `acctemu run` end to end: the README's commands, snapshots and checks, and errors.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn acctemu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_acctemu")).args(args).current_dir(root()).output().expect("runs acctemu")
-}
+use common::acctemu;
+use std::process::Output;
 
 fn text(o: &Output) -> (String, String) {
     (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())

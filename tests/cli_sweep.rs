@@ -1,16 +1,10 @@
 //! `acctemu sweep` over workload parameters: each point a full scenario of a trace with
 //! system-call paths, run in parallel, in a fixed order, with JSON, a table and an SVG plot.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn acctemu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_acctemu"))
-        .args(args)
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("runs acctemu")
-}
+use common::acctemu;
+use std::path::PathBuf;
 
 /// Runs a successful sweep twice: both runs must print the same bytes, and (stderr being a
 /// pipe) draw no progress bar.

@@ -1,16 +1,9 @@
 //! The x86 traces through the CLI: scenarios of the nohz_full ladder, a diff between steps,
 //! and the sweeps of seeds 001 and 003 with JSON and SVG output.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn acctemu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_acctemu"))
-        .args(args)
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("runs acctemu")
-}
+use common::acctemu;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let o = acctemu(args);

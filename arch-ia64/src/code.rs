@@ -205,19 +205,8 @@ mod tests {
 
     use super::*;
     use crate::exec::predecode::predecode;
+    use crate::test_rng::Rng;
     use crate::timing::{Event, Itanium2Params};
-
-    /// A small deterministic generator (xorshift), so a failure names a reproducible walk.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
 
     fn corpus() -> Vec<(String, Vec<u8>)> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus/ia64/golden");

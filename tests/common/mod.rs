@@ -8,6 +8,16 @@ pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Runs the `acctemu` binary in the workspace root with `args`.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn acctemu(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_acctemu"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("runs acctemu")
+}
+
 /// Whether the oracles must be present (`ACCTEMU_REQUIRE_ORACLES=1`, set by `.ci/run`).
 pub fn oracles_required() -> bool {
     std::env::var("ACCTEMU_REQUIRE_ORACLES").is_ok_and(|v| v == "1")

@@ -4,6 +4,7 @@ use super::*;
 use crate::asm::expr::SymbolEnv;
 use crate::asm::syntax::IndirectFile;
 use crate::regs::{AR_NAMES, CR_NAMES};
+use crate::test_rng::Rng;
 use std::sync::Arc;
 
 fn locate(line: u32, col: u32) -> SourceLoc {
@@ -542,17 +543,6 @@ fn deep_nesting_is_an_error_not_a_crash() {
     assert!(one_error(&long).message.contains("too deeply nested"));
     let neg = format!("data8 {}1", "-".repeat(5000));
     assert!(one_error(&neg).message.contains("too deeply nested"));
-}
-
-/// A small deterministic generator, so the fuzz tests need no extra crate.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
 }
 
 #[test]
