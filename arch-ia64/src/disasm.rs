@@ -137,7 +137,9 @@ fn disassemble_section(out: &mut String, sec: &Section, names: &SectionSyms<'_>)
     let mut off = 0usize;
     let mut cur = names.find(sec.addr);
     while off < end {
-        let addr = sec.addr + off as u64;
+        // A section placed near the top of the address space wraps as objdump's `bfd_vma`
+        // arithmetic does (an object's `sh_addr` is whatever the file says).
+        let addr = sec.addr.wrapping_add(off as u64);
         let sym = cur.and_then(|i| names.syms.get(i).map(|s| (i, *s)));
         let next = match sym {
             Some((_, s)) if s.value > addr => cur,
@@ -156,7 +158,7 @@ fn disassemble_section(out: &mut String, sec: &Section, names: &SectionSyms<'_>)
         let stop_addr = match (sym, next.and_then(|j| names.syms.get(j))) {
             (Some((_, s)), _) if s.value > addr => s.value,
             (_, Some(n)) => n.value,
-            _ => sec.addr + end as u64,
+            _ => sec.addr.wrapping_add(end as u64),
         };
         let mut stop = usize::try_from(stop_addr.wrapping_sub(sec.addr)).unwrap_or(end);
         if stop > end || stop <= off {

@@ -126,6 +126,12 @@ pub fn load(bytes: &[u8]) -> Result<Image, ElfError> {
         if let Some(slot) = index_of.get_mut(i) {
             *slot = Some(image.sections.len());
         }
+        // A section whose end wraps past 2^64 cannot be mapped, disassembled or run; its
+        // addresses would overflow everywhere downstream (fuzz target `elf_ia64`).
+        if sh.sh_addr.checked_add(sh.sh_size).is_none() {
+            // A section without a readable name is named by its index.
+            return Err(ElfError::SectionTooLarge(if name.is_empty() { format!("#{i}") } else { name }));
+        }
         alloc.push(sh.sh_addr);
         image.sections.push(Section { name, addr: sh.sh_addr, data, kind, align: sh.sh_addralign.max(1) });
     }

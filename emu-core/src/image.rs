@@ -231,7 +231,10 @@ impl Image {
     }
 
     /// Map every non-empty section into `mem` (code read + execute, data read + write)
-    /// and copy its bytes in.
+    /// and copy its bytes in. A [`SectionKind::Bss`] section is only mapped: a fresh region
+    /// reads as zeros and allocates its pages on the first write, so a large `.bss` costs
+    /// nothing until used (copying its zeros in touched every page: an object declaring a
+    /// few GiB of `.bss` took that much memory, found by the fuzz target `elf_ia64`).
     ///
     /// # Errors
     /// [`LoadError::Map`] when a section overlaps another or an existing region.
@@ -243,6 +246,9 @@ impl Image {
             };
             mem.map(s.addr, s.size(), perms, &s.name)
                 .map_err(|source| LoadError::Map { section: s.name.clone(), source })?;
+            if s.kind == SectionKind::Bss {
+                continue;
+            }
             mem.load(s.addr, &s.data).map_err(|source| LoadError::Load { section: s.name.clone(), source })?;
         }
         Ok(())

@@ -104,7 +104,9 @@ pub struct CodeRegion {
 pub fn predecode(base: u64, bytes: &[u8]) -> CodeRegion {
     let mut bundles = Vec::with_capacity(bytes.len() / 16);
     for (i, chunk) in bytes.chunks_exact(16).enumerate() {
-        let ip = base + 16 * i as u64;
+        // Addresses wrap as the IP does: code loaded at the top of the address space decodes,
+        // and execution reaching the wrap finds no code there.
+        let ip = base.wrapping_add((i as u64).wrapping_mul(16));
         let mut arr = [0u8; 16];
         arr.copy_from_slice(chunk);
         let rec = match decode_bundle(arr) {

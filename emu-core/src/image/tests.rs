@@ -119,3 +119,23 @@ fn load_into_reports_overlapping_sections() {
         "cannot map section `.rodata`: region `.rodata` [0x2002..=0x2005] overlaps region `.data` [0x2000..=0x2003]"
     );
 }
+
+/// A `.bss` is mapped, not copied: its pages stay unallocated until written, so an object
+/// declaring gigabytes of `.bss` costs no memory (fuzz target `elf_ia64` ran out of it).
+#[test]
+fn load_into_leaves_bss_pages_unallocated() {
+    let mut img = Image::new(Endian::Little);
+    img.sections.push(Section {
+        name: ".bss".into(),
+        addr: 0x10_0000,
+        data: vec![0; 1 << 20],
+        kind: SectionKind::Bss,
+        align: 16,
+    });
+    let mut mem = Memory::new(Endian::Little);
+    img.load_into(&mut mem).unwrap();
+    assert_eq!(mem.read_u64(0x10_0000 + (1 << 19)).unwrap(), 0);
+    assert!(format!("{mem:?}").contains("allocated_pages: 0"), "{mem:?}");
+    mem.write_u64(0x10_0008, 7).unwrap();
+    assert_eq!(mem.read_u64(0x10_0008).unwrap(), 7);
+}

@@ -1,0 +1,10 @@
+//! Fuzz target `decode_ia64`: the bytes through [`acctemu::fuzzing::decode_ia64`], the function the
+//! regression tests in `tests/fuzz_regressions.rs` call on every input committed under
+//! `tests/fuzz-regressions/decode_ia64/`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = acctemu::fuzzing::decode_ia64(data);
+});
