@@ -4,7 +4,8 @@
 #
 #   fuzz/run-all.sh [SECONDS] [TARGET...]
 #
-# Corpora grow in fuzz/corpus/<target> (ignored by git), seeded from fuzz/seeds/<target>;
+# Corpora grow in fuzz/corpus/<target> (ignored by git), seeded first with
+# `cargo run --example fuzz_seeds` (corpus files named in src/fuzzing/seeds.rs, and fuzz/seeds/);
 # crashes land in fuzz/artifacts/<target>/; each run's libFuzzer output in
 # fuzz/logs/<target>.log (also ignored). Needs cargo-fuzz; on a stable toolchain the nightly
 # flags come from RUSTC_BOOTSTRAP=1.
@@ -14,6 +15,7 @@ secs=${1:-600}
 [ $# -gt 0 ] && shift
 targets=${*:-$(cargo fuzz list --fuzz-dir fuzz)}
 mkdir -p fuzz/logs
+cargo run -q --example fuzz_seeds -- fuzz/corpus || exit 1
 export RUSTC_BOOTSTRAP=1
 # Safe Rust throughout (the crates forbid unsafe): no sanitizer, but debug assertions so
 # arithmetic overflow panics as it does in `cargo test`.
@@ -24,7 +26,7 @@ for t in $targets; do
     echo "== $t ($secs s)"
     start=$(date +%s)
     # shellcheck disable=SC2086
-    cargo fuzz run $flags "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
+    cargo fuzz run $flags "$t" "fuzz/corpus/$t" -- \
         -runs=1000000 -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
         >"fuzz/logs/$t.log" 2>&1
     rc=$?

@@ -6,6 +6,10 @@
 //! Every function returns `Ok` or the typed error's message; a panic is the bug being hunted.
 //! Inputs never touch the file system: includes resolve through a [`MemLoader`].
 
+mod seeds;
+
+pub use seeds::{seeds, Seed};
+
 use arch_ia64::asm::assemble;
 use emu_core::harness::Harness;
 use emu_core::image::{Image, Section, SectionKind};

@@ -2,8 +2,9 @@
 //! crash or hang, committed under `tests/fuzz-regressions/<target>/`, goes through the same
 //! function its target calls ([`acctemu::fuzzing`]). Each must return, `Ok` or a typed error;
 //! an error must name where it is (file:line:col in the source text or harness, the pc in
-//! code). The seed corpora under `fuzz/seeds/<target>/` run through the same functions, so a
-//! target that stops accepting its seeds is noticed here too.
+//! code). The seeds ([`acctemu::fuzzing::seeds`]: corpus files named where they live, and
+//! `fuzz/seeds/<target>/`) run through the same functions, so a target that stops accepting its
+//! seeds is noticed here too.
 
 use acctemu::fuzzing::{self, TARGETS};
 use std::path::{Path, PathBuf};
@@ -42,69 +43,76 @@ fn names_location(target: &str, msg: &str) -> bool {
     }
 }
 
-/// Feeds every file under `base/<target>/` through the target's function.
-fn check_dir(base: &Path, must_locate: bool) -> usize {
+/// Feeds each (target, label, bytes) input through its target's function; returns how many.
+fn check(inputs: impl IntoIterator<Item = (String, String, Vec<u8>)>, must_locate: bool) -> usize {
     let mut n = 0;
-    for (name, f) in TARGETS {
-        for path in files(&base.join(name)) {
-            let data = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-            let start = Instant::now();
-            let result = f(&data);
-            let took = start.elapsed();
-            // libFuzzer's -timeout is 10 s on an optimised build; a debug build gets more room.
-            assert!(took < Duration::from_secs(60), "{}: {name} took {took:?}", path.display());
-            if let Err(msg) = &result {
-                if must_locate {
-                    assert!(
-                        names_location(name, msg),
-                        "{}: {name}: the error names no location: {msg}",
-                        path.display()
-                    );
-                }
+    for (name, label, data) in inputs {
+        let f = target(&name);
+        let start = Instant::now();
+        let result = f(&data);
+        let took = start.elapsed();
+        // libFuzzer's -timeout is 10 s on an optimised build; a debug build gets more room.
+        assert!(took < Duration::from_secs(60), "{label}: {name} took {took:?}");
+        if let Err(msg) = &result {
+            if must_locate {
+                assert!(names_location(&name, msg), "{label}: {name}: the error names no location: {msg}");
             }
-            n += 1;
         }
+        n += 1;
     }
     n
 }
 
+/// The function of target `name`.
+fn target(name: &str) -> fuzzing::Target {
+    TARGETS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f).unwrap_or_else(|| panic!("no target {name}"))
+}
+
+/// Every file under `base/<target>/`, as (target, path, bytes).
+fn inputs_under(base: &Path) -> Vec<(String, String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for (name, _) in TARGETS {
+        for path in files(&base.join(name)) {
+            let data = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            out.push(((*name).to_string(), path.display().to_string(), data));
+        }
+    }
+    out
+}
+
+/// Every seed, as (target, name, bytes).
+fn seeds() -> Vec<(String, String, Vec<u8>)> {
+    let all = fuzzing::seeds(&root()).unwrap_or_else(|e| panic!("seeds: {e}"));
+    all.into_iter().map(|s| (s.target.to_string(), s.name, s.data)).collect()
+}
+
 #[test]
 fn every_committed_crash_returns() {
-    let n = check_dir(&root().join("tests/fuzz-regressions"), true);
+    let n = check(inputs_under(&root().join("tests/fuzz-regressions")), true);
     assert!(n > 0, "no regression inputs under tests/fuzz-regressions");
 }
 
 #[test]
 fn every_seed_returns() {
-    let n = check_dir(&root().join("fuzz/seeds"), false);
-    assert!(n > 0, "no seeds under fuzz/seeds");
+    let n = check(seeds(), false);
+    assert!(n > 0, "no seeds");
 }
 
 /// The seeds are meant to be valid input: the sources and patches must get all the way
 /// through, the objects must load (their runs from the first byte of `.text` may stop early).
 #[test]
 fn the_seeds_are_accepted() {
-    let seeds = |name: &str| files(&root().join("fuzz/seeds").join(name));
-    for path in seeds("elf_ia64") {
-        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        arch_ia64::elf::load(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-    for path in seeds("elf_x86") {
-        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        arch_x86::run::load_object(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-    for path in seeds("elf_s390") {
-        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        arch_s390::run::load_object(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-    for name in ["assemble_ia64", "patch", "preprocess"] {
-        for path in files(&root().join("fuzz/seeds").join(name)) {
-            let data = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-            let f =
-                TARGETS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f).unwrap_or_else(|| panic!("no target {name}"));
-            if let Err(e) = f(&data) {
-                panic!("{}: {name}: {e}", path.display());
+    for (name, label, data) in seeds() {
+        match name.as_str() {
+            "elf_ia64" => drop(arch_ia64::elf::load(&data).unwrap_or_else(|e| panic!("{label}: {e}"))),
+            "elf_x86" => drop(arch_x86::run::load_object(&data).unwrap_or_else(|e| panic!("{label}: {e}"))),
+            "elf_s390" => drop(arch_s390::run::load_object(&data).unwrap_or_else(|e| panic!("{label}: {e}"))),
+            "assemble_ia64" | "patch" | "preprocess" => {
+                if let Err(e) = target(&name)(&data) {
+                    panic!("{label}: {name}: {e}");
+                }
             }
+            _ => {}
         }
     }
 }
