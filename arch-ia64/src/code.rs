@@ -168,33 +168,36 @@ fn prepare_region(model: &Itanium2, code: &CodeRegion) -> Vec<[SlotTiming; 3]> {
 }
 
 fn prepare_slot(model: &Itanium2, shape: &SlotShape, e: &Exec, plan: crate::timing::Plan) -> SlotTiming {
+    let (srcs, dsts) = registers(e, fixed_res);
+    let src_regs: Vec<RegOperand> = e.srcs.iter().take(srcs.len()).map(|r| operand(r.kind, r.num)).collect();
+    let dst_regs: Vec<RegOperand> = e.dsts.iter().take(dsts.len()).map(|r| operand(r.kind, r.num)).collect();
+    model.prepare(&issue_info(shape, e, &srcs, &dsts, true), &src_regs, &dst_regs, plan)
+}
+
+/// The registers slot `e` reads and writes, resolved by `res`, as the live model takes them.
+fn registers(e: &Exec, res: impl Fn(RegKind, u8) -> Res) -> (Vec<Src>, Vec<Res>) {
     let n_srcs = usize::from(e.n_srcs).min(e.srcs.len());
     let n_dsts = usize::from(e.n_dsts).min(e.dsts.len());
-    let mut srcs = [Src { res: Res::gr_static(0), role: crate::timing::Role::Data, logical: None }; 6];
-    let mut src_regs = [RegOperand::Fixed(Res::gr_static(0)); 6];
-    for ((r, src), reg) in e.srcs[..n_srcs].iter().zip(srcs.iter_mut()).zip(src_regs.iter_mut()) {
-        let logical = (r.kind == RegKind::Gr).then_some(r.num);
-        *src = Src { res: fixed_res(r.kind, r.num), role: r.usage, logical };
-        *reg = operand(r.kind, r.num);
-    }
-    let mut dsts = [Res::gr_static(0); 3];
-    let mut dst_regs = [RegOperand::Fixed(Res::gr_static(0)); 3];
-    for ((r, dst), reg) in e.dsts[..n_dsts].iter().zip(dsts.iter_mut()).zip(dst_regs.iter_mut()) {
-        *dst = fixed_res(r.kind, r.num);
-        *reg = operand(r.kind, r.num);
-    }
-    let info = IssueInfo {
+    let srcs = e.srcs[..n_srcs]
+        .iter()
+        .map(|r| Src { res: res(r.kind, r.num), role: r.usage, logical: (r.kind == RegKind::Gr).then_some(r.num) })
+        .collect();
+    (srcs, e.dsts[..n_dsts].iter().map(|r| res(r.kind, r.num)).collect())
+}
+
+/// The live model's description of slot `e` at `shape`.
+fn issue_info<'a>(shape: &SlotShape, e: &Exec, srcs: &'a [Src], dsts: &'a [Res], executes: bool) -> IssueInfo<'a> {
+    IssueInfo {
         bundle: shape.bundle,
         template: shape.template,
         slot: shape.slot,
         class: e.class,
         unit: e.unit,
         nop: e.nop,
-        srcs: &srcs[..n_srcs],
-        dsts: &dsts[..n_dsts],
-        executes: true,
-    };
-    model.prepare(&info, &src_regs[..n_srcs], &dst_regs[..n_dsts], plan)
+        srcs,
+        dsts,
+        executes,
+    }
 }
 
 #[cfg(test)]
@@ -226,31 +229,14 @@ mod tests {
         out
     }
 
-    /// What the live path needs, rebuilt from the predecoded record with every GR static (the
-    /// walk uses the identity renaming on both sides).
+    /// The live path's issue of `e`, its registers resolved by the identity renaming the
+    /// prepared side is given too.
     fn live_issue(m: &mut Itanium2, shape: &SlotShape, e: &Exec, executes: bool) -> u64 {
-        let n_srcs = usize::from(e.n_srcs);
-        let n_dsts = usize::from(e.n_dsts);
-        let res = |kind: RegKind, num: u8| match kind {
+        let (srcs, dsts) = registers(e, |kind, num| match kind {
             RegKind::Gr => identity(num),
             _ => fixed_res(kind, num),
-        };
-        let srcs: Vec<Src> = e.srcs[..n_srcs]
-            .iter()
-            .map(|r| Src { res: res(r.kind, r.num), role: r.usage, logical: (r.kind == RegKind::Gr).then_some(r.num) })
-            .collect();
-        let dsts: Vec<Res> = e.dsts[..n_dsts].iter().map(|r| res(r.kind, r.num)).collect();
-        m.issue(&IssueInfo {
-            bundle: shape.bundle,
-            template: shape.template,
-            slot: shape.slot,
-            class: e.class,
-            unit: e.unit,
-            nop: e.nop,
-            srcs: &srcs,
-            dsts: &dsts,
-            executes,
-        })
+        });
+        m.issue(&issue_info(shape, e, &srcs, &dsts, executes))
     }
 
     /// r16-r127 as distinct resources (bank 1, then stacked by number).

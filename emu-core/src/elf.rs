@@ -297,6 +297,11 @@ fn read_sections(elf: &Elf<'_>, bytes: &[u8], image: &mut Image) -> Result<Vec<O
             let kind = if sh.sh_flags & u64::from(SHF_EXECINSTR) != 0 { SectionKind::Code } else { SectionKind::Data };
             (kind, slice.to_vec())
         };
+        // A section whose end wraps past 2^64 cannot be mapped or run (executables keep
+        // their addresses; the IA-64 fuzz target found the case first).
+        if sh.sh_addr.checked_add(sh.sh_size).is_none() {
+            return Err(ElfError::SectionTooLarge(if name.is_empty() { format!("#{i}") } else { name }));
+        }
         if let Some(slot) = index_of.get_mut(i) {
             *slot = Some(image.sections.len());
         }

@@ -120,7 +120,7 @@ pub fn seeds(root: &Path) -> Result<Vec<Seed>, String> {
 /// The bytes of a `.text.hex` file (hex digits, any whitespace).
 fn hex(text: &[u8]) -> Option<Vec<u8>> {
     let digits: Vec<u8> = text.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     digits.chunks(2).map(|pair| std::str::from_utf8(pair).ok().and_then(|s| u8::from_str_radix(s, 16).ok())).collect()
