@@ -10,8 +10,7 @@ use arch_x86::timing::X86Params;
 use emu_core::harness::Harness;
 use emu_core::scenario::Workload;
 
-/// The TSC rate the x86 harnesses' cyc2ns mult/shift assume (reference/x86-host.md: 2600 MHz;
-/// this machine reports 2596 MHz).
+/// The TSC rate the x86 harnesses' cyc2ns mult/shift assume (reference/x86-host.md: 2600 MHz).
 pub const TSC_HZ: u64 = 2_600_000_000;
 
 /// Path budget: the longest trace function (a 64-CPU timer-target walk) stays far below it.

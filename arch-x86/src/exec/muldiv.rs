@@ -1,12 +1,14 @@
 //! Multiplication, division and accumulator sign extension. After a multiply CF = OF say
-//! whether the high half is significant; SF/ZF/AF/PF (undefined) are left unchanged, as the
-//! host (Sapphire Rapids) does for imul in the native flag tests. Division leaves the flags unchanged and raises #DE on a zero
-//! divisor or a quotient that does not fit.
+//! whether the high half is significant. SF/ZF/AF/PF are undefined; after a two- or
+//! three-operand imul they follow the recorded Intel host (tests/data/flagtest.native.txt):
+//! SF and PF from the truncated product, ZF and AF clear. The one-operand forms are not in
+//! that record and leave them unchanged. Division leaves the flags unchanged and raises #DE
+//! on a zero divisor or a quotient that does not fit.
 
-use super::flags::sext;
+use super::flags::{sext, szp};
 use super::{Ctx, Flow, Trap};
 use crate::decode::{Gpr, Insn, Op, Operand};
-use crate::state::flags::{CF, OF};
+use crate::state::flags::{AF, CF, OF, PF, SF, ZF};
 use crate::state::mask;
 
 fn acc(num: u8, size: u8) -> Operand {
@@ -37,6 +39,7 @@ pub fn muldiv(i: &Insn, cx: &mut Ctx<'_>) -> Result<Flow, Trap> {
             let low = full as u64 & mask(size);
             cx.write(&i.ops[0], size, low)?;
             set_mul_flags(cx, full != i128::from(sext(low, size)));
+            cx.st.set_flags(SF | ZF | AF | PF, szp(low, size) & (SF | PF));
         }
         Op::Mul | Op::Imul1 => {
             let a = cx.read(&acc(0, size), size)?;

@@ -1,5 +1,5 @@
-//! Compares the model with `arch-x86/timing-data/calibration.txt` (this machine, measured by
-//! calibrate.sh): the model runs the same kernel as a hand-built IssueInfo sequence and its
+//! Compares the model with `arch-x86/timing-data/calibration.txt` (measured by calibrate.sh on
+//! the AMD EPYC, Zen 4, machine its header names; the test host does not matter): the model runs the same kernel as a hand-built IssueInfo sequence and its
 //! steady-state cycles per element must match the measurement within `TOLERANCE` (relative) or
 //! `SLACK` cycles, whichever is larger. The Zen 4 preset is held to that, since calibration.txt
 //! comes from a Zen 4 machine; the Golden Cove preset is compared and its disagreements are
@@ -173,7 +173,7 @@ fn calibration_file_names_the_machine_and_has_every_kernel() {
 }
 
 #[test]
-fn zen4_preset_matches_this_machine_within_tolerance() {
+fn zen4_preset_matches_the_calibration_machine_within_tolerance() {
     assert!(CALIBRATION.contains("AuthenticAMD"), "calibration.txt is not from the Zen 4 machine any more");
     let rows = compare(&X86Params::zen4());
     assert!(rows.len() >= 20);
@@ -183,7 +183,7 @@ fn zen4_preset_matches_this_machine_within_tolerance() {
 
 #[test]
 fn golden_cove_preset_disagreements_are_listed() {
-    // Documented disagreement: this machine is Zen 4, not the Golden Cove the preset models.
+    // Documented disagreement: the calibration machine is Zen 4, not the Golden Cove the preset models.
     // The table goes to stderr (`cargo test -- --nocapture`); the kernels the two cores share
     // figures for (add, imul, div32, div64) must still agree.
     let rows = compare(&X86Params::golden_cove());

@@ -1,5 +1,5 @@
 //! x86-64 cycle model of one modern out-of-order core: Golden Cove (Sapphire Rapids) by default,
-//! Zen 4 as a second preset because this machine measured as one (see `params`, and
+//! Zen 4 as a second preset because the calibration machine measured as one (see `params`, and
 //! `arch-x86/timing-data/calibration.txt`). Every figure is a field of [`X86Params`];
 //! [`X86Model::explain_model`] lists them with sources and GUESS marks.
 //!

@@ -1,13 +1,13 @@
 //! The figures of the x86-64 model, each a named field. Two presets: [`X86Params::golden_cove`]
-//! (the Default: Sapphire Rapids' core, which shared/reference/x86-host.md says these machines
-//! are) and [`X86Params::zen4`] (what `arch-x86/timing-data/calibration.txt` found this machine to
-//! be: AMD family 25 model 17, EPYC Genoa). Latencies and costs are in core cycles.
+//! (Sapphire Rapids' core, which shared/reference/x86-host.md describes) and
+//! [`X86Params::zen4`] (what `arch-x86/timing-data/calibration.txt` found the calibration
+//! machine to be: AMD family 25 model 17, EPYC Genoa). Latencies and costs are in core cycles.
 //!
 //! Sources, cited by name because they cannot be fetched here: [UOPS] uops.info tables (ADL-P for
 //! Golden Cove, ZEN4), [AGNER] Agner Fog's instruction tables and microarchitecture guide,
 //! [INTEL] Intel 64 and IA-32 Architectures Optimization Reference Manual, [CAL] our own
-//! calibration.txt (this machine), [REF] shared/reference/x86-host.md. A figure recalled rather
-//! than read is marked GUESS; so is every figure with no source at all.
+//! calibration.txt (the calibration machine), [REF] shared/reference/x86-host.md. A figure
+//! recalled rather than read is marked GUESS; so is every figure with no source at all.
 
 use std::fmt::Write as _;
 
@@ -136,7 +136,7 @@ pub struct X86Params {
 }
 
 impl Default for X86Params {
-    /// Zen 4: the core these machines really are (AMD EPYC family 25 model 17 under KVM, not
+    /// Zen 4: the core calibration.txt was measured on (AMD EPYC family 25 model 17 under KVM, not
     /// the Sapphire Rapids `reference/x86-host.md` assumed), calibrated against them, so the
     /// model's cycles can be checked against measurements here. `golden_cove()` stays for
     /// comparison.
@@ -230,7 +230,7 @@ impl X86Params {
         }
     }
 
-    /// Zen 4, the core this machine turned out to be; measured figures from calibration.txt.
+    /// Zen 4, the core the calibration machine turned out to be; measured figures from calibration.txt.
     pub fn zen4() -> Self {
         X86Params {
             core: Core::Zen4,
@@ -411,7 +411,7 @@ impl X86Params {
         let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
         let core = match self.core {
             Core::GoldenCove => "Golden Cove (Sapphire Rapids)",
-            Core::Zen4 => "Zen 4 (EPYC Genoa, this machine)",
+            Core::Zen4 => "Zen 4 (EPYC Genoa, the calibration machine)",
         };
         let mut out = String::new();
         let _ = writeln!(out, "x86-64 model of {core}; cycles are core cycles");
