@@ -189,3 +189,45 @@ fn compiled_traces_refuse_defines_and_patches() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
 }
+
+const SRC: &str = "tests/data/ia64/account_sys_enter.S";
+const HARNESS: &str = "tests/data/ia64/account_sys_enter.toml";
+
+fn counters(v: &Value, side: &str) -> Vec<(String, u64)> {
+    let list = v[side]["report"]["counters"].as_array().expect("counters");
+    list.iter().map(|c| (c["name"].as_str().unwrap_or("").to_string(), c["value"].as_u64().unwrap_or(0))).collect()
+}
+
+/// One harness for a plain file under two define sets: each side's fields and counters are
+/// where its own build keeps them. Before, A (V.1) ran on the V.2 layout: its "ac_stime" was
+/// V.1's ac_utime and its "ac_utime" a word past the fields.
+#[test]
+fn plain_diff_counters_follow_each_sides_layout() {
+    let v = json(&["diff", SRC, "--b-define", "ACCOUNTING_V2", "--harness", HARNESS, "--format", "json"]);
+    // History: stamp 1000, leave 1500 (V.2), now 2300, stime 10000, utime 20000.
+    // V.1 charges all 1300 cycles since the stamp to utime at entry; V.2 charges stamp..leave
+    // (500) to stime and leave..now (800) to utime.
+    let want = |s: u64, u: u64| vec![("ac_stime".to_string(), s), ("ac_utime".to_string(), u)];
+    assert_eq!(counters(&v, "a"), want(10_000, 21_300));
+    assert_eq!(counters(&v, "b"), want(10_500, 20_800));
+}
+
+/// A harness that names a field only one build keeps is refused for that side, located at
+/// the harness line and naming the side.
+#[test]
+fn plain_diff_refuses_a_harness_field_one_side_lacks() {
+    let text = std::fs::read_to_string(common::root().join(HARNESS)).expect("harness");
+    let text = format!(
+        "{text}\n[[counter]]\nname = \"ac_leave\"\naddress = \"task+ti_ac_leave\"\nwidth = 8\nunit = \"itc\"\n"
+    );
+    let path = std::env::temp_dir().join(format!("acctemu-leave-{}.toml", std::process::id()));
+    std::fs::write(&path, text).expect("write harness");
+    let h = path.to_str().expect("utf-8 path");
+    let o = acctemu(&["diff", SRC, "--b-define", "ACCOUNTING_V2", "--harness", h]);
+    let _ = std::fs::remove_file(&path);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("{h}:")) && err.contains("unknown symbol 'ti_ac_leave'"), "{err}");
+    assert!(err.contains(&format!("note: in diff side A = {SRC}")), "{err}");
+    assert!(o.stdout.is_empty());
+}

@@ -84,6 +84,14 @@ impl TraceVersion {
         }
     }
 
+    /// [`TraceVersion::run`], a harness error noting which side it concerns.
+    fn run_side(&self, name: &str, w: &Workload) -> Result<Side, CliError> {
+        self.run(w).map_err(|e| match e {
+            CliError::Setup(d) => CliError::Setup(plain_diff::side_note(d, name, &self.label, self.trace.source_name)),
+            e => e,
+        })
+    }
+
     fn run(&self, w: &Workload) -> Result<Side, CliError> {
         let mut opts = self.trace.preprocess_options();
         for d in &self.extra_defines {
@@ -158,7 +166,7 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
             } else {
                 None
             };
-            let d = CycleDiff::new(a.run(&req.workload)?, b.run(&req.workload)?, baseline);
+            let d = CycleDiff::new(a.run_side("A", &req.workload)?, b.run_side("B", &req.workload)?, baseline);
             if req.json {
                 serde_json::to_string_pretty(&d).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))
             } else {
