@@ -96,17 +96,24 @@ pub struct AccountingVerdict {
 impl AccountingVerdict {
     /// The verdict on `report`'s time checks.
     pub fn of(report: &ScenarioReport) -> AccountingVerdict {
+        AccountingVerdict::from_checks(report.time_checks(), report.tolerance)
+    }
+
+    /// The verdict on named time checks made under `tolerance` cycles.
+    pub fn from_checks<'a>(
+        checks: impl Iterator<Item = (&'static str, &'a TimeCheck)>,
+        tolerance: u64,
+    ) -> AccountingVerdict {
         let percent = |x: u64, truth: u64| (truth > 0).then(|| x as f64 * 100.0 / truth as f64);
-        let buckets: Vec<BucketVerdict> = report
-            .time_checks()
+        let buckets: Vec<BucketVerdict> = checks
             .map(|(bucket, t)| BucketVerdict {
                 bucket,
                 error_percent: t.relative_error.map(|r| r * 100.0),
-                tolerance_percent: percent(report.tolerance, t.truth),
+                tolerance_percent: percent(tolerance, t.truth),
                 within_tolerance: t.within_tolerance,
             })
             .collect();
-        AccountingVerdict { correct: buckets.iter().all(|b| b.within_tolerance), tolerance: report.tolerance, buckets }
+        AccountingVerdict { correct: buckets.iter().all(|b| b.within_tolerance), tolerance, buckets }
     }
 }
 
@@ -333,5 +340,41 @@ impl CycleDiff {
         writeln!(f, "\nagainst the truth (tolerance: each side's cycles spent in paths):")?;
         writeln!(f, "  A {}; tolerance {} cycles", self.a_verdict, self.a_verdict.tolerance)?;
         writeln!(f, "  B {}; tolerance {} cycles", self.b_verdict, self.b_verdict.tolerance)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The numbers of issue #11's report: B's utime 360709 of 1500000 (-75.95%) under a
+    /// tolerance of 135139 cycles is wrong, whatever A does.
+    #[test]
+    fn a_side_beyond_its_tolerance_is_wrong_and_says_by_how_much() {
+        let (utime, stime) = (TimeCheck::new(1_500_000, 360_709, 135_139), TimeCheck::new(435_139, 1_935_074, 135_139));
+        let v = AccountingVerdict::from_checks([("utime", &utime), ("stime", &stime)].into_iter(), 135_139);
+        assert!(!v.correct);
+        assert_eq!(v.to_string(), "WRONG: utime -75.95% (BEYOND ±9.01%), stime +344.70% (BEYOND ±31.06%)");
+        assert_eq!(v.buckets[0].tolerance_percent.map(|t| (t * 100.0).round()), Some(901.0));
+    }
+
+    #[test]
+    fn a_side_within_its_tolerance_is_correct() {
+        let (utime, stime) = (TimeCheck::new(1_500_000, 1_498_500, 2_000), TimeCheck::new(400_000, 401_200, 2_000));
+        let v = AccountingVerdict::from_checks([("utime", &utime), ("stime", &stime)].into_iter(), 2_000);
+        assert!(v.correct);
+        assert_eq!(v.to_string(), "correct: utime -0.10% (within ±0.13%), stime +0.30% (within ±0.50%)");
+    }
+
+    /// One kept bucket off the truth makes the side wrong; a zero truth has no percentages and
+    /// states the bound in cycles.
+    #[test]
+    fn every_kept_bucket_counts_and_a_zero_truth_is_stated_in_cycles() {
+        let ok = TimeCheck::new(1_000, 1_000, 10);
+        let guest = TimeCheck::new(0, 50, 10);
+        let v = AccountingVerdict::from_checks([("utime", &ok), ("stime", &ok), ("guest", &guest)].into_iter(), 10);
+        assert!(!v.correct);
+        assert!(v.to_string().ends_with(", guest - (BEYOND ±10 cycles)"), "{v}");
+        assert_eq!(v.buckets[2].error_percent, None);
     }
 }
