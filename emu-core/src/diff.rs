@@ -1,6 +1,7 @@
 //! Cycle-diff of two accounting versions run on the same workload: cycles per system call
 //! side by side, where the difference comes from (by label and by instruction group), and
-//! whether both account the same user and system time.
+//! whether both account the same user and system time, and whether each accounts the true
+//! time within its tolerance ([`AccountingVerdict`]).
 
 use crate::scenario::{PathKind, ScenarioReport, TimeCheck};
 use serde::Serialize;

@@ -2,6 +2,12 @@
 //! changed by `--patch` or `--a-define`/`--b-define`) are compared per system call over a
 //! workload; plain files over one run from `--entry` (see `plain_diff`). Without arguments:
 //! `ia64/syscall/v1` against `ia64/syscall/v2`, with `ia64/syscall/none` as the baseline.
+//!
+//! Each side's counters follow the code that runs: a trace under other defines that is the
+//! build of another catalogued version runs with that version's harness (V.1 under
+//! `-D ACCOUNTING_V2` is V.2); any other changed side keeps its trace's harness, whose counters
+//! name the fields through symbols the build defines, so a build that lacks one is refused.
+//! The report judges each side against the true time, not only A against B.
 
 use super::plain_diff::{self, source_text, SourceSide};
 use super::scenario::{check_workload, check_workload_paths, prepare_trace_image};
