@@ -1,6 +1,7 @@
 //! Cycle-diff of two accounting versions run on the same workload: cycles per system call
 //! side by side, where the difference comes from (by label and by instruction group), and
-//! whether both account the same user and system time.
+//! whether both account the same user and system time, and whether each accounts the true
+//! time within its tolerance ([`AccountingVerdict`]).
 
 use crate::scenario::{PathKind, ScenarioReport, TimeCheck};
 use serde::Serialize;
@@ -67,6 +68,72 @@ pub struct GroupDelta {
     pub b_why: String,
 }
 
+/// One accounted time of one side against the truth.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BucketVerdict {
+    /// `utime`, `stime`, `guest`, `hardirq` or `softirq`.
+    pub bucket: &'static str,
+    /// `(accounted - truth) / truth` in percent; `None` when the truth is zero.
+    pub error_percent: Option<f64>,
+    /// The side's tolerance in percent of the truth; `None` when the truth is zero.
+    pub tolerance_percent: Option<f64>,
+    /// Whether `|accounted - truth|` is at most the tolerance.
+    pub within_tolerance: bool,
+}
+
+/// Whether one side accounts the truth, not merely the same as the other side: every time it
+/// keeps, against the true time of the workload, under its own tolerance (the cycles it spent
+/// in paths, the most an accounting that stamps inside its paths can be off).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AccountingVerdict {
+    /// Every kept time within the tolerance.
+    pub correct: bool,
+    /// The tolerance in cycles.
+    pub tolerance: u64,
+    /// utime, stime, then the optional buckets the side keeps.
+    pub buckets: Vec<BucketVerdict>,
+}
+
+impl AccountingVerdict {
+    /// The verdict on `report`'s time checks.
+    pub fn of(report: &ScenarioReport) -> AccountingVerdict {
+        AccountingVerdict::from_checks(report.time_checks(), report.tolerance)
+    }
+
+    /// The verdict on named time checks made under `tolerance` cycles.
+    pub fn from_checks<'a>(
+        checks: impl Iterator<Item = (&'static str, &'a TimeCheck)>,
+        tolerance: u64,
+    ) -> AccountingVerdict {
+        let percent = |x: u64, truth: u64| (truth > 0).then(|| x as f64 * 100.0 / truth as f64);
+        let buckets: Vec<BucketVerdict> = checks
+            .map(|(bucket, t)| BucketVerdict {
+                bucket,
+                error_percent: t.relative_error.map(|r| r * 100.0),
+                tolerance_percent: percent(tolerance, t.truth),
+                within_tolerance: t.within_tolerance,
+            })
+            .collect();
+        AccountingVerdict { correct: buckets.iter().all(|b| b.within_tolerance), tolerance, buckets }
+    }
+}
+
+impl fmt::Display for AccountingVerdict {
+    /// `correct: utime -0.10% (within ±1.20%), stime +0.30% (within ±4.00%)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.correct { "correct:" } else { "WRONG:" })?;
+        for (i, b) in self.buckets.iter().enumerate() {
+            let sep = if i == 0 { " " } else { ", " };
+            let error = b.error_percent.map_or_else(|| "-".to_string(), |e| format!("{e:+.2}%"));
+            let bound =
+                b.tolerance_percent.map_or_else(|| format!("{} cycles", self.tolerance), |t| format!("{t:.2}%"));
+            let within = if b.within_tolerance { "within" } else { "BEYOND" };
+            write!(f, "{sep}{} {error} ({within} ±{bound})", b.bucket)?;
+        }
+        Ok(())
+    }
+}
+
 /// The comparison of two sides (and optionally a baseline without accounting).
 #[derive(Debug, Clone, Serialize)]
 pub struct CycleDiff {
@@ -84,6 +151,10 @@ pub struct CycleDiff {
     pub accounting_gap: (u64, u64),
     /// The most two in-path accountings may differ: the larger side's cycles spent in paths.
     pub tolerance: u64,
+    /// Whether A accounts the truth.
+    pub a_verdict: AccountingVerdict,
+    /// Whether B accounts the truth.
+    pub b_verdict: AccountingVerdict,
 }
 
 impl CycleDiff {
@@ -131,7 +202,8 @@ impl CycleDiff {
             a.report.stime.accounted.abs_diff(b.report.stime.accounted),
         );
         let tolerance = a.report.tolerance.max(b.report.tolerance);
-        CycleDiff { a, b, baseline, by_label, by_group, accounting_gap, tolerance }
+        let (a_verdict, b_verdict) = (AccountingVerdict::of(&a.report), AccountingVerdict::of(&b.report));
+        CycleDiff { a, b, baseline, by_label, by_group, accounting_gap, tolerance, a_verdict, b_verdict }
     }
 
     /// Whether A and B account the same user and system time within [`CycleDiff::tolerance`].
@@ -265,6 +337,45 @@ impl CycleDiff {
             self.accounting_gap.0,
             self.accounting_gap.1,
             self.tolerance
-        )
+        )?;
+        writeln!(f, "\nagainst the truth (tolerance: each side's cycles spent in paths):")?;
+        writeln!(f, "  A {}; tolerance {} cycles", self.a_verdict, self.a_verdict.tolerance)?;
+        writeln!(f, "  B {}; tolerance {} cycles", self.b_verdict, self.b_verdict.tolerance)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The numbers of issue #11's report: B's utime 360709 of 1500000 (-75.95%) under a
+    /// tolerance of 135139 cycles is wrong, whatever A does.
+    #[test]
+    fn a_side_beyond_its_tolerance_is_wrong_and_says_by_how_much() {
+        let (utime, stime) = (TimeCheck::new(1_500_000, 360_709, 135_139), TimeCheck::new(435_139, 1_935_074, 135_139));
+        let v = AccountingVerdict::from_checks([("utime", &utime), ("stime", &stime)].into_iter(), 135_139);
+        assert!(!v.correct);
+        assert_eq!(v.to_string(), "WRONG: utime -75.95% (BEYOND ±9.01%), stime +344.70% (BEYOND ±31.06%)");
+        assert_eq!(v.buckets[0].tolerance_percent.map(|t| (t * 100.0).round()), Some(901.0));
+    }
+
+    #[test]
+    fn a_side_within_its_tolerance_is_correct() {
+        let (utime, stime) = (TimeCheck::new(1_500_000, 1_498_500, 2_000), TimeCheck::new(400_000, 401_200, 2_000));
+        let v = AccountingVerdict::from_checks([("utime", &utime), ("stime", &stime)].into_iter(), 2_000);
+        assert!(v.correct);
+        assert_eq!(v.to_string(), "correct: utime -0.10% (within ±0.13%), stime +0.30% (within ±0.50%)");
+    }
+
+    /// One kept bucket off the truth makes the side wrong; a zero truth has no percentages and
+    /// states the bound in cycles.
+    #[test]
+    fn every_kept_bucket_counts_and_a_zero_truth_is_stated_in_cycles() {
+        let ok = TimeCheck::new(1_000, 1_000, 10);
+        let guest = TimeCheck::new(0, 50, 10);
+        let v = AccountingVerdict::from_checks([("utime", &ok), ("stime", &ok), ("guest", &guest)].into_iter(), 10);
+        assert!(!v.correct);
+        assert!(v.to_string().ends_with(", guest - (BEYOND ±10 cycles)"), "{v}");
+        assert_eq!(v.buckets[2].error_percent, None);
     }
 }

@@ -2,6 +2,12 @@
 //! changed by `--patch` or `--a-define`/`--b-define`) are compared per system call over a
 //! workload; plain files over one run from `--entry` (see `plain_diff`). Without arguments:
 //! `ia64/syscall/v1` against `ia64/syscall/v2`, with `ia64/syscall/none` as the baseline.
+//!
+//! Each side's counters follow the code that runs: a trace under other defines that is the
+//! build of another catalogued version runs with that version's harness (V.1 under
+//! `-D ACCOUNTING_V2` is V.2); any other changed side keeps its trace's harness, whose counters
+//! name the fields through symbols the build defines, so a build that lacks one is refused.
+//! The report judges each side against the true time, not only A against B.
 
 use super::plain_diff::{self, source_text, SourceSide};
 use super::scenario::{check_workload, check_workload_paths, prepare_trace_image};
@@ -11,7 +17,7 @@ use emu_core::diff::{CycleDiff, Side};
 use emu_core::harness::Harness;
 use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
 use emu_core::scenario::{run as run_workload, PathKind, ScenarioMachine, Workload};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What `acctemu diff` was asked to do.
 #[derive(Debug, Clone)]
@@ -57,6 +63,41 @@ impl TraceVersion {
         }
     }
 
+    /// `source` (the trace's own, or patched) under the trace's defines and `extra`. When that
+    /// is the build of a catalogued version, the version's harness, bindings and counters
+    /// apply: V.1 under `-D ACCOUNTING_V2` is V.2's code and keeps its counters where V.2 does.
+    /// Otherwise the trace's harness stays, its counters resolved through the symbols the
+    /// build defines, so a layout it does not match is refused (see `counter_address`).
+    fn changed(trace: &'static traces::Trace, patch: Option<&Path>, source: String, extra: &[String]) -> TraceVersion {
+        let mut label = trace.name.to_string();
+        if let Some(p) = patch {
+            label.push_str(&format!(" + {}", p.display()));
+        }
+        for d in extra {
+            label.push_str(&format!(" -D{d}"));
+        }
+        let mut defines: Vec<(String, String)> =
+            trace.defines.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+        defines.extend(extra.iter().map(|d| parse_define(d)));
+        match traces::find_build(&source, &defines) {
+            Some(t) => {
+                if t.name != trace.name {
+                    label.push_str(&format!(" (= {}: its harness and counters)", t.name));
+                }
+                TraceVersion { trace: t, label, source, extra_defines: Vec::new() }
+            }
+            None => TraceVersion { trace, label, source, extra_defines: extra.to_vec() },
+        }
+    }
+
+    /// [`TraceVersion::run`], a harness error noting which side it concerns.
+    fn run_side(&self, name: &str, w: &Workload) -> Result<Side, CliError> {
+        self.run(w).map_err(|e| match e {
+            CliError::Setup(d) => CliError::Setup(plain_diff::side_note(d, name, &self.label, self.trace.source_name)),
+            e => e,
+        })
+    }
+
     fn run(&self, w: &Workload) -> Result<Side, CliError> {
         let mut opts = self.trace.preprocess_options();
         for d in &self.extra_defines {
@@ -97,8 +138,7 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
     match traces::find(&a_name) {
         Some(trace) if trace.arch != traces::Arch::Ia64 => compiled(req, trace),
         Some(trace) => {
-            let mut a = TraceVersion::of(trace);
-            a.extra_defines.clone_from(&req.a_defines);
+            let a = TraceVersion::changed(trace, None, trace.source.to_string(), &req.a_defines);
             let b = match (&req.b, default_pair) {
                 (_, true) => TraceVersion::of(find("ia64/syscall/v2")?),
                 (Some(b), false) => {
@@ -112,21 +152,14 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
                             b.arch.name()
                         )));
                     }
-                    TraceVersion::of(b)
+                    TraceVersion::changed(b, None, b.source.to_string(), &req.b_defines)
                 }
                 (None, false) if changes_a => {
                     let source = match &req.patch {
                         Some(p) => apply(trace.source, trace.source_name, p)?,
                         None => trace.source.to_string(),
                     };
-                    let mut label = trace.name.to_string();
-                    if let Some(p) = &req.patch {
-                        label.push_str(&format!(" + {}", p.display()));
-                    }
-                    for d in &req.b_defines {
-                        label.push_str(&format!(" -D{d}"));
-                    }
-                    TraceVersion { trace, label, source, extra_defines: req.b_defines.clone() }
+                    TraceVersion::changed(trace, req.patch.as_deref(), source, &req.b_defines)
                 }
                 (None, false) => {
                     return Err(CliError::Usage("diff: give B, --patch or --b-define to compare against".into()))
@@ -139,7 +172,7 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
             } else {
                 None
             };
-            let d = CycleDiff::new(a.run(&req.workload)?, b.run(&req.workload)?, baseline);
+            let d = CycleDiff::new(a.run_side("A", &req.workload)?, b.run_side("B", &req.workload)?, baseline);
             if req.json {
                 serde_json::to_string_pretty(&d).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))
             } else {

@@ -2,7 +2,8 @@
 //! harness, compared side by side (cycles, instructions, groups, stalls, final state).
 
 use super::{read, CliError};
-use arch_ia64::run::{run_image, RunConfig};
+use arch_ia64::run::{run_image, RunConfig, RunError};
+use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
 use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
@@ -77,13 +78,27 @@ pub fn run(
     json: bool,
 ) -> Result<String, CliError> {
     let cfg = RunConfig { entry, harness, timeline: true, ..RunConfig::default() };
-    let ra = run_image(&assemble_side(a, include_dirs)?, &cfg).map_err(CliError::Run)?;
-    let rb = run_image(&assemble_side(b, include_dirs)?, &cfg).map_err(CliError::Run)?;
+    let ra = run_image(&assemble_side(a, include_dirs)?, &cfg).map_err(|e| in_side("A", a, e))?;
+    let rb = run_image(&assemble_side(b, include_dirs)?, &cfg).map_err(|e| in_side("B", b, e))?;
     if json {
         let v = serde_json::json!({ "a": { "name": a.label, "report": ra }, "b": { "name": b.label, "report": rb } });
         return serde_json::to_string_pretty(&v).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()));
     }
     Ok(render(&a.label, &ra, &b.label, &rb))
+}
+
+/// A harness error of one side, with a note naming the side: one harness serves both, and
+/// a field that one build does not define (its layout differs) is refused for that side only.
+fn in_side(name: &str, side: &SourceSide, e: RunError) -> CliError {
+    match e {
+        RunError::Setup(d) => CliError::Setup(side_note(d, name, &side.label, &side.file)),
+        e => CliError::Run(e),
+    }
+}
+
+/// `d` with a note saying it concerns diff side `name` (`label`, from `file`).
+pub fn side_note(d: Diagnostic, name: &str, label: &str, file: &str) -> Diagnostic {
+    d.with_note(SourceLoc::new(file.into(), 0, 0), format!("in diff side {name} = {label}"))
 }
 
 fn row(out: &mut String, name: &str, a: u64, b: u64) {

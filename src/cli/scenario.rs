@@ -251,6 +251,16 @@ pub(super) fn counter_address(
             c.address.origin.error(format!("counter `{name}` must be 8 bytes wide for a scenario")),
         ));
     }
+    if let Some(field) = c.address.offset_name().filter(|n| env.lookup(n).is_none()) {
+        // The build names the fields it keeps; one it lacks means the harness was written for
+        // another layout, and reading there would report a stale or foreign field as the time.
+        return Err(CliError::Setup(c.address.origin.error(format!(
+            "trace {}: counter `{name}` is at `{}`, but the code that runs does not define `{field}`: \
+             the harness's layout does not match this build (its defines or patch); give a harness for it",
+            trace.name,
+            c.address.text.trim()
+        ))));
+    }
     env.eval(&c.address).map_err(CliError::Setup)
 }
 

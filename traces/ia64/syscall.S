@@ -48,6 +48,24 @@
 #endif			// scaffold: +/-
 #endif
 
+// scaffold: the accounting fields this build keeps, as absolute symbols (task_struct-relative)
+// the harnesses name in their counters (`task+ti_ac_stime`): the counters follow the layout of
+// the code that runs, and a harness whose fields this build does not keep (tick counters read
+// from a VIRT_CPU_ACCOUNTING build, ac_leave from V.1) is refused instead of read as zero.
+// scaffold: versioned begin (differs between V.1 and V.2 without being seed lines)
+#ifdef CONFIG_VIRT_CPU_ACCOUNTING
+ti_ac_stamp = IA64_TASK_SIZE + TI_AC_STAMP
+ti_ac_stime = IA64_TASK_SIZE + TI_AC_STIME
+ti_ac_utime = IA64_TASK_SIZE + TI_AC_UTIME
+#ifdef ACCOUNTING_V2
+ti_ac_leave = IA64_TASK_SIZE + TI_AC_LEAVE
+#endif
+#else
+ti_tick_utime = IA64_TASK_SIZE + TI_TICK_UTIME
+ti_tick_stime = IA64_TASK_SIZE + TI_TICK_STIME
+#endif
+// scaffold: versioned end
+
 // scaffold: struct pt_regs offsets (IA64_PT_REGS_*_OFFSET), as the seed's PT() uses them.
 #define IA64_PT_REGS_SIZE			400
 #define IA64_PT_REGS_B6_OFFSET			0

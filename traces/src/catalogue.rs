@@ -1,6 +1,7 @@
 //! The catalogue: every trace version, by name.
 
 use crate::trace::{Accounting, Arch, Binding, PathEnd, PathKind, Trace};
+use std::collections::BTreeMap;
 
 /// Seed 004: "ia64: VIRT_CPU_ACCOUNTING (accurate cpu time accounting) take 2".
 const SEED_004: &str = "004_45a46edebad92d63.txt";
@@ -295,4 +296,90 @@ pub fn catalogue() -> &'static [Trace] {
 /// The trace called `name` (`ia64/syscall/v2`).
 pub fn find(name: &str) -> Option<&'static Trace> {
     CATALOGUE.iter().find(|t| t.name == name)
+}
+
+/// The catalogued version that is this build: the same source text under the same defines
+/// (by name and value, in any order; a define given twice keeps its last value, as `-D` does).
+/// A trace changed by `--b-define` into another version's build must run with that version's
+/// harness, bindings and counters, not with the ones of the trace it started from. Only traces
+/// the tool assembles count: a compiled trace's build is its committed object, and two of them
+/// may share source and defines (x86 `patch4` and `housekeeping` differ by harness).
+pub fn find_build(source: &str, defines: &[(String, String)]) -> Option<&'static Trace> {
+    let wanted: BTreeMap<&str, &str> = defines.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+    CATALOGUE.iter().find(|t| {
+        t.object.is_none()
+            && t.source == source
+            && t.defines.iter().copied().collect::<BTreeMap<&str, &str>>() == wanted
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defines(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn v1_under_accounting_v2_is_the_v2_build() {
+        let v1 = find("ia64/syscall/v1").expect("v1");
+        let mut d = defines(v1.defines);
+        d.push(("ACCOUNTING_V2".into(), "1".into()));
+        assert_eq!(find_build(v1.source, &d).map(|t| t.name), Some("ia64/syscall/v2"));
+        // Order does not matter; the last value of a name counts.
+        let d = defines(&[("ACCOUNTING_V2", "0"), ("ACCOUNTING_V2", "1"), ("CONFIG_VIRT_CPU_ACCOUNTING", "1")]);
+        assert_eq!(find_build(v1.source, &d).map(|t| t.name), Some("ia64/syscall/v2"));
+        assert_eq!(find_build(v1.source, &[]).map(|t| t.name), Some("ia64/syscall/none"));
+    }
+
+    /// Where the harness of `harness_of` puts the user and system counters when `build`'s code
+    /// runs: `None` when the build does not define a field it names (the harness is refused).
+    fn counters_on(build: &Trace, harness_of: &Trace) -> Option<(u64, u64)> {
+        let image = build.assemble().expect("assembles").image;
+        let h = emu_core::harness::Harness::parse(harness_of.harness_name, harness_of.harness).expect("harness");
+        let symbols = |name: &str| image.symbol(name).map(|s| s.value);
+        let env = h.env(&symbols).expect("harness symbols");
+        let (u, s) = harness_of.accounting.counters().expect("counters");
+        let at = |name: &str| {
+            let c = h.counters.iter().find(|c| c.name == name).expect("counter listed");
+            env.eval(&c.address).ok()
+        };
+        Some((at(u)?, at(s)?))
+    }
+
+    /// No ia64 harness reads another build's code at a place that build does not keep the
+    /// time: on every version's code, every version's harness either puts its counters where
+    /// that version's own harness does, or is refused.
+    #[test]
+    fn an_ia64_harness_follows_or_refuses_every_build() {
+        let ia64: Vec<&Trace> = catalogue().iter().filter(|t| t.arch == Arch::Ia64).collect();
+        for build in &ia64 {
+            let own = counters_on(build, build);
+            assert!(own.is_some(), "{}: its own harness does not resolve", build.name);
+            for other in &ia64 {
+                let theirs = counters_on(build, other);
+                assert!(
+                    theirs.is_none() || theirs == own,
+                    "{}'s harness on {}'s code reads {theirs:x?}, the build keeps {own:x?}",
+                    other.name,
+                    build.name
+                );
+            }
+        }
+        // V.1 and V.2 harnesses agree on each other's code; the tick-sampling one is refused there.
+        let (v1, v2, none) = (find("ia64/syscall/v1"), find("ia64/syscall/v2"), find("ia64/syscall/none"));
+        let (v1, v2, none) = (v1.expect("v1"), v2.expect("v2"), none.expect("none"));
+        assert_eq!(counters_on(v2, v1), counters_on(v2, v2));
+        assert_eq!(counters_on(v1, v2), counters_on(v1, v1));
+        assert_eq!(counters_on(v1, none), None);
+        assert_eq!(counters_on(none, v1), None);
+    }
+
+    #[test]
+    fn another_source_or_value_is_no_catalogued_build() {
+        let v1 = find("ia64/syscall/v1").expect("v1");
+        assert!(find_build(v1.source, &defines(&[("CONFIG_VIRT_CPU_ACCOUNTING", "2")])).is_none());
+        assert!(find_build("nop.m 0\n", &defines(v1.defines)).is_none());
+    }
 }

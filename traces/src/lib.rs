@@ -11,5 +11,5 @@ mod catalogue;
 pub mod timer_target;
 mod trace;
 
-pub use catalogue::{catalogue, find};
+pub use catalogue::{catalogue, find, find_build};
 pub use trace::{Accounting, Arch, Binding, PathEnd, PathKind, Trace};

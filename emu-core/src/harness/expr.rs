@@ -1,5 +1,5 @@
 //! Value expressions of a harness: `0x1000`, `4_096`, `-1`, `task`, `task+0x40`,
-//! `stack-16`, `stack.top`.
+//! `stack-16`, `stack.top`, `task+ti_ac_stime`.
 
 use std::fmt;
 
@@ -39,9 +39,12 @@ enum Base {
 /// A parsed value expression; evaluate it with [`ValueExpr::eval`].
 ///
 /// Grammar: a number (decimal or `0x` hex, `_` separators allowed, a leading `-` gives
-/// the two's complement), or a name optionally followed by `+number` or `-number`.
-/// Names are looked up as written, so `stack.top` is simply a name the harness defines
-/// for every region (its end address).
+/// the two's complement), or a name optionally followed by `+offset` or `-offset`, the offset
+/// a number or a name. Names are looked up as written, so `stack.top` is simply a name the
+/// harness defines for every region (its end address). A named offset lets a counter follow
+/// the layout of the code that runs: `task+ti_ac_stime` with `ti_ac_stime` an absolute symbol
+/// the build defines, so a build with another layout moves the counter or, when it does not
+/// define the symbol, is refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ValueExpr {
     /// The expression as written (numbers from TOML integers in decimal).
@@ -50,7 +53,7 @@ pub struct ValueExpr {
     pub origin: Origin,
     base: Base,
     /// Signed offset added to the base (`true` = subtract).
-    offset: Option<(bool, u64)>,
+    offset: Option<(bool, Base)>,
 }
 
 /// A number as the grammar allows it, without sign.
@@ -96,7 +99,11 @@ impl ValueExpr {
                 Some(op) => {
                     let name = t.get(..op).unwrap_or("").trim_end();
                     let rest = t.get(op + 1..).unwrap_or("").trim_start();
-                    let off = parse_number(rest).ok_or_else(bad)?;
+                    let off = match parse_number(rest) {
+                        Some(n) => Base::Number(n),
+                        None if is_name(rest) => Base::Name(rest.to_string()),
+                        None => return Err(bad()),
+                    };
                     (Base::Name(name.to_string()), Some((t.get(op..).is_some_and(|s| s.starts_with('-')), off)))
                 }
                 None => (Base::Name(t.to_string()), None),
@@ -120,24 +127,23 @@ impl ValueExpr {
     /// # Errors
     /// An unknown name, or an offset that leaves the 64-bit range.
     pub fn eval(&self, lookup: &dyn Fn(&str) -> Option<u64>) -> Result<u64, Diagnostic> {
-        let base = match &self.base {
-            Base::Number(v) => *v,
-            Base::Name(name) => match lookup(name) {
-                Some(v) => v,
-                None => {
-                    return Err(match name.strip_suffix(".top") {
-                        Some(region) => self.origin.error(format!("unknown region '{region}' in '{name}'")),
-                        None => self.origin.error(format!("unknown symbol '{name}'")),
-                    })
-                }
-            },
-        };
-        let value = match self.offset {
+        let base = self.value_of(&self.base, lookup)?;
+        let value = match &self.offset {
             None => Some(base),
-            Some((false, off)) => base.checked_add(off),
-            Some((true, off)) => base.checked_sub(off),
+            Some((false, off)) => base.checked_add(self.value_of(off, lookup)?),
+            Some((true, off)) => base.checked_sub(self.value_of(off, lookup)?),
         };
         value.ok_or_else(|| self.origin.error(format!("'{}' leaves the 64-bit address range", self.text.trim())))
+    }
+
+    fn value_of(&self, part: &Base, lookup: &dyn Fn(&str) -> Option<u64>) -> Result<u64, Diagnostic> {
+        match part {
+            Base::Number(v) => Ok(*v),
+            Base::Name(name) => lookup(name).ok_or_else(|| match name.strip_suffix(".top") {
+                Some(region) => self.origin.error(format!("unknown region '{region}' in '{name}'")),
+                None => self.origin.error(format!("unknown symbol '{name}'")),
+            }),
+        }
     }
 
     /// The name the expression refers to, if it is not a plain number.
@@ -147,10 +153,60 @@ impl ValueExpr {
             Base::Number(_) => None,
         }
     }
+
+    /// The name of the offset (`ti_ac_stime` in `task+ti_ac_stime`), if it is not a number.
+    pub fn offset_name(&self) -> Option<&str> {
+        match &self.offset {
+            Some((_, Base::Name(n))) => Some(n),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for ValueExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.text.trim())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expr(text: &str) -> Result<ValueExpr, Diagnostic> {
+        let origin =
+            Origin { path: "counter.c.address".into(), loc: SourceLoc::new("h.toml".into(), 3, 11), source_line: None };
+        ValueExpr::parse(text, origin)
+    }
+
+    fn lookup(name: &str) -> Option<u64> {
+        match name {
+            "task" => Some(0x7200_0000),
+            "ti_ac_stime" => Some(3568),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_named_offset_is_looked_up_like_the_base() {
+        let e = expr("task+ti_ac_stime").expect("parses");
+        assert_eq!(e.eval(&lookup).expect("evaluates"), 0x7200_0000 + 3568);
+        assert_eq!(e.offset_name(), Some("ti_ac_stime"));
+        assert_eq!(expr("task-ti_ac_stime").expect("parses").eval(&lookup).expect("evaluates"), 0x7200_0000 - 3568);
+        assert_eq!(expr("task+8").expect("parses").offset_name(), None);
+    }
+
+    #[test]
+    fn an_undefined_named_offset_is_a_located_error() {
+        let e = expr("task+ti_ac_leave").expect("parses");
+        let err = e.eval(&lookup).expect_err("undefined").to_string();
+        assert!(err.starts_with("h.toml:3:11: error: counter.c.address: unknown symbol 'ti_ac_leave'"), "{err}");
+    }
+
+    #[test]
+    fn an_offset_that_is_neither_number_nor_name_is_refused() {
+        for bad in ["task+", "task+8x", "task+a b", "task+1+2"] {
+            assert!(expr(bad).is_err(), "{bad} parsed");
+        }
     }
 }

@@ -171,6 +171,15 @@ impl ScenarioReport {
     pub fn path(&self, path: PathKind) -> Option<&CallStats> {
         self.paths.iter().find(|p| p.path == path).map(|p| &p.stats)
     }
+
+    /// Every time check the scheme keeps, named: utime, stime, then guest, hardirq and softirq
+    /// when present.
+    pub fn time_checks(&self) -> impl Iterator<Item = (&'static str, &TimeCheck)> {
+        let optional = [("guest", &self.guest), ("hardirq", &self.hardirq), ("softirq", &self.softirq)];
+        [("utime", &self.utime), ("stime", &self.stime)]
+            .into_iter()
+            .chain(optional.into_iter().filter_map(|(name, t)| t.as_ref().map(|t| (name, t))))
+    }
 }
 
 impl fmt::Display for ScenarioReport {

@@ -13,6 +13,15 @@
 #define TI_AC_UTIME		112
 #endif
 
+// The fields as task-relative absolute symbols, so a harness names them (`task+ti_ac_stime`)
+// and follows the layout this build has instead of assuming one.
+ti_ac_stamp = IA64_TASK_SIZE + TI_AC_STAMP
+ti_ac_stime = IA64_TASK_SIZE + TI_AC_STIME
+ti_ac_utime = IA64_TASK_SIZE + TI_AC_UTIME
+#ifdef ACCOUNTING_V2
+ti_ac_leave = IA64_TASK_SIZE + TI_AC_LEAVE
+#endif
+
 	.text
 	.global account_sys_enter
 	.proc account_sys_enter
