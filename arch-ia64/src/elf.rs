@@ -32,14 +32,24 @@ pub enum ElfError {
     /// Too short to hold an ELF header.
     #[error("truncated ELF header: {0} bytes")]
     TruncatedHeader(usize),
-    /// A 32-bit ELF; IA-64 objects are ELFCLASS64.
-    #[error("32-bit ELF (ELFCLASS32); IA-64 objects are 64-bit")]
-    Not64Bit,
-    /// A big-endian ELF; Linux IA-64 objects are little-endian.
-    #[error("big-endian ELF; only little-endian IA-64 objects are supported")]
-    BigEndian,
+    /// `EI_CLASS` is not ELFCLASS64 (the byte found); IA-64 objects are 64-bit.
+    #[error("{}", emu_core::elf::class_problem(*.0, "IA-64 objects are 64-bit"))]
+    Not64Bit(u8),
+    /// An IA-64 object whose `EI_DATA` is not ELFDATA2LSB (the byte found): big-endian
+    /// (HP-UX) or invalid; Linux IA-64 objects are little-endian.
+    #[error(
+        "{}: {}, but only little-endian IA-64 objects (EI_DATA 1, ELFDATA2LSB, as Linux makes them) are supported",
+        if *.0 == 2 { "big-endian ELF" } else { "invalid ELF data encoding" },
+        emu_core::elf::data_byte(*.0)
+    )]
+    BigEndian(u8),
     /// `e_machine` is not `EM_IA_64`.
-    #[error("not an IA-64 object: e_machine is {0}, expected 50 (EM_IA_64)")]
+    #[error(
+        "not an IA-64 object: e_machine is {} ({}), expected 50 (EM_IA_64); `acctemu run` takes {}, `acctemu disasm` IA-64 only",
+        .0,
+        emu_core::elf::machine_name(*.0),
+        emu_core::elf::SUPPORTED_MACHINES
+    )]
     WrongMachine(u16),
     /// goblin rejected the headers or tables.
     #[error("malformed ELF: {0}")]
@@ -109,18 +119,19 @@ fn check_header(bytes: &[u8]) -> Result<(), ElfError> {
     if bytes.len() < 64 {
         return Err(ElfError::TruncatedHeader(bytes.len()));
     }
-    if bytes.get(EI_CLASS) != Some(&ELFCLASS64) {
-        return Err(ElfError::Not64Bit);
+    let class = bytes.get(EI_CLASS).copied().unwrap_or(0);
+    if class != ELFCLASS64 {
+        return Err(ElfError::Not64Bit(class));
     }
-    if bytes.get(EI_DATA) != Some(&ELFDATA2LSB) {
-        return Err(ElfError::BigEndian);
-    }
-    let machine = match bytes.get(18..20) {
-        Some(&[lo, hi]) => u16::from_le_bytes([lo, hi]),
-        _ => return Err(ElfError::TruncatedHeader(bytes.len())),
-    };
+    // The machine before the byte order, so that another architecture's object is named as
+    // such (an x86 object with a flipped EI_DATA byte is not "a big-endian IA-64 object").
+    let machine = emu_core::elf::machine(bytes).ok_or(ElfError::TruncatedHeader(bytes.len()))?;
     if machine != EM_IA_64 {
         return Err(ElfError::WrongMachine(machine));
+    }
+    let data = bytes.get(EI_DATA).copied().unwrap_or(0);
+    if data != ELFDATA2LSB {
+        return Err(ElfError::BigEndian(data));
     }
     Ok(())
 }
@@ -452,12 +463,18 @@ mod tests {
         let mut h = vec![0u8; 64];
         h[..4].copy_from_slice(b"\x7fELF");
         h[EI_CLASS] = 1;
-        assert_eq!(load(&h), Err(ElfError::Not64Bit));
+        assert_eq!(load(&h), Err(ElfError::Not64Bit(1)));
+        h[EI_CLASS] = 7;
+        assert_eq!(load(&h), Err(ElfError::Not64Bit(7)));
         h[EI_CLASS] = ELFCLASS64;
+        h[18] = 50;
         h[EI_DATA] = 2;
-        assert_eq!(load(&h), Err(ElfError::BigEndian));
+        assert_eq!(load(&h), Err(ElfError::BigEndian(2)));
         h[EI_DATA] = ELFDATA2LSB;
         h[18] = 62;
+        assert_eq!(load(&h), Err(ElfError::WrongMachine(62)));
+        // An x86 header with a flipped EI_DATA byte is still an x86 header.
+        h[EI_DATA] = 2;
         assert_eq!(load(&h), Err(ElfError::WrongMachine(62)));
     }
 
