@@ -271,3 +271,104 @@ fn elf_header_errors_say_what_byte_is_wrong_and_what_is_supported() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---- IA-64 alignment of semaphores and ordinary accesses (SDM vol. 1 section 4.5) ----
+
+use arch_ia64::exec::ExecError;
+use arch_ia64::run::{run_source, RunConfig, RunError};
+
+/// A function `f` that points r3 at `offset` below the stack top, runs `insn` at label
+/// `at` after `prelude`, and returns.
+fn access_at(prelude: &str, offset: i64, insn: &str) -> String {
+    format!("\t.text\nf:\n{prelude}\tadds r3={offset},r12\n\tmov r5=1 ;;\nat:\n\t{insn} ;;\n\tbr.ret.sptk.many b0 ;;\n")
+}
+
+/// The vector and what of the unhandled fault `src` stops on, with the faulting bundle.
+fn fault_of(src: &str) -> Option<(u64, u16, String)> {
+    match run_source("t.S", src, &RunConfig::default()) {
+        Err(RunError::Exec { error: ExecError::Unhandled { pc, vector, what, .. }, .. }) => Some((pc, vector, what)),
+        _ => None,
+    }
+}
+
+fn runs_to_the_sentinel(src: &str) -> bool {
+    run_source("t.S", src, &RunConfig::default()).is_ok_and(|r| r.stop == "returned to the sentinel")
+}
+
+#[test]
+fn misaligned_semaphores_raise_the_unaligned_data_reference_fault() {
+    // Before: every one of these ran to the sentinel (exit status 0) as if aligned.
+    let forms = [
+        ("cmpxchg2.acq r8=[r3],r5,ar.ccv", 2),
+        ("cmpxchg4.acq r8=[r3],r5,ar.ccv", 4),
+        ("cmpxchg8.rel r8=[r3],r5,ar.ccv", 8),
+        ("xchg2 r8=[r3],r5", 2),
+        ("xchg4 r8=[r3],r5", 4),
+        ("xchg8 r8=[r3],r5", 8),
+        ("fetchadd4.acq r8=[r3],1", 4),
+        ("fetchadd8.rel r8=[r3],-1", 8),
+    ];
+    for (insn, size) in forms {
+        // r12 is 16-byte aligned: -32 is aligned for every size, -32 + size / 2 for none.
+        assert!(runs_to_the_sentinel(&access_at("", -32, insn)), "{insn} aligned");
+        let src = access_at("", -32 + size / 2, insn);
+        let Some((pc, vector, what)) = fault_of(&src) else { panic!("{insn}: no fault") };
+        assert_eq!(vector, 0x5a00, "{insn}: {what}");
+        assert!(what.starts_with("unaligned data reference: "), "{insn}: {what}");
+        assert!(what.contains(&format!("of {size} bytes at 0x")), "{insn}: {what}");
+        let at = arch_ia64::asm::assemble("t.S", &src, &Default::default(), &emu_core::preprocess::FsLoader)
+            .ok()
+            .and_then(|a| a.image.symbol("at").map(|s| s.value));
+        assert_eq!(Some(pc), at, "{insn}: the fault is at the semaphore");
+    }
+    // A 1-byte semaphore is always aligned.
+    assert!(runs_to_the_sentinel(&access_at("", -31, "cmpxchg1.acq r8=[r3],r5,ar.ccv")));
+    assert!(runs_to_the_sentinel(&access_at("", -31, "xchg1 r8=[r3],r5")));
+}
+
+#[test]
+fn ordinary_misaligned_accesses_fault_only_under_psr_ac() {
+    // PSR.ac clear: the access is done (the architecture lets an implementation do it).
+    for insn in ["ld8 r8=[r3]", "st4 [r3]=r5", "ldfd f6=[r3]", "stfe [r3]=f1"] {
+        assert!(runs_to_the_sentinel(&access_at("", -31, insn)), "{insn} with PSR.ac clear");
+    }
+    // PSR.ac set (ssm psr.ac, bit 3): the same accesses fault; aligned ones do not.
+    let ac = "\tssm 0x8 ;;\n";
+    for (insn, aligned) in [("ld8 r8=[r3]", -32), ("st4 [r3]=r5", -28), ("ldfd f6=[r3]", -32), ("stfe [r3]=f1", -32)] {
+        assert!(runs_to_the_sentinel(&access_at(ac, aligned, insn)), "{insn} aligned under PSR.ac");
+        let fault = fault_of(&access_at(ac, -31, insn));
+        assert!(matches!(fault, Some((_, 0x5a00, _))), "{insn} under PSR.ac: {fault:?}");
+    }
+    // A speculative load defers the fault into its NaT bit instead.
+    let src = access_at(ac, -31, "ld8.s r8=[r3]");
+    let r = run_source("t.S", &src, &RunConfig::default()).expect("runs");
+    assert!(matches!(r.snapshot.register("r8.nat"), Some(emu_core::snapshot::Value::Bool(true))));
+}
+
+#[test]
+fn the_unaligned_handler_sees_ifa_isr_and_iip() {
+    let src = "\t.text\nf:\n\tmovl r2=ivt ;;\n\tmov cr.iva=r2 ;;\n\tadds r3=-26,r12\n\tssm 0x2000 ;;\n\tsrlz.d ;;\n\
+        sem:\n\tcmpxchg4.acq r10=[r3],r0,ar.ccv ;;\n\tbr.ret.sptk.many b0 ;;\n\t.align 32768\nivt:\n\t.skip 0x5a00\n\
+        \tmov r8=cr.ifa\n\tmov r9=cr.isr\n\tmov r10=cr.iip ;;\n\tbr.ret.sptk.many b0 ;;\n";
+    let r = run_source("t.S", src, &RunConfig::default()).expect("runs");
+    let reg = |n: &str| match r.snapshot.register(n) {
+        Some(emu_core::snapshot::Value::Hex(v)) => *v,
+        other => panic!("{n}: {other:?}"),
+    };
+    assert_eq!(reg("r8"), reg("r12") - 26, "cr.ifa is the semaphore's address");
+    assert_eq!(reg("r9"), 3 << 32, "ISR.r and ISR.w set, code 0, slot 0");
+    assert_eq!(reg("r10"), 0x30, "cr.iip is the semaphore's bundle");
+}
+
+#[test]
+fn cli_reports_a_misaligned_fetchadd_with_its_place_and_a_failure_status() {
+    let dir = scratch("fetchadd");
+    let path = put(&dir, "f.S", access_at("", -31, "fetchadd8.acq r8=[r3],1").as_bytes());
+    let (code, out, err) = run(&["run", &path]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        err.contains("slot 0: unaligned data reference: fetchadd of 8 bytes at 0x7000ffd1 (vector 0x5a00)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
