@@ -372,3 +372,24 @@ fn cli_reports_a_misaligned_fetchadd_with_its_place_and_a_failure_status() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn s390_opcode_zero_is_reported_as_an_invalid_instruction() {
+    // Before: "unsupported instruction `?` (bytes 00 00) at 0x400000".
+    let dir = scratch("s390-zero");
+    let mut bytes = object("s390_ext.o");
+    // `.text` starts at file offset 0x40: its first halfword becomes 0x0000.
+    bytes[0x40..0x42].copy_from_slice(&[0, 0]);
+    let path = put(&dir, "z0.o", &bytes);
+    let (code, out, err) = run(&["run", &path]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        err.contains(
+            "invalid instruction at 0x400000: bytes 00 00 are an undefined s390x opcode (0x00 is not assigned); \
+             the machine would raise an operation exception"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains('?'), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
