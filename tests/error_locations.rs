@@ -629,9 +629,9 @@ fn s390_runtime_errors_name_the_instruction_and_pc() {
         "exec-s390",
         vec![
             case(
-                "unsupported opcode",
+                "undefined opcode",
                 &["run", "z.o"],
-                &["acctemu: error: unsupported instruction `?` (bytes 00 00) at 0x400000"],
+                &["acctemu: error: invalid instruction at 0x400000: bytes 00 00 are an undefined s390x opcode"],
             )
             .file("z.o", s390(&[0, 0, 0x07, 0xfe])),
             case(
