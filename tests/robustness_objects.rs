@@ -9,7 +9,7 @@
 //! __kernel_syscall_via_epc=0x12340 -e account_sys_enter -Ttext=0x4000`), so its one
 //! relocation is applied. `unwind_only.o` is `unwind_only.S` assembled the same way: its
 //! only relocations are of the unwind table. `x86_ext.o` and `s390_ext.o` are their .S
-//! assembled by `x86_64-linux-gnu-as` and `s390x-linux-gnu-as`.
+//! assembled by `x86_64-linux-gnu-as` and `s390x-linux-gnu-as`. `x86_dyn.so`: see its test.
 
 mod common;
 
@@ -392,4 +392,26 @@ fn s390_opcode_zero_is_reported_as_an_invalid_instruction() {
     );
     assert!(!err.contains('?'), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_program_that_needs_the_dynamic_loader_is_refused() {
+    // `x86_dyn.so`: `x86_dyn.S` linked by `x86_64-linux-gnu-ld -shared -z noseparate-code
+    // -z norelro`, one R_X86_64_GLOB_DAT for `ext`. Before: it ran from its first code
+    // section and faulted loading through the unrelocated GOT slot (0); `/bin/ls` ran 6
+    // instructions of `.init` and returned to the sentinel with status 0.
+    let (code, out, err) = run(&["run", "tests/data/objects/x86_dyn.so"]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(
+        err.contains("x86_dyn.so: a linked shared object that needs a dynamic loader (1 dynamic relocations)"),
+        "{err}"
+    );
+    // A dynamically linked host program, where there is one to try.
+    if let Some(ls) = ["/bin/ls", "/usr/bin/ls"].into_iter().find(|p| {
+        std::fs::read(p).is_ok_and(|b| b.get(..4) == Some(b"\x7fELF") && b.get(18) == Some(&62) && b.get(5) == Some(&1))
+    }) {
+        let (code, out, err) = run(&["run", ls]);
+        assert_eq!(code, Some(1), "{out}{err}");
+        assert!(err.contains("that needs a dynamic loader (interpreter "), "{err}");
+    }
 }

@@ -165,6 +165,22 @@ pub enum ElfError {
         /// The value that does not fit.
         value: i128,
     },
+    /// A linked program that needs the dynamic loader: its dynamic relocations (GOT, PLT,
+    /// relative addresses) are not applied, so its code would run on zeros.
+    #[error(
+        "a linked {kind} that needs a dynamic loader ({}{relocs} dynamic relocations): acctemu does not apply dynamic \
+         relocations or load shared libraries, so its code would run with unrelocated addresses; run a \
+         relocatable object (.o) or a statically linked program",
+        interp.as_ref().map_or(String::new(), |i| format!("interpreter {i}, "))
+    )]
+    DynamicallyLinked {
+        /// `executable` or `shared object`.
+        kind: &'static str,
+        /// The PT_INTERP path, if any.
+        interp: Option<String>,
+        /// Entries in the dynamic and PLT relocation tables.
+        relocs: usize,
+    },
     /// A relocation section that cannot be right: its target section does not exist, or it
     /// is of a kind the architecture does not use.
     #[error("corrupt relocation section `{rel_section}`: {problem}")]
@@ -332,6 +348,9 @@ pub fn load(bytes: &[u8], rules: &dyn Relocations, externals: &dyn Fn(&str) -> O
     check_header(bytes, rules)?;
     let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
     let relocatable = elf.header.e_type == ET_REL;
+    if !relocatable {
+        refuse_dynamic(&elf)?;
+    }
     let mut image = Image::new(rules.endian());
     let index_of = read_sections(&elf, bytes, &mut image)?;
     if relocatable {
@@ -342,6 +361,22 @@ pub fn load(bytes: &[u8], rules: &dyn Relocations, externals: &dyn Fn(&str) -> O
         relocate(&elf, &index_of, rules, externals, &mut image)?;
     }
     Ok(image)
+}
+
+/// Refuses a linked program with an interpreter or dynamic relocations (see
+/// [`ElfError::DynamicallyLinked`]).
+fn refuse_dynamic(elf: &Elf<'_>) -> Result<(), ElfError> {
+    let relocs = elf.dynrelas.len() + elf.dynrels.len() + elf.pltrelocs.len();
+    if relocs == 0 && elf.interpreter.is_none() {
+        return Ok(());
+    }
+    let kind = if elf.header.e_type == goblin::elf::header::ET_DYN && elf.interpreter.is_none() {
+        "shared object"
+    } else {
+        "executable"
+    };
+    // Even a static glibc program has IRELATIVE relocations its start-up code applies.
+    Err(ElfError::DynamicallyLinked { kind, interp: elf.interpreter.map(str::to_string), relocs })
 }
 
 /// Copies the allocated sections; returns ELF section index -> image section index.
