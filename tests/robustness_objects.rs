@@ -415,3 +415,30 @@ fn a_program_that_needs_the_dynamic_loader_is_refused() {
         assert!(err.contains("that needs a dynamic loader (interpreter "), "{err}");
     }
 }
+
+#[test]
+fn binary_files_given_as_source_say_what_they_are() {
+    // Before: `asm x.o` and `diff a.o b.o` printed "x.o:1:1: error: unexpected character
+    // '\u{7f}'" followed by the object's bytes as a source line (1013 bytes of stderr).
+    let dir = scratch("binary-source");
+    let o = "tests/data/objects/movl_sym.o";
+    let raw = put(&dir, "raw.bin", &[0x11, 0x00, 0x41, 0xff, 0x00, 0x09]);
+    let latin1 = put(&dir, "latin1.S", b"\t.text\n// caf\xe9\nf:\n");
+    let elf = "an ELF object (IA-64, e_machine 50), not assembly source: `acctemu run FILE` runs IA-64, x86-64 \
+               and s390x objects, `acctemu disasm FILE` disassembles IA-64 ones";
+    let cases: Vec<(Vec<&str>, String)> = vec![
+        (vec!["asm", o], format!("movl_sym.o: asm: {elf}")),
+        (vec!["diff", o, "tests/data/objects/unwind_only.o"], format!("movl_sym.o: diff: {elf}")),
+        (vec!["asm", &raw], "raw.bin: asm: a binary file, not assembly source".to_string()),
+        (vec!["run", &raw], "raw.bin: run: a binary file, not assembly source".to_string()),
+        (vec!["asm", &latin1], "it is not UTF-8 text (byte 0xe9 at offset 0xd)".to_string()),
+    ];
+    for (args, want) in cases {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, Some(1), "{args:?}: {out}{err}");
+        assert!(err.contains(&want), "{args:?}: {err}");
+        assert!(err.len() < 400, "{args:?}: one short message, not the file: {err}");
+        assert!(!err.contains('\u{7f}') && !err.contains('\0'), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
