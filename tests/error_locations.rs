@@ -629,9 +629,9 @@ fn s390_runtime_errors_name_the_instruction_and_pc() {
         "exec-s390",
         vec![
             case(
-                "unsupported opcode",
+                "undefined opcode",
                 &["run", "z.o"],
-                &["acctemu: error: unsupported instruction `?` (bytes 00 00) at 0x400000"],
+                &["acctemu: error: invalid instruction at 0x400000: bytes 00 00 are an undefined s390x opcode"],
             )
             .file("z.o", s390(&[0, 0, 0x07, 0xfe])),
             case(
@@ -932,7 +932,7 @@ fn library_errors_carry_their_locations() {
     assert!(x.as_deref().is_some_and(|m| m.contains("`cpuid` (bytes 0f a2) at 0x400000")), "{x:?}");
     let z =
         arch_s390::run::run_object(&s390(&[0, 0]), &arch_s390::run::RunConfig::default()).err().map(|e| e.to_string());
-    assert!(z.as_deref().is_some_and(|m| m.contains("(bytes 00 00) at 0x400000")), "{z:?}");
+    assert!(z.as_deref().is_some_and(|m| m.contains("invalid instruction at 0x400000: bytes 00 00")), "{z:?}");
 
     let p = acctemu::cli::plain_diff::apply_patch("a\nb\n", "src.S", "lib.diff", "@@ -2,1 +2,1 @@\n-c\n+d\n")
         .err()

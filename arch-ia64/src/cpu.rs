@@ -169,6 +169,7 @@ impl Ia64Cpu {
             iim: None,
             what: "external interrupt".to_string(),
             trap: true,
+            data: None,
         };
         if self.state.cr[cr::IVA as usize] == 0 {
             return Err(ExecError::Unhandled { pc: ip, slot, vector: int.vector, what: int.what });

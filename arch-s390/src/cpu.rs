@@ -79,6 +79,18 @@ pub enum ExecError {
         /// Hex bytes.
         bytes: String,
     },
+    /// Bytes that are no instruction acctemu's opcode table knows; first byte 0x00 is not
+    /// assigned in z/Architecture at all (a jump into zeroed memory, usually).
+    #[error(
+        "invalid instruction at {addr:#x}: bytes {bytes} are {}; the machine would raise an operation exception (program-interruption code 0x0001), which acctemu does not model",
+        if bytes.starts_with("00") { "an undefined s390x opcode (0x00 is not assigned)" } else { "not an s390x opcode acctemu knows" }
+    )]
+    Invalid {
+        /// Instruction address.
+        addr: u64,
+        /// Hex bytes.
+        bytes: String,
+    },
     /// A data access faulted.
     #[error("`{name}` (bytes {bytes}) at {addr:#x}: {fault}")]
     Memory {
@@ -97,9 +109,10 @@ impl ExecError {
     /// The address of the failing instruction.
     pub fn addr(&self) -> u64 {
         match self {
-            ExecError::Fetch { addr, .. } | ExecError::Unsupported { addr, .. } | ExecError::Memory { addr, .. } => {
-                *addr
-            }
+            ExecError::Fetch { addr, .. }
+            | ExecError::Unsupported { addr, .. }
+            | ExecError::Invalid { addr, .. }
+            | ExecError::Memory { addr, .. } => *addr,
         }
     }
 
@@ -107,6 +120,8 @@ impl ExecError {
         let (addr, name, bytes) = (i.addr, i.name.to_string(), i.hex());
         match trap {
             Trap::Mem(fault) => ExecError::Memory { addr, name, bytes, fault },
+            // The decoder names opcodes outside its table "?".
+            Trap::Unsupported if i.name == "?" => ExecError::Invalid { addr, bytes },
             Trap::Unsupported => ExecError::Unsupported { addr, name, bytes },
         }
     }

@@ -82,14 +82,26 @@ pub enum ElfError {
     /// Too short to hold an ELF header.
     #[error("truncated ELF header: {0} bytes")]
     TruncatedHeader(usize),
-    /// A 32-bit ELF.
-    #[error("32-bit ELF (ELFCLASS32); only 64-bit objects are supported")]
-    Not64Bit,
-    /// The byte order differs from the rules'.
-    #[error("ELF byte order does not match the architecture's ({0:?} expected)")]
-    WrongEndian(Endian),
+    /// `EI_CLASS` is not ELFCLASS64 (the byte found).
+    #[error("{}", class_problem(*.0, "only 64-bit objects are supported"))]
+    Not64Bit(u8),
+    /// `EI_DATA` differs from the byte order of the rules' architecture.
+    #[error(
+        "ELF byte order does not match the architecture: {}, but {} objects are {}",
+        data_byte(*found),
+        machine_name(*machine),
+        if *want == Endian::Little { "little-endian (EI_DATA 1, ELFDATA2LSB)" } else { "big-endian (EI_DATA 2, ELFDATA2MSB)" }
+    )]
+    WrongEndian {
+        /// The `EI_DATA` byte found.
+        found: u8,
+        /// The architecture's `e_machine`.
+        machine: u16,
+        /// Its byte order.
+        want: Endian,
+    },
     /// `e_machine` differs from the rules'.
-    #[error("wrong machine: e_machine is {found}, expected {expected}")]
+    #[error("wrong machine: e_machine is {found} ({}), expected {expected} ({})", machine_name(*found), machine_name(*expected))]
     WrongMachine {
         /// What the header says.
         found: u16,
@@ -153,6 +165,31 @@ pub enum ElfError {
         /// The value that does not fit.
         value: i128,
     },
+    /// A linked program that needs the dynamic loader: its dynamic relocations (GOT, PLT,
+    /// relative addresses) are not applied, so its code would run on zeros.
+    #[error(
+        "a linked {kind} that needs a dynamic loader ({}{relocs} dynamic relocations): acctemu does not apply dynamic \
+         relocations or load shared libraries, so its code would run with unrelocated addresses; run a \
+         relocatable object (.o) or a statically linked program",
+        interp.as_ref().map_or(String::new(), |i| format!("interpreter {i}, "))
+    )]
+    DynamicallyLinked {
+        /// `executable` or `shared object`.
+        kind: &'static str,
+        /// The PT_INTERP path, if any.
+        interp: Option<String>,
+        /// Entries in the dynamic and PLT relocation tables.
+        relocs: usize,
+    },
+    /// A relocation section that cannot be right: its target section does not exist, or it
+    /// is of a kind the architecture does not use.
+    #[error("corrupt relocation section `{rel_section}`: {problem}")]
+    CorruptRelocations {
+        /// The relocation section.
+        rel_section: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// The patched field lies outside its section.
     #[error("relocation {type_name} in `{section}` at offset {offset:#x} lies outside the section")]
     OutOfSection {
@@ -165,19 +202,64 @@ pub enum ElfError {
     },
 }
 
+/// The architectures acctemu runs, with their `e_machine`, for messages.
+pub const SUPPORTED_MACHINES: &str = "IA-64 (e_machine 50), x86-64 (62) and s390x (22)";
+
+/// A readable name of an `e_machine` value: the three acctemu runs by their usual names,
+/// others as goblin names them, `unknown` past its table.
+pub fn machine_name(machine: u16) -> &'static str {
+    match machine {
+        50 => "IA-64",
+        62 => "x86-64",
+        22 => "s390x",
+        m => match goblin::elf::header::machine_to_str(m) {
+            "" | "EM_UNKNOWN" => "unknown",
+            name => name,
+        },
+    }
+}
+
+/// What an `EI_CLASS` byte other than ELFCLASS64 is, and `supported` after it.
+pub fn class_problem(class: u8, supported: &str) -> String {
+    if class == 1 {
+        format!("32-bit ELF (ELFCLASS32): EI_CLASS (byte 4) is 1, expected 2 (ELFCLASS64); {supported}")
+    } else {
+        format!("invalid ELF class: EI_CLASS (byte 4) is {class}, neither 1 (ELFCLASS32) nor 2 (ELFCLASS64, expected); {supported}")
+    }
+}
+
+/// An `EI_DATA` byte described: `EI_DATA (byte 5) is 1 (ELFDATA2LSB, little-endian)`.
+pub fn data_byte(data: u8) -> String {
+    let what = match data {
+        ELFDATA2LSB => "ELFDATA2LSB, little-endian",
+        ELFDATA2MSB => "ELFDATA2MSB, big-endian",
+        _ => "invalid: neither 1, ELFDATA2LSB, nor 2, ELFDATA2MSB",
+    };
+    format!("EI_DATA (byte 5) is {data} ({what})")
+}
+
 /// Whether `bytes` start with the ELF magic.
 pub fn is_elf(bytes: &[u8]) -> bool {
     bytes.get(..SELFMAG) == Some(&ELFMAG[..])
 }
 
-/// The `e_machine` of an ELF64 header, without parsing the rest (the CLI's dispatch).
+/// The `e_machine` of an ELF64 header, without parsing the rest (the CLI's dispatch), in
+/// the byte order `EI_DATA` gives; when that reads as none of the machines acctemu runs but
+/// the other order does, the other: a flipped or invalid `EI_DATA` byte then reaches the
+/// loader of the object's architecture, which names the byte, instead of another one.
 pub fn machine(bytes: &[u8]) -> Option<u16> {
     if !is_elf(bytes) {
         return None;
     }
     let data = *bytes.get(EI_DATA)?;
     let raw = [*bytes.get(18)?, *bytes.get(19)?];
-    Some(if data == ELFDATA2MSB { u16::from_be_bytes(raw) } else { u16::from_le_bytes(raw) })
+    let (declared, other) = if data == ELFDATA2MSB {
+        (u16::from_be_bytes(raw), u16::from_le_bytes(raw))
+    } else {
+        (u16::from_le_bytes(raw), u16::from_be_bytes(raw))
+    };
+    let runs = |m: u16| matches!(m, 50 | 62 | 22);
+    Some(if !runs(declared) && runs(other) { other } else { declared })
 }
 
 fn check_header(bytes: &[u8], rules: &dyn Relocations) -> Result<(), ElfError> {
@@ -187,16 +269,20 @@ fn check_header(bytes: &[u8], rules: &dyn Relocations) -> Result<(), ElfError> {
     if bytes.len() < 64 {
         return Err(ElfError::TruncatedHeader(bytes.len()));
     }
-    if bytes.get(EI_CLASS) != Some(&ELFCLASS64) {
-        return Err(ElfError::Not64Bit);
+    let class = bytes.get(EI_CLASS).copied().unwrap_or(0);
+    if class != ELFCLASS64 {
+        return Err(ElfError::Not64Bit(class));
     }
-    let want = if rules.endian() == Endian::Little { ELFDATA2LSB } else { ELFDATA2MSB };
-    if bytes.get(EI_DATA) != Some(&want) {
-        return Err(ElfError::WrongEndian(rules.endian()));
-    }
+    // The machine first: an object of another architecture is named as such, whatever its
+    // byte order; then the byte order of this one.
     let found = machine(bytes).ok_or(ElfError::TruncatedHeader(bytes.len()))?;
     if found != rules.machine() {
         return Err(ElfError::WrongMachine { found, expected: rules.machine() });
+    }
+    let want = if rules.endian() == Endian::Little { ELFDATA2LSB } else { ELFDATA2MSB };
+    let data = bytes.get(EI_DATA).copied().unwrap_or(0);
+    if data != want {
+        return Err(ElfError::WrongEndian { found: data, machine: found, want: rules.endian() });
     }
     Ok(())
 }
@@ -262,6 +348,9 @@ pub fn load(bytes: &[u8], rules: &dyn Relocations, externals: &dyn Fn(&str) -> O
     check_header(bytes, rules)?;
     let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
     let relocatable = elf.header.e_type == ET_REL;
+    if !relocatable {
+        refuse_dynamic(&elf)?;
+    }
     let mut image = Image::new(rules.endian());
     let index_of = read_sections(&elf, bytes, &mut image)?;
     if relocatable {
@@ -272,6 +361,22 @@ pub fn load(bytes: &[u8], rules: &dyn Relocations, externals: &dyn Fn(&str) -> O
         relocate(&elf, &index_of, rules, externals, &mut image)?;
     }
     Ok(image)
+}
+
+/// Refuses a linked program with an interpreter or dynamic relocations (see
+/// [`ElfError::DynamicallyLinked`]).
+fn refuse_dynamic(elf: &Elf<'_>) -> Result<(), ElfError> {
+    let relocs = elf.dynrelas.len() + elf.dynrels.len() + elf.pltrelocs.len();
+    if relocs == 0 && elf.interpreter.is_none() {
+        return Ok(());
+    }
+    let kind = if elf.header.e_type == goblin::elf::header::ET_DYN && elf.interpreter.is_none() {
+        "shared object"
+    } else {
+        "executable"
+    };
+    // Even a static glibc program has IRELATIVE relocations its start-up code applies.
+    Err(ElfError::DynamicallyLinked { kind, interp: elf.interpreter.map(str::to_string), relocs })
 }
 
 /// Copies the allocated sections; returns ELF section index -> image section index.
@@ -364,7 +469,10 @@ fn resolve_symbol(
     offset: u64,
 ) -> Result<(String, u64), ElfError> {
     let bad = |symbol: String| ElfError::BadSymbol { symbol, section: section.to_string(), offset };
-    let sym = elf.syms.get(r_sym).ok_or_else(|| bad(format!("index {r_sym}")))?;
+    let sym = elf
+        .syms
+        .get(r_sym)
+        .ok_or_else(|| bad(format!("index {r_sym} (the symbol table has {} entries)", elf.syms.len())))?;
     let mut name = elf.strtab.get_at(sym.st_name).unwrap_or("").to_string();
     if sym.st_shndx == SHN_UNDEF as usize {
         if r_sym == 0 {
@@ -414,11 +522,27 @@ fn relocate(
     let mut got_slots: BTreeMap<(String, u64), u64> = BTreeMap::new();
     for (rel_idx, relocs) in &elf.shdr_relocs {
         let Some(sh) = elf.section_headers.get(*rel_idx) else { continue };
-        if sh.sh_type != SHT_RELA {
-            continue;
-        }
+        let corrupt = |problem: String| ElfError::CorruptRelocations {
+            rel_section: elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("").to_string(),
+            problem,
+        };
         let target_elf = usize::try_from(sh.sh_info).unwrap_or(usize::MAX);
+        if target_elf >= elf.section_headers.len() && !relocs.is_empty() {
+            return Err(corrupt(format!(
+                "it applies to section index {target_elf}, past the {} section headers",
+                elf.section_headers.len()
+            )));
+        }
+        // Relocations of sections that are not loaded (debug info) change nothing that runs.
         let Some(target) = index_of.get(target_elf).copied().flatten() else { continue };
+        // Skipping a REL section would run its target unrelocated; these psABIs use RELA only.
+        if sh.sh_type != SHT_RELA {
+            return Err(corrupt(format!(
+                "a REL section (sh_type {}, no addends); {} objects use RELA relocations only",
+                sh.sh_type,
+                machine_name(rules.machine())
+            )));
+        }
         let (sec_name, sec_addr) = match image.sections.get(target) {
             Some(s) => (s.name.clone(), s.addr),
             None => continue,

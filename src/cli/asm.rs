@@ -36,7 +36,7 @@ pub struct AsmOutcome {
 /// The source cannot be read, the assembler reports errors, or the output cannot be written.
 pub fn run(req: &AsmRequest) -> Result<AsmOutcome, CliError> {
     let bytes = read(&req.file)?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = super::binary::source_text(&req.file, &bytes, "asm")?;
     let mut opts = PreprocessOptions::new();
     opts.defines = req.defines.iter().map(|d| parse_define(d)).collect();
     opts.include_dirs = req.include_dirs.clone();

@@ -2,6 +2,7 @@
 
 pub mod asm;
 pub mod bench;
+pub mod binary;
 pub mod catalogue;
 pub mod compiled;
 pub mod diff;
@@ -79,6 +80,16 @@ pub enum CliError {
         /// What is wrong with it (boxed: its relocation variants are large).
         #[source]
         source: Box<emu_core::elf::ElfError>,
+    },
+    /// A command that reads assembly source was given an object or another binary file.
+    #[error("{}: {command}: {what}", path.display())]
+    NotSource {
+        /// The file.
+        path: PathBuf,
+        /// The subcommand (`asm`, `run`, `diff`).
+        command: String,
+        /// What the file is and which command takes it.
+        what: String,
     },
     /// An x86-64 run failed (the error names the instruction and its address).
     #[error("{0}")]

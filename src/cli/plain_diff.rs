@@ -32,7 +32,7 @@ pub struct SourceSide {
 /// # Errors
 /// Unreadable files; a malformed patch or one that does not apply.
 pub fn source_text(path: &Path, patch: Option<&Path>) -> Result<String, CliError> {
-    let text = String::from_utf8_lossy(&read(path)?).into_owned();
+    let text = super::binary::source_text(path, &read(path)?, "diff")?;
     let Some(patch_path) = patch else { return Ok(text) };
     let patch_text = String::from_utf8_lossy(&read(patch_path)?).into_owned();
     apply_patch(&text, &path.display().to_string(), &patch_path.display().to_string(), &patch_text)

@@ -66,9 +66,9 @@ pub struct RunOutcome {
 fn load_image(req: &RunRequest) -> Result<Image, CliError> {
     let bytes = read(&req.file)?;
     if arch_ia64::elf::is_elf(&bytes) {
-        return arch_ia64::elf::load(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source });
+        return arch_ia64::elf::load_for_run(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source });
     }
-    let text = String::from_utf8_lossy(&bytes);
+    let text = super::binary::source_text(&req.file, &bytes, "run")?;
     let mut opts = PreprocessOptions::new();
     for d in &req.defines {
         let (name, value) = parse_define(d);

@@ -19,6 +19,20 @@ pub mod vector {
     pub const NAT_CONSUMPTION: u16 = 0x5600;
     /// Speculation (chk).
     pub const SPECULATION: u16 = 0x5700;
+    /// Unaligned data reference.
+    pub const UNALIGNED: u16 = 0x5a00;
+}
+
+/// The data reference of a fault that records one: its address goes to cr.ifa, its kind to
+/// ISR.r and ISR.w (SDM vol. 2 section 5.5; a semaphore sets both).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataRef {
+    /// The referenced address (cr.ifa).
+    pub addr: u64,
+    /// The access reads (ISR.r, bit 33).
+    pub read: bool,
+    /// The access writes (ISR.w, bit 32).
+    pub write: bool,
 }
 
 /// One interruption to deliver.
@@ -34,11 +48,13 @@ pub struct Interruption {
     pub what: String,
     /// A trap (IIP at the next instruction) rather than a fault.
     pub trap: bool,
+    /// The data reference that faulted, for the faults that record one.
+    pub data: Option<DataRef>,
 }
 
 impl Interruption {
     fn fault(vector: u16, code: u16, what: String) -> Interruption {
-        Interruption { vector, code, iim: None, what, trap: false }
+        Interruption { vector, code, iim: None, what, trap: false, data: None }
     }
 
     /// The name of the vector, for reports.
@@ -50,6 +66,7 @@ impl Interruption {
             vector::DISABLED_FP => "disabled FP register",
             vector::NAT_CONSUMPTION => "NaT consumption",
             vector::SPECULATION => "speculation",
+            vector::UNALIGNED => "unaligned data reference",
             _ => "interruption",
         }
     }
@@ -63,7 +80,21 @@ pub fn break_fault(imm: u64) -> Trap {
         iim: Some(imm),
         what: format!("break 0x{imm:x}"),
         trap: false,
+        data: None,
     }))
+}
+
+/// An Unaligned Data Reference fault (vector 0x5a00, ISR.code 0): a semaphore not naturally
+/// aligned, or any data access not aligned to its size while PSR.ac is set (SDM vol. 1
+/// section 4.5, vol. 2 section 5.5). cr.ifa gets the address when PSR.ic is set.
+pub fn unaligned_reference(what: &str, size: u8, data: DataRef) -> Trap {
+    let mut int = Interruption::fault(
+        vector::UNALIGNED,
+        0,
+        format!("unaligned data reference: {what} of {size} bytes at {:#x}", data.addr),
+    );
+    int.data = Some(data);
+    Trap::Guest(Box::new(int))
 }
 
 /// A privileged instruction at cpl != 0 (ISR.code 0x10).
@@ -116,9 +147,14 @@ pub fn deliver(st: &mut State, int: &Interruption, ip: u64, slot: u8, next: (u64
         if let Some(iim) = int.iim {
             st.cr[cr::IIM as usize] = iim;
         }
+        // IFA, like IIM, is written when PSR.ic is set (reference section 2, step 3).
+        if let Some(d) = int.data {
+            st.cr[cr::IFA as usize] = d.addr;
+        }
     }
     let ni = u64::from(!collect);
-    st.cr[cr::ISR as usize] = u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39);
+    let (r, w) = int.data.map_or((0, 0), |d| (u64::from(d.read), u64::from(d.write)));
+    st.cr[cr::ISR as usize] = u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39) | (r << 33) | (w << 32);
     st.psr = st.psr.on_interruption(st.cr[cr::DCR as usize]);
     (st.cr[cr::IVA as usize] & !0x7fff) + u64::from(int.vector)
 }

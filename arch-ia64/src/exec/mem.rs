@@ -4,12 +4,13 @@
 //! caches, no ordering effects.
 
 use super::access::{fr, gr, gr_no_nat, load, load_bytes, set_fr, set_gr, store, store_bytes};
-use super::interrupt::nat_consumption;
+use super::interrupt::{nat_consumption, unaligned_reference, DataRef};
 use super::op::{FpFormat, LoadKind, Op, Update};
 use super::predecode::Exec;
 use super::{Ctx, ExecResult, Flow, Trap};
 use crate::state::ar;
 use crate::state::fr::Fr;
+use crate::state::psr::Psr;
 use crate::state::State;
 use emu_core::memory::Memory;
 
@@ -17,6 +18,34 @@ use emu_core::memory::Memory;
 fn unat_bit(addr: u64) -> u64 {
     1u64 << ((addr >> 3) & 63)
 }
+
+/// Checks the alignment of a data access of `size` bytes at `addr` (SDM vol. 1 section 4.5):
+/// a semaphore must be naturally aligned whatever PSR.ac; any other access faults when
+/// misaligned only while PSR.ac is set. With PSR.ac clear an unaligned ordinary access is
+/// done in full, as the architecture allows an implementation to (Linux sets PSR.ac in the
+/// kernel, so its paths see the fault).
+fn check_aligned(st: &State, addr: u64, size: u8, semaphore: bool, what: &str, rw: (bool, bool)) -> Result<(), Trap> {
+    // Every access size is a power of two.
+    let aligned = addr & (u64::from(size.max(1)) - 1) == 0;
+    if aligned || !(semaphore || st.psr.contains(Psr::AC)) {
+        return Ok(());
+    }
+    Err(unaligned_reference(what, size, DataRef { addr, read: rw.0, write: rw.1 }))
+}
+
+/// Natural alignment of an FP memory format (extended and spill images: 16 bytes).
+fn fp_size(format: FpFormat) -> u8 {
+    match format {
+        FpFormat::Spill | FpFormat::Extended => 16,
+        FpFormat::Integer | FpFormat::Double => 8,
+        FpFormat::Single => 4,
+    }
+}
+
+/// Reads and writes of a semaphore, for ISR.r and ISR.w.
+const READ_WRITE: (bool, bool) = (true, true);
+const READ: (bool, bool) = (true, false);
+const WRITE: (bool, bool) = (false, true);
 
 /// Adds the post-increment to the base register `base_op` (operand index of `[r3]`).
 fn post_increment(st: &mut State, e: &Exec, base_op: usize, update: Update) -> Result<(), Trap> {
@@ -43,7 +72,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
                     return Err(nat_consumption(&format!("r{} as load address", o[1])));
                 }
             } else {
-                match load(st, mem, ctx, addr, size) {
+                match check_aligned(st, addr, size, false, "load", READ).and_then(|()| load(st, mem, ctx, addr, size)) {
                     Ok(v) => Some(v),
                     // A speculative load defers its fault into the target's NaT bit.
                     Err(_) if kind == LoadKind::Speculative => None,
@@ -64,6 +93,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             if nat && !spill {
                 return Err(nat_consumption(&format!("r{} stored", o[1])));
             }
+            check_aligned(st, addr, size, false, "store", WRITE)?;
             store(st, mem, ctx, addr, size, value)?;
             if spill {
                 let unat = &mut st.ar[ar::UNAT as usize];
@@ -73,6 +103,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
         }
         Op::LoadFp { format, update } => {
             let addr = gr_no_nat(st, o[1], "load address")?;
+            check_aligned(st, addr, fp_size(format), false, "FP load", READ)?;
             let value = match format {
                 FpFormat::Spill => {
                     let mut b = [0u8; 16];
@@ -93,6 +124,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
         }
         Op::StoreFp { format, update } => {
             let addr = gr_no_nat(st, o[0], "store address")?;
+            check_aligned(st, addr, fp_size(format), false, "FP store", WRITE)?;
             let f = fr(st, o[1]);
             match format {
                 FpFormat::Spill => store_bytes(mem, ctx, addr, &f.spill_image())?,
@@ -109,6 +141,8 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             if nat {
                 return Err(nat_consumption(&format!("r{} stored", o[2])));
             }
+            // Register NaT consumption outranks the unaligned reference (SDM vol. 2 section 5.6).
+            check_aligned(st, addr, size, true, "xchg", READ_WRITE)?;
             let old = load(st, mem, ctx, addr, size)?;
             store(st, mem, ctx, addr, size, new)?;
             set_gr(st, o[0], old, false)?;
@@ -119,6 +153,8 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             if nat {
                 return Err(nat_consumption(&format!("r{} stored", o[2])));
             }
+            // Register NaT consumption outranks the unaligned reference (SDM vol. 2 section 5.6).
+            check_aligned(st, addr, size, true, "cmpxchg", READ_WRITE)?;
             let old = load(st, mem, ctx, addr, size)?;
             // The zero-extended memory value is compared with all 64 bits of ar.ccv (SDM
             // vol. 3 cmpxchg), so a ccv with high bits set never matches a short operand.
@@ -129,6 +165,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
         }
         Op::Fetchadd { size } => {
             let addr = gr_no_nat(st, o[1], "semaphore address")?;
+            check_aligned(st, addr, size, true, "fetchadd", READ_WRITE)?;
             let old = load(st, mem, ctx, addr, size)?;
             store(st, mem, ctx, addr, size, old.wrapping_add(o[2] as u64))?;
             set_gr(st, o[0], old, false)?;

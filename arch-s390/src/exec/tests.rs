@@ -123,12 +123,30 @@ fn lpswe_loads_the_psw_and_reports_rfi() {
 
 #[test]
 fn unsupported_instructions_name_themselves() {
+    // An opcode outside the decoder's table is named by its bytes, not as `?`.
     let (mut cpu, mut mem) = machine("b2000000");
     let err = cpu.step(&mut mem).err().map(|e| e.to_string()).unwrap_or_default();
-    assert!(err.contains("unsupported instruction") && err.contains("0x1000"), "{err}");
+    assert!(
+        err.contains("invalid instruction at 0x1000: bytes b2 00 00 00 are not an s390x opcode acctemu knows"),
+        "{err}"
+    );
     let (mut cpu, mut mem) = machine("b20d0000");
     let err = cpu.step(&mut mem).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(err.contains("`ptlb`"), "{err}");
+}
+
+#[test]
+fn undefined_opcodes_are_invalid_instructions_named_by_their_bytes() {
+    // Before: "unsupported instruction `?` (bytes 00 00) at 0x1000".
+    let (mut cpu, mut mem) = machine("0000");
+    let err = cpu.step(&mut mem).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(
+        err.starts_with(
+            "invalid instruction at 0x1000: bytes 00 00 are an undefined s390x opcode (0x00 is not assigned)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("operation exception") && !err.contains('?'), "{err}");
 }
 
 #[test]

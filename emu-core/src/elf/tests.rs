@@ -34,14 +34,47 @@ fn rejects_what_is_not_an_object_of_the_rules_machine() {
     let mut h = vec![0u8; 64];
     h[..4].copy_from_slice(b"\x7fELF");
     h[EI_CLASS] = 1;
-    assert_eq!(load(&h, &NoRelocs, &none), Err(ElfError::Not64Bit));
+    assert_eq!(load(&h, &NoRelocs, &none), Err(ElfError::Not64Bit(1)));
+    h[EI_CLASS] = 7;
+    let e = load(&h, &NoRelocs, &none);
+    assert_eq!(e, Err(ElfError::Not64Bit(7)));
+    let text = e.map(drop).unwrap_err().to_string();
+    assert!(text.starts_with("invalid ELF class: EI_CLASS (byte 4) is 7"), "{text}");
+    assert!(!text.contains("32-bit"), "{text}");
     h[EI_CLASS] = ELFCLASS64;
+    h[18] = 62;
     h[EI_DATA] = ELFDATA2MSB;
-    assert_eq!(load(&h, &NoRelocs, &none), Err(ElfError::WrongEndian(Endian::Little)));
+    let e = load(&h, &NoRelocs, &none);
+    assert_eq!(e, Err(ElfError::WrongEndian { found: ELFDATA2MSB, machine: 62, want: Endian::Little }));
+    assert_eq!(
+        e.map(drop).unwrap_err().to_string(),
+        "ELF byte order does not match the architecture: EI_DATA (byte 5) is 2 (ELFDATA2MSB, big-endian), \
+         but x86-64 objects are little-endian (EI_DATA 1, ELFDATA2LSB)"
+    );
     h[EI_DATA] = ELFDATA2LSB;
     h[18] = 50;
     assert_eq!(load(&h, &NoRelocs, &none), Err(ElfError::WrongMachine { found: 50, expected: 62 }));
     assert_eq!(machine(&h), Some(50));
+    let e = load(&h, &NoRelocs, &none).map(drop).unwrap_err().to_string();
+    assert_eq!(e, "wrong machine: e_machine is 50 (IA-64), expected 62 (x86-64)");
+}
+
+#[test]
+fn machine_reads_a_known_machine_through_a_flipped_byte_order_byte() {
+    let mut h = vec![0u8; 64];
+    h[..4].copy_from_slice(b"\x7fELF");
+    h[EI_DATA] = ELFDATA2MSB;
+    h[18..20].copy_from_slice(&62u16.to_le_bytes());
+    assert_eq!(machine(&h), Some(62));
+    h[EI_DATA] = 9;
+    h[18..20].copy_from_slice(&22u16.to_be_bytes());
+    assert_eq!(machine(&h), Some(22));
+    // An unknown machine is read as the header declares it.
+    h[EI_DATA] = ELFDATA2LSB;
+    h[18..20].copy_from_slice(&40u16.to_le_bytes());
+    assert_eq!(machine(&h), Some(40));
+    assert_eq!(machine_name(40), "ARM");
+    assert_eq!(machine_name(0xfff0), "unknown");
 }
 
 #[test]

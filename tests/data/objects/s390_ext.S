@@ -1,0 +1,5 @@
+	.text
+	.globl f
+f:
+	larl %r2, ext
+	br %r14

@@ -1,0 +1,6 @@
+	.text
+	.globl f
+f:
+	movq ext@GOTPCREL(%rip), %rax
+	movq (%rax), %rax
+	ret

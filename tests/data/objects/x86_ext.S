@@ -1,0 +1,5 @@
+	.text
+	.globl f
+f:
+	movq ext(%rip), %rax
+	ret
