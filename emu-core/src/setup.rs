@@ -45,6 +45,12 @@ pub struct SetupRequest<'a> {
     pub entry: Option<&'a str>,
     /// A stack `(base, size)` mapped when the harness brings no region named `stack`.
     pub default_stack: Option<(u64, u64)>,
+    /// The register a harness's `psr` key sets (the core's status word: `rflags`,
+    /// `psw_mask`), applied before the `[registers]` table.
+    pub status_register: &'a str,
+    /// The core's name in the error for a harness `cpl` other than 0, which it cannot start
+    /// at (it models no privilege levels).
+    pub core: &'a str,
 }
 
 /// Where a register value came from, for its error message.
@@ -158,7 +164,13 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
         }
         _ => false,
     };
-    let mut registers = Vec::with_capacity(harness.registers.len() + req.sets.len());
+    refuse_cpl(&harness, req.core)?;
+    let mut registers = Vec::with_capacity(harness.registers.len() + req.sets.len() + 1);
+    if let Some(expr) = &harness.psr {
+        let value = env.eval(expr)?;
+        let source = RegisterSource::Harness(expr.origin.clone());
+        registers.push(RegisterValue { name: req.status_register.to_string(), value, source });
+    }
     for (name, expr) in &harness.registers {
         let value = env.eval(expr)?;
         registers.push(RegisterValue {
@@ -175,6 +187,23 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
     let entry = entry_point(req.entry, &harness, &symbol, first_code)?;
     drop(env);
     Ok(Setup { harness, mem, registers, entry, default_stack })
+}
+
+/// Refuses a harness `cpl` other than 0 for `core`, which runs at the most privileged level
+/// only: starting it there anyway would measure the kernel's path for a user's.
+///
+/// # Errors
+/// At the harness's `cpl` key.
+pub fn refuse_cpl(harness: &Harness, core: &str) -> Result<(), Diagnostic> {
+    match (harness.cpl, &harness.cpl_origin) {
+        (Some(cpl), Some(origin)) if cpl != 0 => Err(origin.error(format!(
+            "the {core} core runs at privilege level 0 only, not {cpl} (set the user state in `psr` instead)"
+        ))),
+        (Some(cpl), None) if cpl != 0 => {
+            Err(setup_error(format!("the {core} core runs at privilege level 0 only, not {cpl}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The names harness expressions see besides the harness's own: `sentinel` and the image's

@@ -69,7 +69,7 @@ impl<'de> Deserialize<'de> for RawTable {
 pub(super) struct RawHarness {
     pub entry: Option<Spanned<String>>,
     pub itc: Option<u64>,
-    pub cpl: Option<u8>,
+    pub cpl: Option<Spanned<i64>>,
     pub psr: Option<SValue>,
     #[serde(default)]
     pub region: Vec<RawRegion>,
