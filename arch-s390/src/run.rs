@@ -115,7 +115,7 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harn
         entry: cfg.entry.as_deref(),
         default_stack: Some((STACK_BASE, STACK_SIZE)),
         status_register: "psw_mask",
-        core: "s390x",
+        cpl_refusal: "the s390x core has no privilege levels; set the problem-state bit (15) in psw_mask",
     })
     .map_err(RunError::Setup)?;
     let config = CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(S390Params::default), ..CpuConfig::default() };

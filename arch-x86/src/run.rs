@@ -122,7 +122,7 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<X86Cpu>, Harne
         // and return (the traces' harnesses describe only the data the C reaches).
         default_stack: Some((STACK_BASE, STACK_SIZE)),
         status_register: "rflags",
-        core: "x86-64",
+        cpl_refusal: "the x86-64 core models privilege level 0 only",
     })
     .map_err(RunError::Setup)?;
     let config =

@@ -48,9 +48,9 @@ pub struct SetupRequest<'a> {
     /// The register a harness's `psr` key sets (the core's status word: `rflags`,
     /// `psw_mask`), applied before the `[registers]` table.
     pub status_register: &'a str,
-    /// The core's name in the error for a harness `cpl` other than 0, which it cannot start
-    /// at (it models no privilege levels).
-    pub core: &'a str,
+    /// Why the core refuses a harness `cpl` other than 0 (it models no privilege levels):
+    /// the end of the error message.
+    pub cpl_refusal: &'a str,
 }
 
 /// Where a register value came from, for its error message.
@@ -164,7 +164,7 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
         }
         _ => false,
     };
-    refuse_cpl(&harness, req.core)?;
+    refuse_cpl(&harness, req.cpl_refusal)?;
     let mut registers = Vec::with_capacity(harness.registers.len() + req.sets.len() + 1);
     if let Some(expr) = &harness.psr {
         let value = env.eval(expr)?;
@@ -189,18 +189,17 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
     Ok(Setup { harness, mem, registers, entry, default_stack })
 }
 
-/// Refuses a harness `cpl` other than 0 for `core`, which runs at the most privileged level
-/// only: starting it there anyway would measure the kernel's path for a user's.
+/// Refuses a harness `cpl` other than 0 for a core that runs at the most privileged level
+/// only: starting it there anyway would measure the kernel's path for a user's. `why` ends
+/// the message.
 ///
 /// # Errors
 /// At the harness's `cpl` key.
-pub fn refuse_cpl(harness: &Harness, core: &str) -> Result<(), Diagnostic> {
-    match (harness.cpl, &harness.cpl_origin) {
-        (Some(cpl), Some(origin)) if cpl != 0 => Err(origin.error(format!(
-            "the {core} core runs at privilege level 0 only, not {cpl} (set the user state in `psr` instead)"
-        ))),
-        (Some(cpl), None) if cpl != 0 => {
-            Err(setup_error(format!("the {core} core runs at privilege level 0 only, not {cpl}")))
+pub fn refuse_cpl(harness: &Harness, why: &str) -> Result<(), Diagnostic> {
+    match harness.cpl {
+        Some(cpl) if cpl != 0 => {
+            let msg = format!("cpl {cpl} cannot be run: {why}");
+            Err(harness.cpl_origin.as_ref().map_or_else(|| setup_error(msg.clone()), |o| o.error(msg.clone())))
         }
         _ => Ok(()),
     }
