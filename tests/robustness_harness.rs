@@ -251,6 +251,13 @@ fn ia64_values_that_would_be_cut_are_refused_at_their_place() {
             expect: &["0x10000000000 sets bits 0x10000000000 that ar.pfs reserves"],
         },
         Refusal {
+            name: "ip slot 3",
+            core: Core::Ia64,
+            harness: None,
+            sets: &["ip=f+3"],
+            expect: &["--set ip=f+3: error: ip 0x3 names slot 3 of a bundle (0 to 2)"],
+        },
+        Refusal {
             name: "misaligned cr.iva",
             core: Core::Ia64,
             harness: None,
@@ -354,6 +361,13 @@ fn s390_values_that_would_be_cut_are_refused_at_their_place() {
             expect: &["h.toml:1:7: error: psr: psw_mask 0x1 sets reserved bits 0x1"],
         },
         Refusal {
+            name: "s390 itc",
+            core: Core::S390,
+            harness: Some("itc = 5\n"),
+            sets: &[],
+            expect: &["h.toml:1:7: error: itc: itc = 5: the s390x core's cycle count starts at 0"],
+        },
+        Refusal {
             name: "misaligned prefix",
             core: Core::S390,
             harness: None,
@@ -405,4 +419,15 @@ fn a_region_ending_exactly_at_2_64_maps() {
     );
     let out = run("region past 2^64", Core::Ia64, Some(&past), &[]);
     assert!(out.stderr.contains("h.toml:6:8: error: region.p.size: region ends past 2^64"), "{}", out.stderr);
+}
+
+#[test]
+fn an_instruction_pointer_given_as_a_register_is_where_the_run_starts() {
+    // The entry point used to be set after the registers, replacing ip / rip / psw_addr.
+    let ia64 = run("ia64 ip", Core::Ia64, None, &["--set", "ip=f+0x12", "--max-insns", "0"]);
+    assert!(ia64.stdout.contains("exhausted at 0x10 slot 2"), "stdout: {}\nstderr: {}", ia64.stdout, ia64.stderr);
+    let x86 = run("x86 rip", Core::X86, Some("[registers]\nrip = \"0x400010\"\n"), &["--max-insns", "0"]);
+    assert!(x86.stdout.contains("exhausted at pc 0x400010"), "stdout: {}\nstderr: {}", x86.stdout, x86.stderr);
+    let s390 = run("s390 psw_addr", Core::S390, None, &["--set", "psw_addr=0x10", "--max-insns", "0"]);
+    assert!(s390.stdout.contains("exhausted at pc 0x10"), "stdout: {}\nstderr: {}", s390.stdout, s390.stderr);
 }

@@ -154,6 +154,9 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
     }
     cpu.state.psr = initial_psr(harness, &env)?;
     cpu.state.gr.set_bank(cpu.state.psr.bank());
+    // The entry first, so an `ip` the harness or the command line gives is the one that runs.
+    let entry = entry_point(cfg.entry.as_deref(), harness, &symbol, first_label(image)).map_err(RunError::Setup)?;
+    cpu.set_entry(entry);
     for (name, expr) in &harness.registers {
         let v = env.eval(expr).map_err(RunError::Setup)?;
         set_register(&mut cpu, &mut mem, name, v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
@@ -164,8 +167,6 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
         let v = env.eval(&expr).map_err(RunError::Setup)?;
         set_register(&mut cpu, &mut mem, name, v).map_err(|m| RunError::Setup(origin.error(m)))?;
     }
-    let entry = entry_point(cfg.entry.as_deref(), harness, &symbol, first_label(image)).map_err(RunError::Setup)?;
-    cpu.set_entry(entry);
     if let Some(itc) = harness.itc {
         cpu.state.itc_offset = itc;
     }
@@ -392,6 +393,7 @@ fn set_register(cpu: &mut Ia64Cpu, mem: &mut Memory, name: &str, v: u64) -> Resu
             st.gr.set_bank(st.psr.bank());
         }
         "pr" => st.pr = v | 1,
+        "ip" if v & 0xf > 2 => return Err(format!("ip {v:#x} names slot {} of a bundle (0 to 2)", v & 0xf)),
         "ip" => cpu.set_entry(v),
         _ => return Err(format!("unknown register `{name}`")),
     }

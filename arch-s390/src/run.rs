@@ -11,7 +11,7 @@ use emu_core::harness::Harness;
 use emu_core::image::{Image, SectionKind};
 use emu_core::memory::Endian;
 use emu_core::report::RunReport;
-use emu_core::setup::SetupRequest;
+use emu_core::setup::{setup_error, SetupRequest};
 
 use crate::cpu::{CpuConfig, ExecError, S390Cpu};
 use crate::reloc::S390Relocations;
@@ -125,10 +125,19 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harn
     }
     cpu.state.set_reg(14, SENTINEL);
     cpu.state.set_reg(15, STACK_BASE + STACK_SIZE - SAVE_AREA);
+    // Its clocks start at modelled time zero, so only `itc = 0` means what it says.
+    if let Some(itc) = setup.harness.itc.filter(|itc| *itc != 0) {
+        let msg =
+            format!("itc = {itc}: the s390x core's cycle count starts at 0; set `tod` or `cpu_timer` in [registers]");
+        return Err(RunError::Setup(
+            setup.harness.itc_origin.as_ref().map_or_else(|| setup_error(msg.clone()), |o| o.error(msg.clone())),
+        ));
+    }
+    // The entry first, so a `psw_addr` the harness or the command line gives is the one that runs.
+    cpu.set_entry(setup.entry);
     for r in &setup.registers {
         set_register(&mut cpu, &r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
     }
-    cpu.set_entry(setup.entry);
     Ok((Machine::new(cpu, setup.mem), setup.harness))
 }
 

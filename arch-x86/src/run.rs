@@ -134,17 +134,18 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<X86Cpu>, Harne
     if let Some(itc) = setup.harness.itc {
         cpu.state.tsc_offset = itc;
     }
+    // The entry first, so a `rip` the harness or the command line gives is the one that runs.
+    cpu.set_entry(setup.entry);
     for r in &setup.registers {
         set_register(&mut cpu, &r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
     }
     if setup.default_stack && !setup.sets("rsp") {
         cpu.state.set_reg(4, STACK_BASE + STACK_SIZE - 8);
     }
-    let Setup { harness, mut mem, entry, .. } = setup;
+    let Setup { harness, mut mem, .. } = setup;
     let rsp = cpu.state.reg(4);
     mem.write_u64(rsp, SENTINEL)
         .map_err(|e| setup_error(format!("cannot store the return address at rsp = {rsp:#x}: {e}")))?;
-    cpu.set_entry(entry);
     Ok((Machine::new(cpu, mem), harness))
 }
 

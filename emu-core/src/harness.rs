@@ -130,6 +130,8 @@ pub struct Harness {
     pub entry_origin: Option<Origin>,
     /// Starting value of the cycle / time-stamp counter.
     pub itc: Option<u64>,
+    /// Where the file gives it (for a core without such a counter).
+    pub itc_origin: Option<Origin>,
     /// Starting privilege level, 0 to 3.
     pub cpl: Option<u8>,
     /// Where the file gives it (for a core that cannot start there).
@@ -353,7 +355,8 @@ impl Harness {
         let h = Harness {
             entry: raw.entry.as_ref().map(|e| e.get_ref().clone()),
             entry_origin: raw.entry.as_ref().map(|e| src.origin("entry", span(e))),
-            itc: raw.itc,
+            itc: raw.itc.as_ref().map(|i| *i.get_ref()),
+            itc_origin: raw.itc.as_ref().map(|i| src.origin("itc", span(i))),
             cpl: raw.cpl.as_ref().map(|c| src.cpl(c)).transpose()?,
             cpl_origin: raw.cpl.as_ref().map(|c| src.origin("cpl", span(c))),
             psr: raw.psr.as_ref().map(|v| src.expr("psr", v)).transpose()?,
