@@ -431,3 +431,25 @@ fn an_instruction_pointer_given_as_a_register_is_where_the_run_starts() {
     let s390 = run("s390 psw_addr", Core::S390, None, &["--set", "psw_addr=0x10", "--max-insns", "0"]);
     assert!(s390.stdout.contains("exhausted at pc 0x10"), "stdout: {}\nstderr: {}", s390.stdout, s390.stderr);
 }
+
+#[test]
+fn fifty_thousand_counters_are_read_in_linear_time() {
+    // Each counter searched the whole snapshot before being appended: N² for N counters.
+    let n = 50_000u64;
+    let mut harness = format!(
+        "{IA64_RETURN}[[region]]\nname = \"d\"\nbase = \"0x100000000\"\nsize = \"{:#x}\"\nperms = \"rw\"\n\
+         fill = [ {{ at = \"{:#x}\", u64 = [\"0x1234\"] }} ]\n",
+        n * 8,
+        (n - 1) * 8
+    );
+    for i in 0..n {
+        harness.push_str(&format!(
+            "[[counter]]\nname = \"c{i}\"\naddress = \"d+{}\"\nwidth = 8\nunit = \"cycles\"\n",
+            i * 8
+        ));
+    }
+    let out = run("many-counters", Core::Ia64, Some(&harness), &[]);
+    assert_eq!(out.status, Some(0), "stderr: {}", out.stderr);
+    assert!(out.stdout.contains("counter.c49999: \"0x0000000000001234\""), "no last counter in the report");
+    assert!(out.took < GENEROUS, "50,000 counters took {:?}", out.took);
+}

@@ -2,12 +2,14 @@
 //! image — its memory, the register values it and the command line ask for, the entry point —
 //! before the architecture builds its CPU and applies the registers by its own names.
 
+use std::collections::HashSet;
+
 use crate::error::{Diagnostic, SourceLoc};
 use crate::harness::{Harness, Origin, ValueExpr};
 use crate::image::{Image, SectionKind};
 use crate::memory::{Endian, Memory, Perms};
 use crate::report::RunReport;
-use crate::snapshot::Snapshot;
+use crate::snapshot::{Snapshot, Value};
 use crate::timing::TimingSummary;
 
 /// The return address that ends a run of an object's function. Never mapped; even and below
@@ -231,8 +233,17 @@ pub fn run_report(
     let symbol = image_symbols(image, sentinel);
     let env = harness.env(&symbol)?;
     let counters = harness.read_counters(mem, &|n| env.lookup(n))?;
-    for c in &counters {
-        snapshot.push_hex(format!("counter.{}", c.name), c.value);
+    // Counter names are unique (the harness checks), so only a name the architecture's
+    // snapshot already lists needs [`Snapshot::push`]'s search: searching for every counter
+    // made a harness of N counters cost N².
+    let listed: HashSet<&str> = snapshot.registers.iter().map(|(n, _)| n.as_str()).collect();
+    let (replace, append): (Vec<_>, Vec<_>) = counters
+        .iter()
+        .map(|c| (format!("counter.{}", c.name), c.value))
+        .partition(|(n, _)| listed.contains(n.as_str()));
+    snapshot.registers.extend(append.into_iter().map(|(n, v)| (n, Value::Hex(v))));
+    for (name, value) in replace {
+        snapshot.push_hex(name, value);
     }
     Ok(RunReport { stop, summary, counters, timeline: None, snapshot })
 }

@@ -284,3 +284,17 @@ fn regions_listed_downwards_map_and_fill() {
     assert!(mem.peek_bytes(0x10_0000 + 199 * 0x1000, &mut byte).is_ok());
     assert_eq!(byte, [199]);
 }
+
+#[test]
+fn an_overlap_is_reported_at_the_higher_region_whatever_the_file_order() {
+    let run = |text: &str| {
+        parse(text).and_then(|h| h.apply_memory(&mut Memory::new(Endian::Little), &outer).map_err(|d| d.to_string()))
+    };
+    let downwards = "[[region]]\nname = \"hi\"\nbase = 0x1800\nsize = 0x1000\nperms = \"rw\"\n\
+                     [[region]]\nname = \"lo\"\nbase = 0x1000\nsize = 0x1000\nperms = \"rw\"\n";
+    let got = run(downwards);
+    assert!(
+        got.as_ref().is_err_and(|e| e.starts_with("harness.toml:2:8: error: region.hi: cannot map: region `hi`")),
+        "{got:?}"
+    );
+}
