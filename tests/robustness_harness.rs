@@ -453,3 +453,17 @@ fn fifty_thousand_counters_are_read_in_linear_time() {
     assert!(out.stdout.contains("counter.c49999: \"0x0000000000001234\""), "no last counter in the report");
     assert!(out.took < GENEROUS, "50,000 counters took {:?}", out.took);
 }
+
+#[test]
+fn a_chain_of_a_hundred_thousand_symbols_resolves_in_linear_time() {
+    // Each name was searched in a list of every name before it: 20,000 took 11 s.
+    let n = 100_000u64;
+    let mut harness = format!("{IA64_RETURN}r8 = \"s{}\"\n[symbols]\ns0 = 1\n", n - 1);
+    for i in 1..n {
+        harness.push_str(&format!("s{i} = \"s{}+1\"\n", i - 1));
+    }
+    let out = run("symbol-chain", Core::Ia64, Some(&harness), &[]);
+    assert_eq!(out.status, Some(0), "stderr: {}", out.stderr);
+    assert!(out.stdout.contains(&format!("r8: \"{n:#018x}\"")), "r8 is not s{}", n - 1);
+    assert!(out.took < GENEROUS, "100,000 symbols took {:?}", out.took);
+}
