@@ -18,12 +18,12 @@ use crate::state::{ar, cr};
 use crate::timing::Itanium2Params;
 use emu_core::cpu::{Machine, StopReason, StopWhen};
 use emu_core::error::{Diagnostic, Diagnostics, SourceLoc};
-use emu_core::harness::{Harness, ValueExpr};
+use emu_core::harness::{Env, Harness, ValueExpr};
 use emu_core::image::{Image, SectionKind};
 use emu_core::memory::{Endian, Memory};
 use emu_core::preprocess::{FsLoader, PreprocessOptions};
 use emu_core::report::RunReport;
-use emu_core::setup::{entry_point, set_origin};
+use emu_core::setup::{entry_point, set_origin, setup_error};
 
 /// The address whose reach ends a path: b0 of the default harness. Never mapped.
 pub const SENTINEL: u64 = 0x0000_5e47_1ee1_0000;
@@ -152,14 +152,11 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
     for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
         cpu.add_code(s.addr, &s.data);
     }
-    cpu.state.psr = Psr::BN;
-    if let Some(cpl) = harness.cpl {
-        cpu.state.psr = cpu.state.psr.with_cpl(cpl);
-    }
-    if let Some(psr) = &harness.psr {
-        cpu.state.psr = Psr::from_bits_retain(env.eval(psr).map_err(RunError::Setup)?);
-    }
+    cpu.state.psr = initial_psr(harness, &env)?;
     cpu.state.gr.set_bank(cpu.state.psr.bank());
+    // The entry first, so an `ip` the harness or the command line gives is the one that runs.
+    let entry = entry_point(cfg.entry.as_deref(), harness, &symbol, first_label(image)).map_err(RunError::Setup)?;
+    cpu.set_entry(entry);
     for (name, expr) in &harness.registers {
         let v = env.eval(expr).map_err(RunError::Setup)?;
         set_register(&mut cpu, &mut mem, name, v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
@@ -170,12 +167,72 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
         let v = env.eval(&expr).map_err(RunError::Setup)?;
         set_register(&mut cpu, &mut mem, name, v).map_err(|m| RunError::Setup(origin.error(m)))?;
     }
-    let entry = entry_point(cfg.entry.as_deref(), harness, &symbol, first_label(image)).map_err(RunError::Setup)?;
-    cpu.set_entry(entry);
     if let Some(itc) = harness.itc {
         cpu.state.itc_offset = itc;
     }
     Ok((Machine::new(cpu, mem), harness.clone()))
+}
+
+/// The PSR a run starts with: register bank 1 at the harness's `cpl`, or its `psr`.
+///
+/// # Errors
+/// A `psr` with reserved bits or `ri = 3`, or one whose privilege level is not the `cpl`
+/// the harness also gives (one of them would be ignored).
+fn initial_psr(harness: &Harness, env: &Env<'_>) -> Result<Psr, RunError> {
+    let at_cpl = Psr::BN.with_cpl(harness.cpl.unwrap_or(0));
+    let Some(expr) = &harness.psr else { return Ok(at_cpl) };
+    let v = env.eval(expr).map_err(RunError::Setup)?;
+    let psr = checked_psr(v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
+    match harness.cpl {
+        Some(cpl) if cpl != psr.cpl() => {
+            let msg = format!("cpl = {cpl} disagrees with the privilege level {} of psr = {v:#x}", psr.cpl());
+            Err(RunError::Setup(
+                harness.cpl_origin.as_ref().map_or_else(|| setup_error(msg.clone()), |o| o.error(msg.clone())),
+            ))
+        }
+        _ => Ok(psr),
+    }
+}
+
+/// `v` as a PSR, refused where `mov psr.l=` or `rfi` would fault rather than cut it: a
+/// reserved bit set, or `ri = 3` (a bundle has slots 0 to 2).
+fn checked_psr(v: u64) -> Result<Psr, String> {
+    let reserved = v & !Psr::all().bits();
+    if reserved != 0 {
+        return Err(format!("psr {v:#x} sets reserved bits {reserved:#x}"));
+    }
+    let psr = Psr::from_bits_retain(v);
+    if psr.ri() == 3 {
+        return Err(format!("psr {v:#x} has ri = 3 (a bundle has slots 0 to 2)"));
+    }
+    Ok(psr)
+}
+
+/// The bits an application register defines; a harness value setting any other is refused,
+/// as `mov ar=` raises a Reserved Register/Field fault for it (SDM vol. 2, 3.1.8).
+const AR_DEFINED_BITS: &[(u8, &str, u64)] = &[
+    // mode, pl, be; loadrs (bits 16-29).
+    (ar::RSC, "ar.rsc", 0x3fff_001f),
+    // pfm (bits 0-37), pec (52-57), ppl (62-63).
+    (ar::PFS, "ar.pfs", 0xc3f0_003f_ffff_ffff),
+    (ar::EC, "ar.ec", 0x3f),
+    // traps (bits 0-5) and the four status fields (6-57).
+    (ar::FPSR, "ar.fpsr", (1 << 58) - 1),
+];
+
+/// Refuses `v` for application register `n` when it sets bits the register does not have,
+/// or is a misaligned backing-store address (the RSE ignores its low three bits).
+fn check_ar(n: u8, v: u64) -> Result<(), String> {
+    if let Some((_, name, defined)) = AR_DEFINED_BITS.iter().find(|(r, _, _)| *r == n) {
+        let reserved = v & !defined;
+        if reserved != 0 {
+            return Err(format!("{v:#x} sets bits {reserved:#x} that {name} reserves (defined: {defined:#x})"));
+        }
+    }
+    if n == ar::BSPSTORE && v & 7 != 0 {
+        return Err(format!("ar.bspstore {v:#x} is not 8-byte aligned"));
+    }
+    Ok(())
 }
 
 /// The promote range of `epc` (reference section 4, "simplified model"): harness symbols
@@ -299,6 +356,9 @@ fn set_register(cpu: &mut Ia64Cpu, mem: &mut Memory, name: &str, v: u64) -> Resu
         return Ok(());
     }
     if let Some(p) = num("p", 63).filter(|p| *p >= 1) {
+        if v > 1 {
+            return Err(format!("p{p} = {v:#x}: a predicate is 0 or 1"));
+        }
         st.set_p(p, v != 0);
         return Ok(());
     }
@@ -308,6 +368,7 @@ fn set_register(cpu: &mut Ia64Cpu, mem: &mut Memory, name: &str, v: u64) -> Resu
     }
     let ar_num = crate::regs::named_register(name).filter(|_| name.starts_with("ar.")).or_else(|| num("ar", 127));
     if let Some(n) = ar_num {
+        check_ar(n, v)?;
         match n {
             ar::BSPSTORE => st.gr.set_bspstore(v),
             ar::RNAT => st.gr.set_rnat(v),
@@ -320,18 +381,19 @@ fn set_register(cpu: &mut Ia64Cpu, mem: &mut Memory, name: &str, v: u64) -> Resu
     }
     let cr_num = crate::regs::named_register(name).filter(|_| name.starts_with("cr.")).or_else(|| num("cr", 127));
     if let Some(n) = cr_num {
-        st.cr[usize::from(n)] = v;
-        if n == cr::IVA {
-            st.cr[usize::from(n)] = v & !0x7fff;
+        if n == cr::IVA && v & 0x7fff != 0 {
+            return Err(format!("cr.iva {v:#x} is not 32 KiB aligned (the table's low 15 bits are ignored)"));
         }
+        st.cr[usize::from(n)] = v;
         return Ok(());
     }
     match name {
         "psr" => {
-            st.psr = Psr::from_bits_retain(v);
+            st.psr = checked_psr(v)?;
             st.gr.set_bank(st.psr.bank());
         }
         "pr" => st.pr = v | 1,
+        "ip" if v & 0xf > 2 => return Err(format!("ip {v:#x} names slot {} of a bundle (0 to 2)", v & 0xf)),
         "ip" => cpu.set_entry(v),
         _ => return Err(format!("unknown register `{name}`")),
     }

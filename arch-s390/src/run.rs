@@ -11,11 +11,11 @@ use emu_core::harness::Harness;
 use emu_core::image::{Image, SectionKind};
 use emu_core::memory::Endian;
 use emu_core::report::RunReport;
-use emu_core::setup::SetupRequest;
+use emu_core::setup::{setup_error, SetupRequest};
 
 use crate::cpu::{CpuConfig, ExecError, S390Cpu};
 use crate::reloc::S390Relocations;
-use crate::state::GPR_NAMES;
+use crate::state::{psw, GPR_NAMES};
 use crate::timing::S390Params;
 
 pub use emu_core::setup::{EXTERN_BASE, EXTERN_SLOT, SENTINEL, STACK_BASE, STACK_SIZE};
@@ -114,6 +114,8 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harn
         sets: &cfg.sets,
         entry: cfg.entry.as_deref(),
         default_stack: Some((STACK_BASE, STACK_SIZE)),
+        status_register: "psw_mask",
+        cpl_refusal: "the s390x core has no privilege levels; set the problem-state bit (15) in psw_mask",
     })
     .map_err(RunError::Setup)?;
     let config = CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(S390Params::default), ..CpuConfig::default() };
@@ -123,10 +125,19 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harn
     }
     cpu.state.set_reg(14, SENTINEL);
     cpu.state.set_reg(15, STACK_BASE + STACK_SIZE - SAVE_AREA);
+    // Its clocks start at modelled time zero, so only `itc = 0` means what it says.
+    if let Some(itc) = setup.harness.itc.filter(|itc| *itc != 0) {
+        let msg =
+            format!("itc = {itc}: the s390x core's cycle count starts at 0; set `tod` or `cpu_timer` in [registers]");
+        return Err(RunError::Setup(
+            setup.harness.itc_origin.as_ref().map_or_else(|| setup_error(msg.clone()), |o| o.error(msg.clone())),
+        ));
+    }
+    // The entry first, so a `psw_addr` the harness or the command line gives is the one that runs.
+    cpu.set_entry(setup.entry);
     for r in &setup.registers {
         set_register(&mut cpu, &r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
     }
-    cpu.set_entry(setup.entry);
     Ok((Machine::new(cpu, setup.mem), setup.harness))
 }
 
@@ -141,15 +152,42 @@ pub fn set_register(cpu: &mut S390Cpu, name: &str, v: u64) -> Result<(), String>
         return Ok(());
     }
     match name {
-        "psw_mask" | "psw.mask" => cpu.state.set_full_psw_mask(v),
+        "psw_mask" | "psw.mask" => cpu.state.set_full_psw_mask(checked_psw_mask(v)?),
         "psw_addr" | "psw.addr" => cpu.state.psw_addr = v,
-        "cc" => cpu.state.cc = (v & 3) as u8,
+        "cc" => cpu.state.cc = u8::try_from(v).ok().filter(|cc| *cc <= 3).ok_or(format!("cc {v:#x} is not 0 to 3"))?,
+        "prefix" if v & !PREFIX_BITS != 0 => {
+            return Err(format!("prefix {v:#x} is not a multiple of 8 KiB below 2^31"));
+        }
         "prefix" => cpu.state.prefix = v,
         "cpu_timer" => cpu.set_cpu_timer(v),
         "tod" => cpu.state.tod_base = v,
         _ => return Err(format!("unknown register `{name}`")),
     }
     Ok(())
+}
+
+/// The PSW mask bits z/Architecture defines (bit 0 the most significant): PER (1), DAT,
+/// I/O, external (5-7), key (8-11), machine check, wait, problem state (13-15), address
+/// space (16-17), condition code (18-19), program mask (20-23), EA (31), BA (32). Any other
+/// makes LPSWE a specification exception.
+const PSW_MASK_DEFINED: u64 = 0x47f7_ff01_8000_0000;
+
+/// The prefix register's address bits: a multiple of 8 KiB below 2^31.
+const PREFIX_BITS: u64 = 0x7fff_e000;
+
+/// `v` for the PSW mask, refused if it sets a bit the architecture reserves, or asks for
+/// 24- or 31-bit addressing, which the core does not model (it always addresses in 64 bits).
+fn checked_psw_mask(v: u64) -> Result<u64, String> {
+    let reserved = v & !PSW_MASK_DEFINED;
+    if reserved != 0 {
+        return Err(format!("psw_mask {v:#x} sets reserved bits {reserved:#x}"));
+    }
+    if v & (psw::EA | psw::BA) != psw::EA | psw::BA {
+        return Err(format!(
+            "psw_mask {v:#x} is not 64-bit addressing (EA and BA, bits 31-32, both set): the only mode the core runs"
+        ));
+    }
+    Ok(v)
 }
 
 /// Runs `image` as `cfg` says.

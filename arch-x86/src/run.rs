@@ -121,6 +121,8 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<X86Cpu>, Harne
         // A harness that brings no stack gets the default one, so the C under test can call
         // and return (the traces' harnesses describe only the data the C reaches).
         default_stack: Some((STACK_BASE, STACK_SIZE)),
+        status_register: "rflags",
+        cpl_refusal: "the x86-64 core models privilege level 0 only",
     })
     .map_err(RunError::Setup)?;
     let config =
@@ -132,17 +134,18 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<X86Cpu>, Harne
     if let Some(itc) = setup.harness.itc {
         cpu.state.tsc_offset = itc;
     }
+    // The entry first, so a `rip` the harness or the command line gives is the one that runs.
+    cpu.set_entry(setup.entry);
     for r in &setup.registers {
         set_register(&mut cpu, &r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
     }
     if setup.default_stack && !setup.sets("rsp") {
         cpu.state.set_reg(4, STACK_BASE + STACK_SIZE - 8);
     }
-    let Setup { harness, mut mem, entry, .. } = setup;
+    let Setup { harness, mut mem, .. } = setup;
     let rsp = cpu.state.reg(4);
     mem.write_u64(rsp, SENTINEL)
         .map_err(|e| setup_error(format!("cannot store the return address at rsp = {rsp:#x}: {e}")))?;
-    cpu.set_entry(entry);
     Ok((Machine::new(cpu, mem), harness))
 }
 
@@ -159,14 +162,39 @@ pub fn set_register(cpu: &mut X86Cpu, name: &str, v: u64) -> Result<(), String> 
     let st = &mut cpu.state;
     match name {
         "rip" => st.rip = v,
-        "rflags" | "eflags" => st.rflags = v | crate::state::flags::RESERVED1,
+        "rflags" | "eflags" => st.rflags = checked_rflags(name, v)? | crate::state::flags::RESERVED1,
+        "fs_base" | "gs_base" if !is_canonical(v) => {
+            return Err(format!("{name} {v:#x} is not canonical (bits 47-63 differ); wrmsr would fault"))
+        }
         "fs_base" => st.fs_base = v,
         "gs_base" => st.gs_base = v,
         "tsc_offset" => st.tsc_offset = v,
-        "tsc_aux" => st.tsc_aux = v as u32,
+        "tsc_aux" => st.tsc_aux = u32::try_from(v).map_err(|_| format!("tsc_aux {v:#x} is wider than 32 bits"))?,
         _ => return Err(format!("unknown register `{name}`")),
     }
     Ok(())
+}
+
+/// The RFLAGS bits the architecture defines: CF, bit 1 (always 1), PF, AF, ZF, SF, TF, IF,
+/// DF, OF, IOPL, NT, RF, VM, AC, VIF, VIP, ID. Bits 3, 5, 15 and 22-63 are reserved.
+const RFLAGS_DEFINED: u64 = 0x3f_7fd7;
+
+/// `v` for `rflags` (or `eflags`, 32 bits), refused if it sets a reserved bit: popf and iret
+/// would keep them clear, so the value would not be the one that runs.
+fn checked_rflags(name: &str, v: u64) -> Result<u64, String> {
+    if name == "eflags" && v > u64::from(u32::MAX) {
+        return Err(format!("eflags {v:#x} is wider than 32 bits"));
+    }
+    match v & !RFLAGS_DEFINED {
+        0 => Ok(v),
+        reserved => Err(format!("{name} {v:#x} sets reserved bits {reserved:#x}")),
+    }
+}
+
+/// Whether `v` is a canonical 48-bit address (bits 47-63 all equal).
+fn is_canonical(v: u64) -> bool {
+    let high = v >> 47;
+    high == 0 || high == (1 << 17) - 1
 }
 
 /// Runs `image` as `cfg` says.

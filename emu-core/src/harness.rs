@@ -32,6 +32,7 @@
 //! symbols and earlier regions), then the caller's outer lookup (image symbols and
 //! `sentinel`). Register names stay strings: the architecture maps them.
 
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -42,10 +43,12 @@ use crate::memory::{Endian, Memory, Perms};
 use crate::snapshot::hex64;
 
 mod expr;
+mod lines;
 mod raw;
 
 pub use expr::{Origin, ValueExpr};
 
+use lines::LineIndex;
 use raw::{span, RawCounter, RawFill, RawHarness, RawRegion, RawTable, RawValue, SValue};
 
 /// Contents of a region's `fill` entry.
@@ -127,8 +130,12 @@ pub struct Harness {
     pub entry_origin: Option<Origin>,
     /// Starting value of the cycle / time-stamp counter.
     pub itc: Option<u64>,
-    /// Starting privilege level.
+    /// Where the file gives it (for a core without such a counter).
+    pub itc_origin: Option<Origin>,
+    /// Starting privilege level, 0 to 3.
     pub cpl: Option<u8>,
+    /// Where the file gives it (for a core that cannot start there).
+    pub cpl_origin: Option<Origin>,
     /// Starting processor status word.
     pub psr: Option<ValueExpr>,
     /// Regions to map, in file order.
@@ -143,14 +150,24 @@ pub struct Harness {
 
 /// The names a harness defines, in front of the caller's lookup.
 pub struct Env<'a> {
-    names: Vec<(String, u64)>,
+    /// Hashed, as every value of a harness of thousands of regions looks names up.
+    names: HashMap<String, u64>,
+    /// `NAME.top` of each region that ends exactly at 2^64, one past the last address: the
+    /// region is fine, only its end does not fit in 64 bits.
+    tops_at_2_64: HashSet<String>,
     outer: &'a dyn Fn(&str) -> Option<u64>,
 }
 
 impl Env<'_> {
     /// The value of `name`: harness symbols and regions first, then the outer lookup.
     pub fn lookup(&self, name: &str) -> Option<u64> {
-        self.names.iter().find(|(n, _)| n == name).map(|(_, v)| *v).or_else(|| (self.outer)(name))
+        self.names.get(name).copied().or_else(|| (self.outer)(name))
+    }
+
+    /// Defines `name` unless it already is: the first definition wins (a symbol `x.top`
+    /// over region `x`'s end), as when names were searched in file order.
+    fn define(&mut self, name: String, value: u64) {
+        self.names.entry(name).or_insert(value);
     }
 
     /// Evaluates `expr` against [`Env::lookup`].
@@ -158,6 +175,11 @@ impl Env<'_> {
     /// # Errors
     /// A located diagnostic for an unknown name or an out-of-range result.
     pub fn eval(&self, expr: &ValueExpr) -> Result<u64, Diagnostic> {
+        if let Some(top) = expr.name().filter(|n| self.tops_at_2_64.contains(*n) && !self.names.contains_key(*n)) {
+            return Err(expr
+                .origin
+                .error(format!("'{top}' is 2^64, past the 64-bit range (the region ends at the top)")));
+        }
         expr.eval(&|name| self.lookup(name))
     }
 }
@@ -165,18 +187,23 @@ impl Env<'_> {
 /// Turns byte spans of the TOML text into source locations.
 struct Source<'a> {
     file: Arc<str>,
-    text: &'a str,
+    lines: LineIndex<'a>,
 }
 
 impl Source<'_> {
     fn origin(&self, path: impl Into<String>, span: Range<usize>) -> Origin {
-        let start = span.start.min(self.text.len());
-        let before = self.text.get(..start).unwrap_or("");
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let line = before.matches('\n').count() + 1;
-        let col = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
-        let source_line = self.text.get(line_start..).and_then(|s| s.lines().next()).map(str::to_string);
-        Origin { path: path.into(), loc: SourceLoc::new(self.file.clone(), line as u32, col as u32), source_line }
+        let place = self.lines.place(span.start);
+        let (line, col) = (saturate(place.line), saturate(place.col));
+        Origin { path: path.into(), loc: SourceLoc::new(self.file.clone(), line, col), source_line: place.text }
+    }
+
+    /// A privilege level: stored in two bits, so anything past 3 would be cut silently.
+    fn cpl(&self, raw: &toml::Spanned<i64>) -> Result<u8, Diagnostic> {
+        let cpl = *raw.get_ref();
+        u8::try_from(cpl)
+            .ok()
+            .filter(|c| *c <= 3)
+            .ok_or_else(|| self.origin("cpl", span(raw)).error(format!("{cpl} is not a privilege level (0 to 3)")))
     }
 
     fn expr(&self, path: impl Into<String>, value: &SValue) -> Result<ValueExpr, Diagnostic> {
@@ -269,6 +296,11 @@ impl Source<'_> {
     }
 }
 
+/// A line or column number as [`SourceLoc`] holds it (the last one for a text past 2^32 lines).
+fn saturate(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// `rwx` letters in any order, `-` ignored (`"r-x"`); an empty string or `"none"` maps
 /// a guard region.
 fn parse_perms(text: &str) -> Option<Perms> {
@@ -311,20 +343,22 @@ impl Harness {
     /// malformed expression, bad permissions, a bad fill or counter width, or a name
     /// defined twice.
     pub fn parse(file: &str, text: &str) -> Result<Harness, Diagnostic> {
-        let src = Source { file: Arc::from(file), text };
+        let src = Source { file: Arc::from(file), lines: LineIndex::new(text) };
         let raw: RawHarness = toml::from_str(text).map_err(|e| {
             let origin = src.origin("", e.span().unwrap_or(0..0));
             let d = Diagnostic::error(origin.loc, e.message().trim_end().to_string());
             match origin.source_line {
-                Some(line) => d.with_source_line(line),
+                Some(line) => d.with_source_line(line.to_string()),
                 None => d,
             }
         })?;
         let h = Harness {
             entry: raw.entry.as_ref().map(|e| e.get_ref().clone()),
             entry_origin: raw.entry.as_ref().map(|e| src.origin("entry", span(e))),
-            itc: raw.itc,
-            cpl: raw.cpl,
+            itc: raw.itc.as_ref().map(|i| *i.get_ref()),
+            itc_origin: raw.itc.as_ref().map(|i| src.origin("itc", span(i))),
+            cpl: raw.cpl.as_ref().map(|c| src.cpl(c)).transpose()?,
+            cpl_origin: raw.cpl.as_ref().map(|c| src.origin("cpl", span(c))),
             psr: raw.psr.as_ref().map(|v| src.expr("psr", v)).transpose()?,
             regions: raw.region.iter().map(|r| src.region(r)).collect::<Result<_, _>>()?,
             registers: src.table("registers", &raw.registers)?,
@@ -337,16 +371,16 @@ impl Harness {
 
     /// Rejects a name defined twice among symbols and regions, and a counter listed twice.
     fn check_names(&self) -> Result<(), Diagnostic> {
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         let defs = self.symbols.iter().map(|(n, e)| (n.as_str(), &e.origin));
         for (name, origin) in defs.chain(self.regions.iter().map(|r| (r.name.as_str(), &r.origin))) {
-            if seen.contains(&name) {
+            if !seen.insert(name) {
                 return Err(origin.error(format!("'{name}' is defined twice")));
             }
-            seen.push(name);
         }
-        for (i, c) in self.counters.iter().enumerate() {
-            if self.counters.iter().take(i).any(|o| o.name == c.name) {
+        let mut counters: HashSet<&str> = HashSet::new();
+        for c in &self.counters {
+            if !counters.insert(c.name.as_str()) {
                 return Err(c.address.origin.error(format!("counter '{}' is listed twice", c.name)));
             }
         }
@@ -358,17 +392,23 @@ impl Harness {
     /// # Errors
     /// The first symbol, region base or size that does not evaluate.
     pub fn env<'a>(&self, outer: &'a dyn Fn(&str) -> Option<u64>) -> Result<Env<'a>, Diagnostic> {
-        let mut env = Env { names: Vec::new(), outer };
+        let mut env = Env { names: HashMap::new(), tops_at_2_64: HashSet::new(), outer };
         for (name, expr) in &self.symbols {
             let value = env.eval(expr)?;
-            env.names.push((name.clone(), value));
+            env.define(name.clone(), value);
         }
         for r in &self.regions {
             let base = env.eval(&r.base)?;
             let size = env.eval(&r.size)?;
-            let top = base.checked_add(size).ok_or_else(|| r.size.origin.error("region ends past 2^64"))?;
-            env.names.push((r.name.clone(), base));
-            env.names.push((format!("{}.top", r.name), top));
+            let top = format!("{}.top", r.name);
+            env.define(r.name.clone(), base);
+            match base.checked_add(size) {
+                Some(end) => env.define(top, end),
+                None if size > 0 && base.checked_add(size - 1).is_some() => {
+                    env.tops_at_2_64.insert(top);
+                }
+                None => return Err(r.size.origin.error("region ends past 2^64")),
+            }
         }
         Ok(env)
     }
@@ -401,10 +441,19 @@ impl Harness {
     /// value does not fit its width.
     pub fn apply_memory(&self, mem: &mut Memory, resolve: &dyn Fn(&str) -> Option<u64>) -> Result<(), Diagnostic> {
         let env = self.env(resolve)?;
+        let mut placed = Vec::with_capacity(self.regions.len());
         for r in &self.regions {
-            let base = env.eval(&r.base)?;
-            let size = env.eval(&r.size)?;
-            mem.map(base, size, r.perms, &r.name).map_err(|e| r.origin.error(format!("cannot map: {e}")))?;
+            placed.push((env.eval(&r.base)?, env.eval(&r.size)?, r));
+        }
+        // Mapped in address order: memory keeps its regions sorted, so mapping them in file
+        // order cost a shift of every region above for each one (quadratic for a harness
+        // listing them downwards). An overlap is reported at the higher of the two regions.
+        let mut by_address: Vec<&(u64, u64, &Region)> = placed.iter().collect();
+        by_address.sort_by_key(|(base, _, _)| *base);
+        for (base, size, r) in by_address {
+            mem.map(*base, *size, r.perms, &r.name).map_err(|e| r.origin.error(format!("cannot map: {e}")))?;
+        }
+        for (base, size, r) in placed {
             for f in &r.fill {
                 let bytes = fill_bytes(&env, f, mem.endian())?;
                 let at = env.eval(&f.at)?;

@@ -2,12 +2,14 @@
 //! image — its memory, the register values it and the command line ask for, the entry point —
 //! before the architecture builds its CPU and applies the registers by its own names.
 
+use std::collections::HashSet;
+
 use crate::error::{Diagnostic, SourceLoc};
 use crate::harness::{Harness, Origin, ValueExpr};
 use crate::image::{Image, SectionKind};
 use crate::memory::{Endian, Memory, Perms};
 use crate::report::RunReport;
-use crate::snapshot::Snapshot;
+use crate::snapshot::{Snapshot, Value};
 use crate::timing::TimingSummary;
 
 /// The return address that ends a run of an object's function. Never mapped; even and below
@@ -45,6 +47,12 @@ pub struct SetupRequest<'a> {
     pub entry: Option<&'a str>,
     /// A stack `(base, size)` mapped when the harness brings no region named `stack`.
     pub default_stack: Option<(u64, u64)>,
+    /// The register a harness's `psr` key sets (the core's status word: `rflags`,
+    /// `psw_mask`), applied before the `[registers]` table.
+    pub status_register: &'a str,
+    /// Why the core refuses a harness `cpl` other than 0 (it models no privilege levels):
+    /// the end of the error message.
+    pub cpl_refusal: &'a str,
 }
 
 /// Where a register value came from, for its error message.
@@ -158,7 +166,13 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
         }
         _ => false,
     };
-    let mut registers = Vec::with_capacity(harness.registers.len() + req.sets.len());
+    refuse_cpl(&harness, req.cpl_refusal)?;
+    let mut registers = Vec::with_capacity(harness.registers.len() + req.sets.len() + 1);
+    if let Some(expr) = &harness.psr {
+        let value = env.eval(expr)?;
+        let source = RegisterSource::Harness(expr.origin.clone());
+        registers.push(RegisterValue { name: req.status_register.to_string(), value, source });
+    }
     for (name, expr) in &harness.registers {
         let value = env.eval(expr)?;
         registers.push(RegisterValue {
@@ -175,6 +189,22 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
     let entry = entry_point(req.entry, &harness, &symbol, first_code)?;
     drop(env);
     Ok(Setup { harness, mem, registers, entry, default_stack })
+}
+
+/// Refuses a harness `cpl` other than 0 for a core that runs at the most privileged level
+/// only: starting it there anyway would measure the kernel's path for a user's. `why` ends
+/// the message.
+///
+/// # Errors
+/// At the harness's `cpl` key.
+pub fn refuse_cpl(harness: &Harness, why: &str) -> Result<(), Diagnostic> {
+    match harness.cpl {
+        Some(cpl) if cpl != 0 => {
+            let msg = format!("cpl {cpl} cannot be run: {why}");
+            Err(harness.cpl_origin.as_ref().map_or_else(|| setup_error(msg.clone()), |o| o.error(msg.clone())))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The names harness expressions see besides the harness's own: `sentinel` and the image's
@@ -203,8 +233,17 @@ pub fn run_report(
     let symbol = image_symbols(image, sentinel);
     let env = harness.env(&symbol)?;
     let counters = harness.read_counters(mem, &|n| env.lookup(n))?;
-    for c in &counters {
-        snapshot.push_hex(format!("counter.{}", c.name), c.value);
+    // Counter names are unique (the harness checks), so only a name the architecture's
+    // snapshot already lists needs [`Snapshot::push`]'s search: searching for every counter
+    // made a harness of N counters cost N².
+    let listed: HashSet<&str> = snapshot.registers.iter().map(|(n, _)| n.as_str()).collect();
+    let (replace, append): (Vec<_>, Vec<_>) = counters
+        .iter()
+        .map(|c| (format!("counter.{}", c.name), c.value))
+        .partition(|(n, _)| listed.contains(n.as_str()));
+    snapshot.registers.extend(append.into_iter().map(|(n, v)| (n, Value::Hex(v))));
+    for (name, value) in replace {
+        snapshot.push_hex(name, value);
     }
     Ok(RunReport { stop, summary, counters, timeline: None, snapshot })
 }

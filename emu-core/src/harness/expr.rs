@@ -2,6 +2,7 @@
 //! `stack-16`, `stack.top`, `task+ti_ac_stime`.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::error::{Diagnostic, SourceLoc};
 
@@ -12,8 +13,8 @@ pub struct Origin {
     pub path: String,
     /// File, line and column of its value.
     pub loc: SourceLoc,
-    /// The text of that line, shown under the message.
-    pub source_line: Option<String>,
+    /// The text of that line, shown under the message (shared by every item on the line).
+    pub source_line: Option<Arc<str>>,
 }
 
 impl Origin {
@@ -23,7 +24,7 @@ impl Origin {
         let text = if self.path.is_empty() { message.to_string() } else { format!("{}: {message}", self.path) };
         let d = Diagnostic::error(self.loc.clone(), text);
         match &self.source_line {
-            Some(line) => d.with_source_line(line.clone()),
+            Some(line) => d.with_source_line(line.to_string()),
             None => d,
         }
     }

@@ -68,8 +68,8 @@ impl<'de> Deserialize<'de> for RawTable {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawHarness {
     pub entry: Option<Spanned<String>>,
-    pub itc: Option<u64>,
-    pub cpl: Option<u8>,
+    pub itc: Option<Spanned<u64>>,
+    pub cpl: Option<Spanned<i64>>,
     pub psr: Option<SValue>,
     #[serde(default)]
     pub region: Vec<RawRegion>,

@@ -206,3 +206,95 @@ fn value_expressions() {
     assert!(eval("a b").is_err());
     assert!(eval("0x1_0000_0000_0000_0000").is_err());
 }
+
+#[test]
+fn values_on_one_long_line_share_its_text() {
+    // One copy of the line per value made a 40 KB fill take 1.5 GB.
+    let values = vec!["1"; 2000].join(", ");
+    let text =
+        format!("[[region]]\nname = \"d\"\nbase = 0\nsize = 4096\nperms = \"rw\"\nfill = [ {{ u8 = [{values}] }} ]\n");
+    let h = match parse(&text) {
+        Ok(h) => h,
+        Err(e) => panic!("{e}"),
+    };
+    let Some(FillData::U8(exprs)) = h.regions.first().and_then(|r| r.fill.first()).map(|f| &f.data) else {
+        panic!("no u8 fill in {h:?}")
+    };
+    let lines: Vec<&Arc<str>> = exprs.iter().filter_map(|e| e.origin.source_line.as_ref()).collect();
+    assert_eq!(lines.len(), 2000);
+    assert!(lines.iter().all(|l| Arc::ptr_eq(l, lines[0])), "every value holds its own copy of the line");
+    let last = exprs.last().map(|e| (e.origin.loc.line, e.origin.loc.col));
+    assert_eq!(last, Some((6, (17 + values.len()) as u32)));
+}
+
+#[test]
+fn cpl_past_3_is_refused_at_its_value() {
+    assert_eq!(parse("cpl = 3\n").ok().and_then(|h| h.cpl), Some(3));
+    assert!(parse_err("cpl = 7\n").starts_with("harness.toml:1:7: error: cpl: 7 is not a privilege level (0 to 3)"));
+    assert!(parse_err("\ncpl = 256\n").starts_with("harness.toml:2:7: error: cpl: 256 is not a privilege level"));
+}
+
+#[test]
+fn a_region_ending_at_2_64_maps_and_only_its_top_is_refused() {
+    let text = "[[region]]\nname = \"hi\"\nbase = \"0xffff_ffff_ffff_f000\"\nsize = \"0x1000\"\nperms = \"rw\"\n\
+                fill = [ { at = \"0xff8\", u64 = [7] } ]\n[registers]\nr8 = \"hi.top\"\nr9 = \"hi+0xfff\"\n";
+    let h = match parse(text) {
+        Ok(h) => h,
+        Err(e) => panic!("{e}"),
+    };
+    let mut mem = Memory::new(Endian::Little);
+    assert_eq!(h.apply_memory(&mut mem, &outer).map_err(|d| d.to_string()), Ok(()));
+    let env = match h.env(&outer) {
+        Ok(env) => env,
+        Err(e) => panic!("{e}"),
+    };
+    let top = env.eval(&h.registers[0].1).map_err(|d| d.to_string());
+    assert!(
+        top.as_ref().is_err_and(|e| e.contains("harness.toml:8:6: error: registers.r8: 'hi.top' is 2^64")),
+        "{top:?}"
+    );
+    assert_eq!(env.eval(&h.registers[1].1).ok(), Some(u64::MAX));
+    let past = "[[region]]\nname = \"p\"\nbase = \"0xffff_ffff_ffff_f001\"\nsize = \"0x1000\"\nperms = \"rw\"\n";
+    let err = parse(past).and_then(|h| h.env(&outer).map(|_| ()).map_err(|d| d.to_string()));
+    assert!(err.is_err_and(|e| e.contains("region.p.size: region ends past 2^64")));
+}
+
+#[test]
+fn a_symbol_named_like_a_regions_top_wins_over_it() {
+    let text = "[symbols]\n\"a.top\" = 5\n[[region]]\nname = \"a\"\nbase = 0x1000\nsize = 16\nperms = \"r\"\n";
+    let env = parse(text).and_then(|h| h.env(&outer).map_err(|d| d.to_string()));
+    assert_eq!(env.ok().and_then(|e| e.lookup("a.top")), Some(5));
+}
+
+#[test]
+fn regions_listed_downwards_map_and_fill() {
+    let mut text = String::new();
+    for i in (0..200u64).rev() {
+        text.push_str(&format!(
+            "[[region]]\nname = \"r{i}\"\nbase = {}\nsize = 4096\nperms = \"rw\"\nfill = [ {{ u8 = [{}] }} ]\n",
+            0x10_0000 + i * 0x1000,
+            i % 256
+        ));
+    }
+    let mut mem = Memory::new(Endian::Little);
+    let applied = parse(&text).and_then(|h| h.apply_memory(&mut mem, &outer).map_err(|d| d.to_string()));
+    assert_eq!(applied, Ok(()));
+    assert_eq!(mem.regions().count(), 200);
+    let mut byte = [0u8; 1];
+    assert!(mem.peek_bytes(0x10_0000 + 199 * 0x1000, &mut byte).is_ok());
+    assert_eq!(byte, [199]);
+}
+
+#[test]
+fn an_overlap_is_reported_at_the_higher_region_whatever_the_file_order() {
+    let run = |text: &str| {
+        parse(text).and_then(|h| h.apply_memory(&mut Memory::new(Endian::Little), &outer).map_err(|d| d.to_string()))
+    };
+    let downwards = "[[region]]\nname = \"hi\"\nbase = 0x1800\nsize = 0x1000\nperms = \"rw\"\n\
+                     [[region]]\nname = \"lo\"\nbase = 0x1000\nsize = 0x1000\nperms = \"rw\"\n";
+    let got = run(downwards);
+    assert!(
+        got.as_ref().is_err_and(|e| e.starts_with("harness.toml:2:8: error: region.hi: cannot map: region `hi`")),
+        "{got:?}"
+    );
+}
