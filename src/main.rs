@@ -1,6 +1,6 @@
 //! The `acctemu` command line.
 
-use acctemu::cli::{self, asm::AsmRequest, run::Format, run::RunRequest, CliError};
+use acctemu::cli::{self, asm::AsmRequest, exit::Status, run::Format, run::RunRequest, CliError};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -290,6 +290,9 @@ fn run(args: Args) -> Result<String, CliError> {
                 check,
             };
             let out = cli::run::run(&req)?;
+            if let Some(stop) = out.stopped_early {
+                return Err(CliError::Stopped { report: out.stdout, stop });
+            }
             if out.mismatch {
                 return Err(CliError::SnapshotMismatch(out.stdout));
             }
@@ -336,25 +339,50 @@ fn run(args: Args) -> Result<String, CliError> {
 }
 
 fn main() -> ExitCode {
-    match run(Args::parse()) {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => return clap_exit(&e),
+    };
+    match run(args) {
         Ok(text) => {
             // A closed pipe (`| head`) is not an error worth reporting.
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            ExitCode::SUCCESS
+            Status::Ok.into()
         }
-        // The report goes to stdout as usual; the exit status says the snapshot differs.
-        Err(cli::CliError::SnapshotMismatch(text)) => {
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            ExitCode::FAILURE
+        // The report goes to stdout as usual; the exit status says the snapshot differs or the
+        // run stopped early, and stderr says why.
+        Err(e @ CliError::SnapshotMismatch(_)) => {
+            if let CliError::SnapshotMismatch(text) = &e {
+                let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            }
+            e.status().into()
+        }
+        Err(e @ CliError::Stopped { .. }) => {
+            if let CliError::Stopped { report, .. } = &e {
+                let _ = std::io::stdout().lock().write_all(report.as_bytes());
+            }
+            eprintln!("acctemu: {e}");
+            e.status().into()
         }
         // Assembler and harness diagnostics already read `file:line:col: error: ...`.
         Err(e) if e.is_diagnostic() => {
             eprintln!("{e}");
-            ExitCode::FAILURE
+            e.status().into()
         }
         Err(e) => {
             eprintln!("acctemu: error: {e}");
-            ExitCode::FAILURE
+            e.status().into()
         }
+    }
+}
+
+/// Prints clap's message: help and version to stdout with status 0, every parse error to
+/// stderr with the usage status of the table in [`acctemu::cli::exit`].
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let _ = e.print();
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Status::Ok.into(),
+        _ => Status::Usage.into(),
     }
 }
