@@ -215,13 +215,19 @@ struct WorkloadArgs {
     /// Timer ticks per second (0: no ticks).
     #[arg(long, default_value_t = 1024, value_name = "H")]
     hz: u64,
-    /// An interrupt (irq enter + exit paths) in every N-th user phase.
+    /// An interrupt (irq enter + exit paths) in every N-th user phase (N >= 1; the trace
+    /// must bind irq_enter and irq_exit).
     #[arg(long, value_name = "N")]
     irq_every: Option<u64>,
     /// Guest hypercalls instead of system calls (seed 002's KVM benchmark): the user phase
     /// runs in a guest and the paths are guest_exit and guest_enter.
     #[arg(long)]
     guest: bool,
+    /// The most paths (entry, exit, interrupt and tick paths, ticks being the workload's cycles
+    /// over the tick period) a run may take, over all points of a sweep; a workload above it is
+    /// refused with an estimate.
+    #[arg(long, value_name = "N", default_value_t = cli::limits::DEFAULT_MAX_PATHS)]
+    max_paths: u64,
 }
 
 impl WorkloadArgs {
@@ -310,12 +316,16 @@ fn run(args: Args) -> Result<String, CliError> {
                 entry,
                 harness,
                 workload: workload.workload(),
+                max_paths: workload.max_paths,
                 json: format == cli::scenario::ScenarioFormat::Json,
             })
         }
-        Command::Scenario { trace, workload, format } => {
-            cli::scenario::run(&cli::scenario::ScenarioRequest { trace, workload: workload.workload(), format })
-        }
+        Command::Scenario { trace, workload, format } => cli::scenario::run(&cli::scenario::ScenarioRequest {
+            trace,
+            workload: workload.workload(),
+            max_paths: workload.max_paths,
+            format,
+        }),
         Command::Sweep { traces, param, from, to, step, format, svg, workload } => {
             cli::sweep::run(&cli::sweep::SweepRequest {
                 traces,
@@ -324,6 +334,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 to,
                 step,
                 workload: workload.workload(),
+                max_paths: workload.max_paths,
                 json: format == cli::scenario::ScenarioFormat::Json,
                 svg,
             })

@@ -7,6 +7,7 @@ pub mod compiled;
 pub mod diff;
 pub mod disasm;
 pub mod exit;
+pub mod limits;
 pub mod listing;
 pub mod patch;
 pub mod plain_diff;
