@@ -68,9 +68,7 @@ fn window(len: usize, at: usize) -> (usize, usize) {
 
 fn push_pad(pad: &mut Option<String>, c: char, n: usize) {
     if let Some(p) = pad {
-        for _ in 0..n {
-            p.push(c);
-        }
+        p.extend(std::iter::repeat_n(c, n));
     }
 }
 

@@ -403,7 +403,7 @@ fn check_size(req: &SweepRequest, traces: &[&'static traces::Trace], values: &[u
                 .map_err(|e| usage(format!("sweep: --param {} {v}: {e}", req.param.name())))?;
             let counts = super::limits::path_counts(trace, &w);
             total = total.saturating_add(counts.total());
-            if largest.map_or(true, |(_, _, c)| counts.total() > c.total()) {
+            if largest.is_none_or(|(_, _, c)| counts.total() > c.total()) {
                 largest = Some((trace, v, counts));
             }
         }
