@@ -2,6 +2,7 @@
 
 use acctemu::cli::{self, asm::AsmRequest, exit::Status, run::Format, run::RunRequest, CliError};
 use clap::{Parser, Subcommand};
+use emu_core::echo::escape_message;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -372,16 +373,18 @@ fn main() -> ExitCode {
             if let CliError::Stopped { report, .. } = &e {
                 let _ = std::io::stdout().lock().write_all(report.as_bytes());
             }
-            eprintln!("acctemu: {e}");
+            eprintln!("acctemu: {}", escape_message(&e.to_string()));
             e.status().into()
         }
-        // Assembler and harness diagnostics already read `file:line:col: error: ...`.
+        // Assembler and harness diagnostics already read `file:line:col: error: ...`, and show
+        // user text through the shared echo (`emu_core::echo`); the other messages go through
+        // it here, as they may quote huge or raw user text too.
         Err(e) if e.is_diagnostic() => {
             eprintln!("{e}");
             e.status().into()
         }
         Err(e) => {
-            eprintln!("acctemu: error: {e}");
+            eprintln!("acctemu: error: {}", escape_message(&e.to_string()));
             e.status().into()
         }
     }

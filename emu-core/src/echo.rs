@@ -10,6 +10,10 @@ use std::fmt::Write as _;
 /// stand for).
 pub const ECHO_WIDTH: usize = 200;
 
+/// The most characters a line of a message may have; a longer one (quoting a huge token, say)
+/// keeps its start and its end around an ellipsis.
+pub const MESSAGE_WIDTH: usize = 400;
+
 /// Marks text left out at either end of an echo.
 const ELLIPSIS: char = '…';
 
@@ -54,6 +58,29 @@ pub fn echo_line(line: &str, col: u32) -> Echo {
 /// 1-based character column `col` (0: from the start).
 pub fn escape_truncated(text: &str, col: u32) -> String {
     echo_line(text, col).text
+}
+
+/// A message as printed: each line with its control characters (but tabs) escaped and, when
+/// longer than [`MESSAGE_WIDTH`] characters, cut to its first three quarters and last quarter
+/// of that width around an ellipsis, so both a quoted token's start and what follows it show.
+pub fn escape_message(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4 * MESSAGE_WIDTH));
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let len = line.chars().count();
+        if len <= MESSAGE_WIDTH {
+            line.chars().for_each(|c| push_escaped(&mut out, c));
+            continue;
+        }
+        let head = MESSAGE_WIDTH * 3 / 4;
+        let tail = MESSAGE_WIDTH - head;
+        line.chars().take(head).for_each(|c| push_escaped(&mut out, c));
+        out.push(ELLIPSIS);
+        line.chars().skip(len - tail).for_each(|c| push_escaped(&mut out, c));
+    }
+    out
 }
 
 /// The range `[start, end)` of at most [`ECHO_WIDTH`] characters of a `len`-character line to
@@ -123,6 +150,17 @@ mod tests {
         assert!(start.text.starts_with('x') && start.text.ends_with(ELLIPSIS));
         let end = echo_line(&line, u32::MAX);
         assert!(end.text.starts_with(ELLIPSIS) && end.text.ends_with('y'));
+    }
+
+    #[test]
+    fn messages_keep_their_lines_and_both_ends_of_a_long_one() {
+        let m = format!("unknown symbol '{}'\nsecond\tline \x07", "y".repeat(10_000_000));
+        let out = escape_message(&m);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].chars().count(), MESSAGE_WIDTH + 1);
+        assert!(lines[0].starts_with("unknown symbol 'yyy") && lines[0].ends_with("yyy'"), "{}", lines[0]);
+        assert_eq!(lines[1], "second\tline \\x07");
     }
 
     #[test]

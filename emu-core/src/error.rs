@@ -129,7 +129,8 @@ impl fmt::Display for Diagnostic {
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        write!(f, "{}: {}: {}", self.loc, kind, self.message)?;
+        // A message can quote user text (a huge token, control bytes): shown through the echo.
+        write!(f, "{}: {}: {}", self.loc, kind, crate::echo::escape_message(&self.message))?;
         if let Some(line) = &self.source_line {
             // Through the shared echo: a line can be megabytes long or hold control bytes.
             let echo = crate::echo::echo_line(line, self.loc.col);
@@ -139,7 +140,7 @@ impl fmt::Display for Diagnostic {
             }
         }
         for (loc, note) in &self.notes {
-            write!(f, "\n{loc}: note: {note}")?;
+            write!(f, "\n{loc}: note: {}", crate::echo::escape_message(note))?;
         }
         Ok(())
     }
