@@ -151,6 +151,7 @@ fn every_kind_of_end_has_its_status() {
     w("spin.S", "\t.text\nspin:\n\tbr.cond.sptk.few spin ;;\n");
     w("bad.S", "\t.text\nf:\n\tadd r1=,r2 ;;\n");
     w("undecodable.S", "\t.text\nf:\n\tdata8 -1, -1\n");
+    w("spin-if.S", "\t.text\nf:\n#ifdef SPIN\nspin:\n\tbr.cond.sptk.few spin ;;\n#endif\n\tbr.ret.sptk.many b0 ;;\n");
     let cases: &[(&[&str], i32, &str)] = &[
         (&["run", "ok.S"], 0, ""),
         (&["asm", "ok.S"], 0, ""),
@@ -160,6 +161,8 @@ fn every_kind_of_end_has_its_status() {
         (&["disasm", "nothere.o"], 1, "nothere.o"),
         (&["run", "spin.S", "--max-insns", "50"], 3, "stopped before its expected end"),
         (&["run", "undecodable.S"], 3, "undecodable instruction bits"),
+        (&["diff", "spin-if.S", "--b-define", "SPIN"], 3, "spin-if.S -DSPIN: budget of 1000000 instructions exhausted"),
+        (&["diff", "spin-if.S", "--b-define", "NOSPIN"], 0, ""),
         (&["run", "ok.S", "--frob"], 2, "unexpected argument '--frob'"),
         (&["run", "ok.S", "--max-insns", "x"], 2, "invalid value 'x'"),
         (&["run", "ok.S", "--set", "r13"], 2, "--set r13: expected REG=VALUE"),
