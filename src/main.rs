@@ -182,6 +182,9 @@ enum Command {
         /// Output format: the table, row by row as each finishes, or JSON at the end.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
+        /// The most paths the scenario rows together may run (as `scenario --max-paths`).
+        #[arg(long, value_name = "N", default_value_t = cli::limits::DEFAULT_MAX_PATHS)]
+        max_paths: u64,
     },
     /// List the trace catalogue: name, architecture, seed, description, bound paths.
     List,
@@ -340,8 +343,8 @@ fn run(args: Args) -> Result<String, CliError> {
                 svg,
             })
         }
-        Command::Bench { iterations, syscalls, only, format } => {
-            let req = cli::bench::BenchRequest { iterations, syscalls, only, format };
+        Command::Bench { iterations, syscalls, only, format, max_paths } => {
+            let req = cli::bench::BenchRequest { iterations, syscalls, only, format, max_paths };
             cli::bench::run(&req, &mut std::io::stdout().lock())?;
             Ok(String::new())
         }

@@ -128,6 +128,11 @@ fn flag_values_that_cannot_be_meant_are_usage_errors() {
                 [..],
             "sweep: --param hz 2000000001: --hz 2000000001",
         ),
+        (&["bench", "--syscalls", "0"][..], "bench: --syscalls 0: the scenario rows would run no system call"),
+        (
+            &["bench", "--syscalls", "100000000000"][..],
+            "bench: --syscalls 100000000000: this workload would run ~4.0e12 paths (20 scenario rows",
+        ),
     ] {
         let o = common::acctemu(args);
         expect(&o, 2, &[fragment], &args.join(" "));
