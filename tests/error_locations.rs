@@ -4,8 +4,9 @@
 //! a bad command-line argument.
 //!
 //! Each case runs the real binary in a directory of its own holding the case's small input
-//! files, and checks that it failed cleanly (exit status 1, or clap's 2 for a malformed
-//! argument; never a panic) and that its message holds every expected fragment. Objects for the
+//! files, and checks that it failed cleanly with its status of the table in
+//! `acctemu::cli::exit` (1 an input error, 2 a usage error, 3 code that stopped before its
+//! expected end; never a panic) and that its message holds every expected fragment. Objects for the
 //! x86-64 and s390x cores are written by [`elf_object`], so no cross tool chain is needed.
 //! Library-level errors (the same messages without the binary) are at the end.
 
