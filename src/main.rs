@@ -1,7 +1,8 @@
 //! The `acctemu` command line.
 
-use acctemu::cli::{self, asm::AsmRequest, run::Format, run::RunRequest, CliError};
+use acctemu::cli::{self, asm::AsmRequest, exit::Status, run::Format, run::RunRequest, CliError};
 use clap::{Parser, Subcommand};
+use emu_core::echo::escape_message;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -181,6 +182,9 @@ enum Command {
         /// Output format: the table, row by row as each finishes, or JSON at the end.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
+        /// The most paths the scenario rows together may run (as `scenario --max-paths`).
+        #[arg(long, value_name = "N", default_value_t = cli::limits::DEFAULT_MAX_PATHS)]
+        max_paths: u64,
     },
     /// List the trace catalogue: name, architecture, seed, description, bound paths.
     List,
@@ -215,13 +219,19 @@ struct WorkloadArgs {
     /// Timer ticks per second (0: no ticks).
     #[arg(long, default_value_t = 1024, value_name = "H")]
     hz: u64,
-    /// An interrupt (irq enter + exit paths) in every N-th user phase.
+    /// An interrupt (irq enter + exit paths) in every N-th user phase (N >= 1; the trace
+    /// must bind irq_enter and irq_exit).
     #[arg(long, value_name = "N")]
     irq_every: Option<u64>,
     /// Guest hypercalls instead of system calls (seed 002's KVM benchmark): the user phase
     /// runs in a guest and the paths are guest_exit and guest_enter.
     #[arg(long)]
     guest: bool,
+    /// The most paths (entry, exit, interrupt and tick paths, ticks being the workload's cycles
+    /// over the tick period) a run may take, over all points of a sweep; a workload above it is
+    /// refused with an estimate.
+    #[arg(long, value_name = "N", default_value_t = cli::limits::DEFAULT_MAX_PATHS)]
+    max_paths: u64,
 }
 
 impl WorkloadArgs {
@@ -290,6 +300,9 @@ fn run(args: Args) -> Result<String, CliError> {
                 check,
             };
             let out = cli::run::run(&req)?;
+            if let Some(stop) = out.stopped_early {
+                return Err(CliError::Stopped { report: out.stdout, stop });
+            }
             if out.mismatch {
                 return Err(CliError::SnapshotMismatch(out.stdout));
             }
@@ -307,12 +320,16 @@ fn run(args: Args) -> Result<String, CliError> {
                 entry,
                 harness,
                 workload: workload.workload(),
+                max_paths: workload.max_paths,
                 json: format == cli::scenario::ScenarioFormat::Json,
             })
         }
-        Command::Scenario { trace, workload, format } => {
-            cli::scenario::run(&cli::scenario::ScenarioRequest { trace, workload: workload.workload(), format })
-        }
+        Command::Scenario { trace, workload, format } => cli::scenario::run(&cli::scenario::ScenarioRequest {
+            trace,
+            workload: workload.workload(),
+            max_paths: workload.max_paths,
+            format,
+        }),
         Command::Sweep { traces, param, from, to, step, format, svg, workload } => {
             cli::sweep::run(&cli::sweep::SweepRequest {
                 traces,
@@ -321,12 +338,13 @@ fn run(args: Args) -> Result<String, CliError> {
                 to,
                 step,
                 workload: workload.workload(),
+                max_paths: workload.max_paths,
                 json: format == cli::scenario::ScenarioFormat::Json,
                 svg,
             })
         }
-        Command::Bench { iterations, syscalls, only, format } => {
-            let req = cli::bench::BenchRequest { iterations, syscalls, only, format };
+        Command::Bench { iterations, syscalls, only, format, max_paths } => {
+            let req = cli::bench::BenchRequest { iterations, syscalls, only, format, max_paths };
             cli::bench::run(&req, &mut std::io::stdout().lock())?;
             Ok(String::new())
         }
@@ -336,25 +354,52 @@ fn run(args: Args) -> Result<String, CliError> {
 }
 
 fn main() -> ExitCode {
-    match run(Args::parse()) {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) => return clap_exit(&e),
+    };
+    match run(args) {
         Ok(text) => {
             // A closed pipe (`| head`) is not an error worth reporting.
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            ExitCode::SUCCESS
+            Status::Ok.into()
         }
-        // The report goes to stdout as usual; the exit status says the snapshot differs.
-        Err(cli::CliError::SnapshotMismatch(text)) => {
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-            ExitCode::FAILURE
+        // The report goes to stdout as usual; the exit status says the snapshot differs or the
+        // run stopped early, and stderr says why.
+        Err(e @ CliError::SnapshotMismatch(_)) => {
+            if let CliError::SnapshotMismatch(text) = &e {
+                let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            }
+            e.status().into()
         }
-        // Assembler and harness diagnostics already read `file:line:col: error: ...`.
+        Err(e @ CliError::Stopped { .. }) => {
+            if let CliError::Stopped { report, .. } = &e {
+                let _ = std::io::stdout().lock().write_all(report.as_bytes());
+            }
+            eprintln!("acctemu: {}", escape_message(&e.to_string()));
+            e.status().into()
+        }
+        // Assembler and harness diagnostics already read `file:line:col: error: ...`, and show
+        // user text through the shared echo (`emu_core::echo`); the other messages go through
+        // it here, as they may quote huge or raw user text too.
         Err(e) if e.is_diagnostic() => {
             eprintln!("{e}");
-            ExitCode::FAILURE
+            e.status().into()
         }
         Err(e) => {
-            eprintln!("acctemu: error: {e}");
-            ExitCode::FAILURE
+            eprintln!("acctemu: error: {}", escape_message(&e.to_string()));
+            e.status().into()
         }
+    }
+}
+
+/// Prints clap's message: help and version to stdout with status 0, every parse error to
+/// stderr with the usage status of the table in [`acctemu::cli::exit`].
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let _ = e.print();
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Status::Ok.into(),
+        _ => Status::Usage.into(),
     }
 }

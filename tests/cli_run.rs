@@ -92,8 +92,10 @@ fn a_runaway_loop_stops_at_the_budget() {
     std::fs::write(&src, "\t.text\nspin:\n\tbr.cond.sptk.few spin\n\t;;\n").expect("write");
     let o = acctemu(&["run", src.to_str().unwrap_or(""), "--max-insns", "1000"]);
     let (out, err) = text(&o);
-    assert!(o.status.success(), "{err}");
+    // Not the expected end: the report still goes to stdout, and the status is 3.
+    assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(out.contains("stop: budget of 1000 instructions exhausted"), "{out}");
+    assert!(err.contains("stopped before its expected end"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -217,7 +217,8 @@ fn a_parameter_that_does_not_apply_names_the_trace_and_the_parameter() {
     ] {
         let o = acctemu(args);
         let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        // A usage error (the exit-status table of acctemu::cli::exit).
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(expected), "{args:?}: expected `{expected}` in: {stderr}");
         assert!(o.stdout.is_empty(), "{args:?}");
     }

@@ -95,6 +95,6 @@ fn sweeps_write_json_and_an_svg() {
 #[test]
 fn a_parameter_that_does_not_apply_is_an_error() {
     let o = acctemu(&["sweep", "x86/sched-avg/loop", "--param", "cpus", "--from", "2", "--to", "4"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("does not apply"));
 }

@@ -4,8 +4,9 @@
 //! a bad command-line argument.
 //!
 //! Each case runs the real binary in a directory of its own holding the case's small input
-//! files, and checks that it failed cleanly (exit status 1, or clap's 2 for a malformed
-//! argument; never a panic) and that its message holds every expected fragment. Objects for the
+//! files, and checks that it failed cleanly with its status of the table in
+//! `acctemu::cli::exit` (1 an input error, 2 a usage error, 3 code that stopped before its
+//! expected end; never a panic) and that its message holds every expected fragment. Objects for the
 //! x86-64 and s390x cores are written by [`elf_object`], so no cross tool chain is needed.
 //! Library-level errors (the same messages without the binary) are at the end.
 
@@ -20,7 +21,8 @@ struct Case {
     files: Vec<(&'static str, Vec<u8>)>,
     /// Arguments (relative paths resolve in the case's directory).
     args: Vec<String>,
-    /// Expected exit status: 1 for acctemu's errors, 2 for clap's, 0 for a clean stop.
+    /// Expected exit status (the table of `acctemu::cli::exit`): 0 done, 1 an error in the
+    /// input, 2 a usage error, 3 code that stopped before its expected end.
     status: i32,
     /// Fragments the message (stderr; stdout and stderr for status 0) must contain.
     expect: Vec<&'static str>,
@@ -46,6 +48,16 @@ impl Case {
         self.status = status;
         self
     }
+}
+
+/// A case that is a usage error (status 2): a flag value or combination that cannot be meant.
+fn usage(name: &'static str, args: &[&str], expect: &[&'static str]) -> Case {
+    case(name, args, expect).status(2)
+}
+
+/// `cases` with the status of a run that stopped before its expected end (3).
+fn stopped(cases: Vec<Case>) -> Vec<Case> {
+    cases.into_iter().map(|c| c.status(3)).collect()
 }
 
 /// A directory of its own for `name` (unique per test process).
@@ -81,8 +93,9 @@ fn check(group: &str, cases: Vec<Case>) {
         };
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        // A clean stop reports on stdout (warnings go to stderr): look at both.
-        let message = if c.status == 0 { format!("{stdout}{stderr}") } else { stderr.clone() };
+        // A clean stop, or one before the expected end, reports on stdout (warnings and why it
+        // stopped go to stderr): look at both.
+        let message = if c.status == 0 || c.status == 3 { format!("{stdout}{stderr}") } else { stderr.clone() };
         let code = out.status.code();
         let what = format!("{}: `acctemu {}`", c.name, c.args.join(" "));
         if stderr.contains("panicked at") || code == Some(101) {
@@ -539,7 +552,7 @@ fn patch_errors_name_the_patch_line_and_hunk() {
                 &["diff", "ia64/syscall/v2", "--patch", "nothere.diff"],
                 &["acctemu: error: nothere.diff: No such file"],
             ),
-            case(
+            usage(
                 "patch and B",
                 &["diff", "ia64/syscall/v1", "ia64/syscall/v2", "--patch", "p.diff"],
                 &["--patch", "not both"],
@@ -553,7 +566,7 @@ fn patch_errors_name_the_patch_line_and_hunk() {
 fn ia64_runtime_errors_name_pc_and_slot() {
     check(
         "exec-ia64",
-        vec![
+        stopped(vec![
             case(
                 "break without an IVT",
                 &["run", "b.S"],
@@ -581,13 +594,12 @@ fn ia64_runtime_errors_name_pc_and_slot() {
             case("undecodable bits", &["run", "u.S"], &["0x0 slot 0: undecodable instruction bits"])
                 .file("u.S", ia64("\tdata8 -1, -1\n")),
             case(
-                "budget (a clean stop)",
+                "budget (not the expected end)",
                 &["run", "s.S", "--max-insns", "10"],
                 &["stop: budget of 10 instructions exhausted at 0x0 slot 1"],
             )
-            .file("s.S", ia64("\tbr.cond.sptk.few f ;;\n"))
-            .status(0),
-        ],
+            .file("s.S", ia64("\tbr.cond.sptk.few f ;;\n")),
+        ]),
     );
 }
 
@@ -595,7 +607,7 @@ fn ia64_runtime_errors_name_pc_and_slot() {
 fn x86_runtime_errors_name_the_instruction_and_pc() {
     check(
         "exec-x86",
-        vec![
+        stopped(vec![
             case(
                 "unsupported instruction",
                 &["run", "x.o"],
@@ -613,13 +625,12 @@ fn x86_runtime_errors_name_the_instruction_and_pc() {
             case("fetch fault", &["run", "x.o"], &["cannot fetch an instruction at 0x1234"])
                 .file("x.o", x86(&[0x48, 0xc7, 0xc0, 0x34, 0x12, 0, 0, 0xff, 0xe0])),
             case(
-                "budget (a clean stop)",
+                "budget (not the expected end)",
                 &["run", "x.o", "--max-insns", "5"],
                 &["stop: budget of 5 instructions exhausted at pc 0x400000"],
             )
-            .file("x.o", x86(&[0xeb, 0xfe]))
-            .status(0),
-        ],
+            .file("x.o", x86(&[0xeb, 0xfe])),
+        ]),
     );
 }
 
@@ -627,7 +638,7 @@ fn x86_runtime_errors_name_the_instruction_and_pc() {
 fn s390_runtime_errors_name_the_instruction_and_pc() {
     check(
         "exec-s390",
-        vec![
+        stopped(vec![
             case(
                 "undefined opcode",
                 &["run", "z.o"],
@@ -643,27 +654,24 @@ fn s390_runtime_errors_name_the_instruction_and_pc() {
             case("fetch fault", &["run", "z.o", "--set", "r1=0x1234"], &["cannot fetch an instruction at 0x1234"])
                 .file("z.o", s390(&[0x07, 0xf1])),
             case(
-                "privileged operation in problem state (a clean stop)",
+                "privileged operation in problem state (not the expected end)",
                 &["run", "z.o", "--set", "psw_mask=0x0001000180000000"],
                 &["stop: interruption: privileged-operation (vector 0x1d0) at pc 0x400000"],
             )
-            .file("z.o", s390(&[0xb2, 0x09, 0xf0, 0x00, 0x07, 0xfe]))
-            .status(0),
+            .file("z.o", s390(&[0xb2, 0x09, 0xf0, 0x00, 0x07, 0xfe])),
             case(
-                "fixed-point divide by zero (a clean stop)",
+                "fixed-point divide by zero (not the expected end)",
                 &["run", "z.o", "--set", "r3=0"],
                 &["stop: interruption: fixed-point-divide (vector 0x1d0) at pc 0x400000"],
             )
-            .file("z.o", s390(&[0xb9, 0x0d, 0x00, 0x23, 0x07, 0xfe]))
-            .status(0),
+            .file("z.o", s390(&[0xb9, 0x0d, 0x00, 0x23, 0x07, 0xfe])),
             case(
-                "budget (a clean stop)",
+                "budget (not the expected end)",
                 &["run", "z.o", "--max-insns", "5"],
                 &["stop: budget of 5 instructions exhausted at pc 0x400000"],
             )
-            .file("z.o", s390(&[0xa7, 0xf4, 0x00, 0x00]))
-            .status(0),
-        ],
+            .file("z.o", s390(&[0xa7, 0xf4, 0x00, 0x00])),
+        ]),
     );
 }
 
@@ -702,23 +710,23 @@ fn command_line_errors_name_the_argument() {
                 &["--set r13=1+: error: '1+' is not a value"],
             )
             .file("ok.S", OK_S),
-            case("--set without =", &["run", "ok.S", "--set", "r13"], &["--set r13: expected REG=VALUE"])
+            usage("--set without =", &["run", "ok.S", "--set", "r13"], &["--set r13: expected REG=VALUE"])
                 .file("ok.S", OK_S),
-            case("run without a file", &["run"], &["run: a source or object file is required"]),
+            usage("run without a file", &["run"], &["run: a source or object file is required"]),
             case(
                 "--check of a bad snapshot",
                 &["run", "ok.S", "--check", "s.snap"],
-                &["s.snap: line 1: unknown key 'garbage'"],
+                &["s.snap:1: error: in the snapshot: unknown key 'garbage'"],
             )
             .file("ok.S", OK_S)
             .file("s.snap", "garbage: [\n"),
-            case("scenario: unknown trace", &["scenario", "ia64/nope"], &["no trace `ia64/nope` in the catalogue"]),
-            case(
+            usage("scenario: unknown trace", &["scenario", "ia64/nope"], &["no trace `ia64/nope` in the catalogue"]),
+            usage(
                 "scenario: --guest without guest paths",
                 &["scenario", "ia64/syscall/v1", "--guest"],
                 &["--guest: trace ia64/syscall/v1 binds no `guest_exit` path"],
             ),
-            case(
+            usage(
                 "scenario: a sweep-only trace",
                 &["scenario", "x86/sched-avg/loop"],
                 &["trace x86/sched-avg/loop binds no `syscall_enter` path", "acctemu sweep"],
@@ -729,39 +737,39 @@ fn command_line_errors_name_the_argument() {
                 &["invalid value 'abc' for '--syscalls <N>'"],
             )
             .status(2),
-            case("show: unknown trace", &["show", "nope"], &["no trace `nope` in the catalogue"]),
-            case("diff: unknown B", &["diff", "ia64/syscall/v1", "ia64/nope"], &["diff: no trace named `ia64/nope`"]),
+            usage("show: unknown trace", &["show", "nope"], &["no trace `nope` in the catalogue"]),
+            usage("diff: unknown B", &["diff", "ia64/syscall/v1", "ia64/nope"], &["diff: no trace named `ia64/nope`"]),
             case(
                 "diff: A neither trace nor file",
                 &["diff", "ia64/nope"],
                 &["acctemu: error: ia64/nope: No such file"],
             ),
-            case(
+            usage(
                 "diff: architectures differ",
                 &["diff", "ia64/syscall/v1", "x86/nohz-syscall/patch3"],
                 &["diff: ia64/syscall/v1 is ia64 but x86/nohz-syscall/patch3 is x86_64"],
             ),
-            case(
+            usage(
                 "diff: compiled traces differ",
                 &["diff", "x86/nohz-syscall/patch3", "s390/vtime/delayed"],
                 &["diff: x86/nohz-syscall/patch3 is x86_64 but s390/vtime/delayed is s390x"],
             ),
-            case(
+            usage(
                 "diff: compiled trace alone",
                 &["diff", "x86/nohz-syscall/patch3"],
                 &["diff: x86/nohz-syscall/patch3 is a compiled x86_64 trace"],
             ),
-            case(
+            usage(
                 "diff: --b-define on a compiled trace",
                 &["diff", "x86/nohz-syscall/patch3", "x86/nohz-syscall/patch4", "--b-define", "X"],
                 &["--patch and --a-define/--b-define need a source"],
             ),
-            case(
+            usage(
                 "diff: --guest without guest paths",
                 &["diff", "ia64/syscall/v1", "ia64/syscall/v2", "--guest"],
                 &["--guest: trace ia64/syscall/v1 binds no `guest_exit` path"],
             ),
-            case("diff: nothing to compare", &["diff", "ok.S"], &["diff: give B, --patch or --b-define"])
+            usage("diff: nothing to compare", &["diff", "ok.S"], &["diff: give B, --patch or --b-define"])
                 .file("ok.S", OK_S),
             case(
                 "diff: --entry",
@@ -769,32 +777,32 @@ fn command_line_errors_name_the_argument() {
                 &["--entry nope: error: entry symbol `nope` is not defined"],
             )
             .file("ok.S", OK_S),
-            case(
+            usage(
                 "sweep: unknown trace",
                 &["sweep", "x86/nope", "--param", "cpus", "--from", "2", "--to", "4"],
                 &["sweep: no trace named `x86/nope`"],
             ),
-            case(
+            usage(
                 "sweep: --from after --to",
                 &["sweep", "x86/timer-target/old", "--param", "cpus", "--from", "4", "--to", "2"],
                 &["sweep: --from 4 is greater than --to 2"],
             ),
-            case(
+            usage(
                 "sweep: --step 0",
                 &["sweep", "x86/timer-target/old", "--param", "cpus", "--from", "2", "--to", "4", "--step", "0"],
                 &["sweep: --step 0"],
             ),
-            case(
+            usage(
                 "sweep: too many points",
                 &["sweep", "x86/sched-avg/loop", "--param", "missed-periods", "--from", "0", "--to", "100000000000"],
                 &["sweep: --from 0 --to 100000000000 --step 1 gives 100000000001 points"],
             ),
-            case(
+            usage(
                 "sweep: value outside the parameter's range",
                 &["sweep", "x86/timer-target/old", "--param", "cpus", "--from", "1", "--to", "2"],
                 &["--param cpus: 1 is outside 2..=256 CPUs"],
             ),
-            case(
+            usage(
                 "sweep: value overflows the clock",
                 &[
                     "sweep",
@@ -808,7 +816,7 @@ fn command_line_errors_name_the_argument() {
                 ],
                 &["--param missed-periods: 18446744073709551615 periods overflow"],
             ),
-            case(
+            usage(
                 "sweep: parameter does not apply",
                 &["sweep", "x86/sched-avg/loop", "--param", "cpus", "--from", "2", "--to", "4"],
                 &["--param cpus does not apply to x86/sched-avg/loop"],
@@ -825,17 +833,17 @@ fn command_line_errors_name_the_argument() {
                 &["invalid value 'zz' for '--base <BASE>'", "`zz` is not an address"],
             )
             .status(2),
-            case(
+            usage(
                 "scenario: workload too long for the clocks",
                 &["scenario", "ia64/syscall/v1", "--syscalls", "1", "--user-cycles", "18446744073709551615"],
                 &["--syscalls 1 with --user-cycles 18446744073709551615 and --kernel-cycles 300 spans more than"],
             ),
-            case(
+            usage(
                 "diff: workload too long for the clocks",
                 &["diff", "--syscalls", "3", "--kernel-cycles", "9223372036854775807"],
                 &["--syscalls 3 with --user-cycles 1500 and --kernel-cycles 9223372036854775807 spans more than"],
             ),
-            case("bench: --only matches no row", &["bench", "--only", "zzz"], &["--only \"zzz\" matches no row"]),
+            usage("bench: --only matches no row", &["bench", "--only", "zzz"], &["--only \"zzz\" matches no row"]),
             case("bench: --iterations 0", &["bench", "--iterations", "0"], &["'--iterations <N>'"]).status(2),
             case("unknown subcommand", &["frob"], &["unrecognized subcommand 'frob'"]).status(2),
         ],

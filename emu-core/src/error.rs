@@ -74,8 +74,8 @@ pub enum Severity {
 
 /// A message about user input, tied to the place it concerns.
 ///
-/// Displayed as `file:line:col: error: message`, then the source line and a caret
-/// under the column, then any notes (`file:line:col: note: ...`).
+/// Displayed as `file:line:col: error: message`, then the source line (as
+/// [`crate::echo::echo_line`] cuts and escapes it) and a caret under the column, then any notes (`file:line:col: note: ...`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Warning or error.
@@ -129,17 +129,18 @@ impl fmt::Display for Diagnostic {
             Severity::Warning => "warning",
             Severity::Error => "error",
         };
-        write!(f, "{}: {}: {}", self.loc, kind, self.message)?;
+        // A message can quote user text (a huge token, control bytes): shown through the echo.
+        write!(f, "{}: {}: {}", self.loc, kind, crate::echo::escape_message(&self.message))?;
         if let Some(line) = &self.source_line {
-            write!(f, "\n    {line}")?;
-            if self.loc.col > 0 {
-                let pad: String =
-                    line.chars().take(self.loc.col as usize - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+            // Through the shared echo: a line can be megabytes long or hold control bytes.
+            let echo = crate::echo::echo_line(line, self.loc.col);
+            write!(f, "\n    {}", echo.text)?;
+            if let Some(pad) = echo.caret_pad {
                 write!(f, "\n    {pad}^")?;
             }
         }
         for (loc, note) in &self.notes {
-            write!(f, "\n{loc}: note: {note}")?;
+            write!(f, "\n{loc}: note: {}", crate::echo::escape_message(note))?;
         }
         Ok(())
     }

@@ -18,6 +18,7 @@
 pub mod code_cache;
 pub mod cpu;
 pub mod diff;
+pub mod echo;
 pub mod elf;
 pub mod error;
 pub mod harness;

@@ -214,6 +214,16 @@ impl Snapshot {
     /// # Errors
     /// A [`SnapshotError`] with the line of the first thing that is not snapshot YAML.
     pub fn from_yaml(text: &str) -> Result<Snapshot, SnapshotError> {
+        yaml::read(text).map(|(snap, _)| snap)
+    }
+
+    /// [`Snapshot::from_yaml`], also giving the 1-based line of each register of
+    /// [`Snapshot::registers`] (same order), so a caller can name where a value it cannot
+    /// use is written.
+    ///
+    /// # Errors
+    /// As [`Snapshot::from_yaml`].
+    pub fn from_yaml_located(text: &str) -> Result<(Snapshot, Vec<usize>), SnapshotError> {
         yaml::read(text)
     }
 }

@@ -227,6 +227,11 @@ fn bench_error(case: impl std::fmt::Display, e: impl std::fmt::Display) -> CliEr
     CliError::Bench(format!("{case}: {e}"))
 }
 
+/// A loop that did not run to its return: exit status 3, as any run that stops early.
+fn stopped(what: &str, why: String) -> CliError {
+    CliError::Stopped { report: String::new(), stop: format!("bench: {what}: {why}") }
+}
+
 /// Runs `m` from its entry to the sentinel within `budget` instructions, timing it.
 fn measure_machine<C: Cpu>(mut m: Machine<C>, budget: u64) -> Result<Measured, String> {
     let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: budget };
@@ -259,19 +264,19 @@ fn run_loop(core: Core, l: Loop, timing: bool, iterations: u64) -> Result<Measur
                 .map_err(CliError::Assemble)?;
             let cfg = arch_ia64::run::RunConfig { entry, sets, timing, ..arch_ia64::run::RunConfig::default() };
             let (m, _) = arch_ia64::run::prepare(&asm.image, &cfg).map_err(CliError::Run)?;
-            measure_machine(m, budget).map_err(err)
+            measure_machine(m, budget).map_err(|e| stopped(&what, e))
         }
         Core::X86_64 => {
             let image = arch_x86::run::load_object(object()?).map_err(|e| err(e.to_string()))?;
             let cfg = arch_x86::run::RunConfig { entry, sets, timing, ..arch_x86::run::RunConfig::default() };
             let (m, _) = arch_x86::run::prepare(&image, &cfg).map_err(|e| err(e.to_string()))?;
-            measure_machine(m, budget).map_err(err)
+            measure_machine(m, budget).map_err(|e| stopped(&what, e))
         }
         Core::S390x => {
             let image = arch_s390::run::load_object(object()?).map_err(|e| err(e.to_string()))?;
             let cfg = arch_s390::run::RunConfig { entry, sets, timing, ..arch_s390::run::RunConfig::default() };
             let (m, _) = arch_s390::run::prepare(&image, &cfg).map_err(|e| err(e.to_string()))?;
-            measure_machine(m, budget).map_err(err)
+            measure_machine(m, budget).map_err(|e| stopped(&what, e))
         }
     }
 }
@@ -374,6 +379,8 @@ pub struct BenchRequest {
     pub only: Option<String>,
     /// Text table or JSON.
     pub format: ScenarioFormat,
+    /// The most paths the scenario rows together may run (see [`super::limits`]).
+    pub max_paths: u64,
 }
 
 /// The table's header line.
@@ -444,5 +451,31 @@ pub fn run(req: &BenchRequest, out: &mut dyn std::io::Write) -> Result<Vec<Row>,
         let only = req.only.as_deref().unwrap_or_default();
         return Err(CliError::Usage(format!("--only {only:?} matches no row; the rows are:{known}")));
     }
+    check_scenarios(&selected, req.syscalls, req.max_paths)?;
     run_cases(&selected, req.iterations, req.syscalls, req.format, out)
+}
+
+/// Refuses `--syscalls` values whose scenario rows, together, would run more paths than
+/// `max_paths` (or none at all), before any row runs.
+fn check_scenarios(cases: &[Case], syscalls: u64, max_paths: u64) -> Result<(), CliError> {
+    let w = workload(syscalls);
+    let traces: Vec<&'static traces::Trace> = cases
+        .iter()
+        .filter_map(|c| match c.work {
+            Work::Scenario(t) => Some(t),
+            Work::Loop(_) => None,
+        })
+        .collect();
+    let Some(first) = traces.first() else { return Ok(()) };
+    if syscalls == 0 {
+        return Err(CliError::Usage("bench: --syscalls 0: the scenario rows would run no system call".into()));
+    }
+    let total = traces.iter().fold(0u64, |sum, t| sum.saturating_add(super::limits::path_counts(t, &w).total()));
+    let what = format!(
+        "{} scenario rows; the first, {}",
+        traces.len(),
+        super::limits::describe(first, &w, &super::limits::path_counts(first, &w))
+    );
+    super::limits::check_total(total, max_paths, &what, None)
+        .map_err(|e| CliError::Usage(format!("bench: --syscalls {syscalls}: {e}")))
 }

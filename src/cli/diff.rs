@@ -41,6 +41,8 @@ pub struct DiffRequest {
     pub harness: Option<PathBuf>,
     /// The workload for catalogue traces.
     pub workload: Workload,
+    /// The most paths each side's workload may run (see [`super::limits`]).
+    pub max_paths: u64,
     /// JSON instead of text.
     pub json: bool,
 }
@@ -167,6 +169,8 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
             };
             check_workload_paths(a.trace, &req.workload)?;
             check_workload_paths(b.trace, &req.workload)?;
+            super::limits::check(a.trace, &req.workload, req.max_paths)?;
+            super::limits::check(b.trace, &req.workload, req.max_paths)?;
             let baseline = if default_pair {
                 Some(TraceVersion::of(find("ia64/syscall/none")?).run(&req.workload)?)
             } else {
@@ -205,6 +209,8 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
     }
     check_workload_paths(a, &req.workload)?;
     check_workload_paths(b, &req.workload)?;
+    super::limits::check(a, &req.workload, req.max_paths)?;
+    super::limits::check(b, &req.workload, req.max_paths)?;
     let side = |t: &'static traces::Trace| -> Result<Side, CliError> {
         let report = if t.arch == traces::Arch::S390x {
             let w = super::scenario_s390::workload(&req.workload);

@@ -7,6 +7,8 @@ pub mod catalogue;
 pub mod compiled;
 pub mod diff;
 pub mod disasm;
+pub mod exit;
+pub mod limits;
 pub mod listing;
 pub mod patch;
 pub mod plain_diff;
@@ -18,7 +20,8 @@ pub mod sweep;
 
 use std::path::PathBuf;
 
-/// Why a subcommand failed; `main` prints it to stderr and exits with status 1.
+/// Why a subcommand failed; `main` prints it to stderr and exits with the status
+/// [`CliError::status`] gives it (the table is in [`exit`]).
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
     /// A file could not be read or written.
@@ -63,9 +66,18 @@ pub enum CliError {
     /// A workload of `acctemu bench` did not load or run to its end.
     #[error("bench: {0}")]
     Bench(String),
-    /// The command line is inconsistent.
+    /// The command line is inconsistent, or a flag value cannot be meant.
     #[error("{0}")]
     Usage(String),
+    /// A run stopped before its expected end: `main` prints the report to stdout as usual,
+    /// this message to stderr, and exits with [`exit::Status::Stopped`].
+    #[error("the run stopped before its expected end (a return to the sentinel or rfi): {stop}")]
+    Stopped {
+        /// The report, for stdout.
+        report: String,
+        /// Why it stopped.
+        stop: String,
+    },
     /// The assembled program has no `.text` section to write.
     #[error("{0}: nothing assembled into .text")]
     NoText(String),

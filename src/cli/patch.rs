@@ -45,12 +45,80 @@ pub enum PatchErrorKind {
     /// It parses but holds no hunk, so it would change nothing.
     #[error("no hunks (`@@ -l,n +l,n @@` lines): not a unified diff")]
     Empty,
+    /// It changes more than one file (`--- `/`+++ ` header pairs outside hunks); `--patch`
+    /// changes the one source of A.
+    #[error("holds diffs of {} files ({}); --patch takes a diff of one file, A's source", files.len(), list_files(files))]
+    MultipleFiles {
+        /// Each file's name (from its `+++` line, or `---` for a deletion) and the 1-based
+        /// line of its `---` header.
+        files: Vec<(String, usize)>,
+    },
     /// A hunk's context or removed lines are not in the source.
     #[error("does not apply to {source_name}")]
     DoesNotApply {
         /// The name of the source the patch was applied to.
         source_name: String,
     },
+}
+
+fn list_files(files: &[(String, usize)]) -> String {
+    let names: Vec<String> = files
+        .iter()
+        .map(|(name, line)| format!("`{}` at line {line}", emu_core::echo::escape_truncated(name, 0)))
+        .collect();
+    names.join(", ")
+}
+
+/// The files a unified diff changes: the name and 1-based line of each `--- `/`+++ ` header
+/// pair that stands outside a hunk. Hunk bodies are skipped by their `@@ -l,n +l,n @@` counts,
+/// so a removed line reading `-- x` (shown `--- x`) is not taken for a header.
+pub fn files(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        if let Some(old) = line.strip_prefix("--- ") {
+            if let Some(new) = lines.get(i + 1).and_then(|l| l.strip_prefix("+++ ")) {
+                let name = |h: &str| h.split('\t').next().unwrap_or_default().trim().to_string();
+                let chosen = if name(new) == "/dev/null" { name(old) } else { name(new) };
+                out.push((chosen, i + 1));
+                i += 2;
+                continue;
+            }
+        }
+        i += 1;
+        if let Some((mut old, mut new)) = hunk_counts(line) {
+            // Consume the hunk body; a malformed one is diffy's to report.
+            while old > 0 || new > 0 {
+                let Some(body) = lines.get(i) else { break };
+                match body.bytes().next() {
+                    // An empty line is a context line whose leading space was lost.
+                    Some(b' ') | None => {
+                        old = old.saturating_sub(1);
+                        new = new.saturating_sub(1);
+                    }
+                    Some(b'-') => old = old.saturating_sub(1),
+                    Some(b'+') => new = new.saturating_sub(1),
+                    Some(b'\\') => {}
+                    _ => break,
+                }
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The old and new line counts of a hunk header `@@ -l[,n] +l[,n] @@`.
+fn hunk_counts(line: &str) -> Option<(u64, u64)> {
+    let rest = line.strip_prefix("@@ -")?;
+    let (old, rest) = rest.split_once(" +")?;
+    let (new, _) = rest.split_once(" @@")?;
+    let count = |range: &str| match range.split_once(',') {
+        Some((_, n)) => n.parse().ok(),
+        None => range.parse::<u64>().ok().map(|_| 1),
+    };
+    Some((count(old)?, count(new)?))
 }
 
 /// Byte offset and 1-based line of each line of `text` starting with `@` (where diffy starts
@@ -74,6 +142,11 @@ fn hunk_starts(text: &str) -> Vec<(usize, usize)> {
 /// A malformed or empty patch, or a hunk that does not apply; located at the hunk's header
 /// line when a hunk is to blame.
 pub fn apply(source: &str, source_name: &str, patch_name: &str, patch_text: &str) -> Result<String, PatchError> {
+    let changed = files(patch_text);
+    if changed.len() > 1 {
+        let place = PatchPlace { patch: patch_name.to_string(), hunk: None };
+        return Err(PatchError { place, kind: PatchErrorKind::MultipleFiles { files: changed } });
+    }
     let starts = hunk_starts(patch_text);
     // The patch up to the end of its k-th hunk (the whole text for the last one).
     let cut = |k: usize| patch_text.get(..starts.get(k).map_or(patch_text.len(), |s| s.0)).unwrap_or(patch_text);
@@ -132,6 +205,30 @@ mod tests {
         let p = "--- a/x\n+++ b/x\n@@ -2,3 +2,1 @@\n-two\n+TWO\n";
         let e = apply(SOURCE, "x", "p.diff", p).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(e.starts_with("p.diff:3: hunk #1 `@@ -2,3 +2,1 @@`: not a unified diff: "), "{e}");
+    }
+
+    #[test]
+    fn a_patch_of_two_files_is_refused_naming_both() {
+        let p = "--- a/x.S\n+++ b/x.S\n@@ -2,1 +2,1 @@\n-two\n+TWO\n--- a/y.h\t2024-01-01\n+++ b/y.h\n@@ -1 +1 @@\n-a\n+b\n";
+        let e = apply(SOURCE, "x.S", "p.diff", p).err().map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some(
+                "p.diff: holds diffs of 2 files (`b/x.S` at line 1, `b/y.h` at line 6); --patch takes a diff of \
+                 one file, A's source"
+            )
+        );
+    }
+
+    #[test]
+    fn removed_lines_that_look_like_headers_are_not_files() {
+        // The hunk removes `-- two` and adds `++ TWO`: shown as `--- two` and `+++ TWO`.
+        let p = "--- a/x\n+++ b/x\n@@ -2,1 +2,1 @@\n--- two\n+++ TWO\n";
+        assert_eq!(files(p), [("b/x".to_string(), 1)]);
+        assert_eq!(files("--- a/x\n+++ /dev/null\n@@ -1 +0,0 @@\n-one\n"), [("a/x".to_string(), 1)]);
+        // Counts near 2^64 must not overflow while the body is skipped.
+        let huge = "--- a/x\n+++ b/x\n@@ -1,18446744073709551615 +1,18446744073709551615 @@\n-one\n";
+        assert_eq!(files(huge).len(), 1);
     }
 
     #[test]

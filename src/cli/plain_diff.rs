@@ -2,7 +2,8 @@
 //! harness, compared side by side (cycles, instructions, groups, stalls, final state).
 
 use super::{read, CliError};
-use arch_ia64::run::{run_image, RunConfig, RunError};
+use arch_ia64::run::{prepare, report, stop_text, RunConfig, RunError};
+use emu_core::cpu::{StopReason, StopWhen};
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
@@ -78,13 +79,40 @@ pub fn run(
     json: bool,
 ) -> Result<String, CliError> {
     let cfg = RunConfig { entry, harness, timeline: true, ..RunConfig::default() };
-    let ra = run_image(&assemble_side(a, include_dirs)?, &cfg).map_err(|e| in_side("A", a, e))?;
-    let rb = run_image(&assemble_side(b, include_dirs)?, &cfg).map_err(|e| in_side("B", b, e))?;
-    if json {
+    let (ra, a_ended) = run_side(&assemble_side(a, include_dirs)?, &cfg).map_err(|e| in_side("A", a, e))?;
+    let (rb, b_ended) = run_side(&assemble_side(b, include_dirs)?, &cfg).map_err(|e| in_side("B", b, e))?;
+    let out = if json {
         let v = serde_json::json!({ "a": { "name": a.label, "report": ra }, "b": { "name": b.label, "report": rb } });
-        return serde_json::to_string_pretty(&v).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()));
+        serde_json::to_string_pretty(&v).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))?
+    } else {
+        render(&a.label, &ra, &b.label, &rb)
+    };
+    // A side that did not reach its end compares a partial run: still shown, but not a result.
+    let early: Vec<String> = [(&a.label, &ra, a_ended), (&b.label, &rb, b_ended)]
+        .iter()
+        .filter(|(_, _, ended)| !ended)
+        .map(|(label, r, _)| format!("{label}: {}", r.stop))
+        .collect();
+    if early.is_empty() {
+        Ok(out)
+    } else {
+        Err(CliError::Stopped { report: out, stop: early.join("; ") })
     }
-    Ok(render(&a.label, &ra, &b.label, &rb))
+}
+
+/// Runs one side's image, and says whether it reached its expected end (the sentinel, or an
+/// `rfi` the configuration stops on).
+fn run_side(image: &Image, cfg: &RunConfig) -> Result<(RunReport, bool), RunError> {
+    let (mut machine, harness) = prepare(image, cfg)?;
+    let stop = StopWhen {
+        on_sentinel: true,
+        on_rfi: cfg.stop_on_rfi,
+        on_interruption: cfg.stop_on_interruption,
+        max_insns: cfg.max_insns,
+    };
+    let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
+    let rep = report(image, &machine, &harness, stop_text(&reason))?;
+    Ok((rep, matches!(reason, StopReason::Sentinel | StopReason::Rfi)))
 }
 
 /// A harness error of one side, with a note naming the side: one harness serves both, and

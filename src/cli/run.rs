@@ -3,12 +3,14 @@
 
 use super::{read, CliError};
 use arch_ia64::run::{prepare, report, RunConfig};
-use emu_core::cpu::StopWhen;
+use emu_core::cpu::{StopReason, StopWhen};
+use emu_core::echo::escape_truncated;
+use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
 use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
 use emu_core::report::RunReport;
-use emu_core::snapshot::{diff, Snapshot};
+use emu_core::snapshot::{diff, Snapshot, Value};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -54,13 +56,29 @@ pub struct RunRequest {
     pub check: Option<PathBuf>,
 }
 
-/// The outcome: text for stdout, and whether a `--check` found differences.
+/// The outcome: text for stdout, whether a `--check` found differences, and whether the code
+/// ran to its expected end.
 #[derive(Debug, Clone)]
 pub struct RunOutcome {
     /// What to print.
     pub stdout: String,
     /// `--check` failed.
     pub mismatch: bool,
+    /// Why the run stopped when that was not its expected end (return to the sentinel or
+    /// `rfi`): the budget, an interruption, a halt.
+    pub stopped_early: Option<String>,
+}
+
+/// A finished run: its report and whether it reached its expected end.
+struct Finished {
+    report: RunReport,
+    ended: bool,
+}
+
+/// Whether `reason` is the end a run is expected to reach: a return to the sentinel, or an
+/// `rfi` (which a run only stops on when asked to).
+fn expected_end(reason: &StopReason) -> bool {
+    matches!(reason, StopReason::Sentinel | StopReason::Rfi)
 }
 
 fn load_image(req: &RunRequest) -> Result<Image, CliError> {
@@ -102,7 +120,7 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
     }
     let bytes = read(&req.file)?;
     let machine = emu_core::elf::machine(&bytes);
-    let rep = if machine == Some(arch_x86::reloc::EM_X86_64) {
+    let Finished { report: rep, ended } = if machine == Some(arch_x86::reloc::EM_X86_64) {
         run_x86(req, &bytes, harness, sets)?
     } else if machine == Some(arch_s390::reloc::EM_S390) {
         run_s390(req, &bytes, harness, sets)?
@@ -120,8 +138,7 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
     }
     let mut mismatch = false;
     if let Some(path) = &req.check {
-        let golden = String::from_utf8_lossy(&read(path)?).into_owned();
-        let want = Snapshot::from_yaml(&golden).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        let want = read_snapshot(path, &rep.snapshot)?;
         let d = diff(&want, &rep.snapshot);
         if d.is_empty() {
             let _ = writeln!(out, "snapshot {}: matches", path.display());
@@ -130,11 +147,43 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
             let _ = writeln!(out, "snapshot {}: differs (expected -> actual):\n{d}", path.display());
         }
     }
-    Ok(RunOutcome { stdout: out, mismatch })
+    let stopped_early = (!ended).then(|| rep.stop.clone());
+    Ok(RunOutcome { stdout: out, mismatch, stopped_early })
+}
+
+/// Reads the `--check` snapshot at `path`. A file that is not snapshot YAML, or a register whose
+/// value is of another kind than a run writes for it (text or a flag where `actual` holds a
+/// word, say), is an error at its `file:line`, not a difference: no run could match it.
+fn read_snapshot(path: &std::path::Path, actual: &Snapshot) -> Result<Snapshot, CliError> {
+    let golden = String::from_utf8_lossy(&read(path)?).into_owned();
+    let at = |line: usize, message: String| {
+        let loc = SourceLoc::new(path.display().to_string().into(), u32::try_from(line).unwrap_or(u32::MAX), 0);
+        CliError::Setup(Diagnostic::error(loc, format!("in the snapshot: {message}")))
+    };
+    let (want, lines) = Snapshot::from_yaml_located(&golden).map_err(|e| at(e.line, e.message))?;
+    for ((name, value), line) in want.registers.iter().zip(lines) {
+        let Some(have) = actual.register(name) else { continue };
+        let kind = |v: &Value| match v {
+            Value::Hex(_) => "a 64-bit word (0x and 16 lowercase hex digits)",
+            Value::Bool(_) => "a flag (true or false)",
+            Value::Text(_) => "the architecture's text form",
+        };
+        if std::mem::discriminant(value) != std::mem::discriminant(have) {
+            return Err(at(
+                line,
+                format!(
+                    "register '{name}' has the malformed value '{}' (it must be {})",
+                    escape_truncated(&value.to_string(), 0),
+                    kind(have)
+                ),
+            ));
+        }
+    }
+    Ok(want)
 }
 
 /// The IA-64 path: assemble or load, run, report.
-fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, String)>) -> Result<RunReport, CliError> {
+fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, String)>) -> Result<Finished, CliError> {
     let image = load_image(req)?;
     let cfg = RunConfig {
         entry: req.entry.clone(),
@@ -160,7 +209,8 @@ fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, Strin
     let reason = machine
         .run(&stop)
         .map_err(|e| CliError::Run(arch_ia64::run::RunError::Exec { error: e.error, executed: e.executed }))?;
-    report(&image, &machine, &harness, arch_ia64::run::stop_text(&reason)).map_err(CliError::Run)
+    let report = report(&image, &machine, &harness, arch_ia64::run::stop_text(&reason)).map_err(CliError::Run)?;
+    Ok(Finished { report, ended: expected_end(&reason) })
 }
 
 /// The x86-64 path: an ELF object of machine EM_X86_64 runs on `arch_x86`'s core.
@@ -169,7 +219,7 @@ fn run_x86(
     bytes: &[u8],
     harness: Option<Harness>,
     sets: Vec<(String, String)>,
-) -> Result<RunReport, CliError> {
+) -> Result<Finished, CliError> {
     let file = req.file.display().to_string();
     let image = arch_x86::run::load_object(bytes)
         .map_err(|e| CliError::Object { path: req.file.clone(), source: Box::new(e) })?;
@@ -181,10 +231,16 @@ fn run_x86(
         timing: !req.no_timing,
         ..arch_x86::run::RunConfig::default()
     };
-    arch_x86::run::run_image(&image, &cfg).map_err(|e| match e {
+    let fail = |e| match e {
         arch_x86::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
         e => CliError::RunX86(Box::new(e)),
-    })
+    };
+    let (mut machine, harness) = arch_x86::run::prepare(&image, &cfg).map_err(fail)?;
+    let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: cfg.max_insns };
+    let reason =
+        machine.run(&stop).map_err(|e| fail(arch_x86::run::RunError::Exec { error: e.error, executed: e.executed }))?;
+    let report = arch_x86::run::report(&image, &machine, &harness, reason.to_string()).map_err(fail)?;
+    Ok(Finished { report, ended: expected_end(&reason) })
 }
 
 fn run_s390(
@@ -192,7 +248,7 @@ fn run_s390(
     bytes: &[u8],
     harness: Option<Harness>,
     sets: Vec<(String, String)>,
-) -> Result<RunReport, CliError> {
+) -> Result<Finished, CliError> {
     let file = req.file.display().to_string();
     let image = arch_s390::run::load_object(bytes)
         .map_err(|e| CliError::Object { path: req.file.clone(), source: Box::new(e) })?;
@@ -203,10 +259,17 @@ fn run_s390(
         max_insns: req.max_insns,
         timing: !req.no_timing,
     };
-    arch_s390::run::run_image(&image, &cfg).map_err(|e| match e {
+    let fail = |e| match e {
         arch_s390::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
         e => CliError::RunS390(Box::new(e)),
-    })
+    };
+    let (mut machine, harness) = arch_s390::run::prepare(&image, &cfg).map_err(fail)?;
+    let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: cfg.max_insns };
+    let reason = machine
+        .run(&stop)
+        .map_err(|e| fail(arch_s390::run::RunError::Exec { error: e.error, executed: e.executed }))?;
+    let report = arch_s390::run::report(&image, &machine, &harness, reason.to_string()).map_err(fail)?;
+    Ok(Finished { report, ended: expected_end(&reason) })
 }
 
 fn text(rep: &RunReport, timeline: bool) -> String {

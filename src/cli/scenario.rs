@@ -33,6 +33,8 @@ pub struct ScenarioRequest {
     pub trace: String,
     /// The workload (`cpu_hz` is the trace architecture's).
     pub workload: Workload,
+    /// The most paths the workload may run (see [`super::limits`]).
+    pub max_paths: u64,
     /// Output format.
     pub format: ScenarioFormat,
 }
@@ -48,6 +50,7 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
     })?;
     check_workload(&req.workload)?;
     check_workload_paths(trace, &req.workload)?;
+    super::limits::check(trace, &req.workload, req.max_paths)?;
     let bar = progress_bar(req.workload.syscalls);
     let report = run_trace(trace, &req.workload, &mut |done| bar.set_position(done));
     bar.finish_and_clear();
@@ -94,12 +97,26 @@ pub fn run_trace(
     }
 }
 
-/// Checks the workload's size before anything runs: its phases must fit
-/// [`emu_core::scenario::MAX_WORKLOAD_CYCLES`].
+/// Checks the workload's size before anything runs: at least one system call, an interrupt
+/// period of at least one, and phases that fit [`emu_core::scenario::MAX_WORKLOAD_CYCLES`]. (The
+/// paths it runs on a trace are [`super::limits::check`]'s.)
 ///
 /// # Errors
-/// A workload too long, naming the arguments that make it.
+/// A workload that is empty or too long, naming the arguments that make it.
 pub fn check_workload(w: &Workload) -> Result<(), CliError> {
+    if w.syscalls == 0 {
+        return Err(CliError::Usage(
+            "--syscalls 0: a workload of no system calls measures nothing (every figure would be 0); give N >= 1"
+                .into(),
+        ));
+    }
+    if w.irq_every == Some(0) {
+        return Err(CliError::Usage(
+            "--irq-every 0: an interrupt every 0th user phase cannot be meant; give N >= 1, or leave the flag \
+             out for no interrupts"
+                .into(),
+        ));
+    }
     match w.span() {
         Some(_) => Ok(()),
         None => Err(CliError::Usage(format!(
@@ -355,6 +372,7 @@ mod tests {
             let req = ScenarioRequest {
                 trace: trace.name.to_string(),
                 workload: workload(100),
+                max_paths: super::super::limits::DEFAULT_MAX_PATHS,
                 format: ScenarioFormat::Text,
             };
             match run(&req) {
@@ -366,7 +384,12 @@ mod tests {
 
     #[test]
     fn unknown_traces_are_named() {
-        let req = ScenarioRequest { trace: "ia64/nope".into(), workload: workload(1), format: ScenarioFormat::Text };
+        let req = ScenarioRequest {
+            trace: "ia64/nope".into(),
+            workload: workload(1),
+            max_paths: super::super::limits::DEFAULT_MAX_PATHS,
+            format: ScenarioFormat::Text,
+        };
         match run(&req) {
             Err(CliError::Usage(m)) => assert!(m.contains("ia64/nope") && m.contains("ia64/syscall/v2"), "{m}"),
             other => panic!("expected a usage error, got {other:?}"),

@@ -64,6 +64,8 @@ pub struct SweepRequest {
     /// The workload of a scenario parameter's points (the swept value replaces its own);
     /// `cpus` and `missed-periods` do not use it.
     pub workload: Workload,
+    /// The most paths all the points together may run (see [`super::limits`]).
+    pub max_paths: u64,
     /// JSON instead of a table.
     pub json: bool,
     /// Write an SVG plot here.
@@ -381,11 +383,40 @@ pub fn sweep(req: &SweepRequest) -> Result<Outcome, CliError> {
         check_workload(&req.param.apply(&req.workload, v))
             .map_err(|e| usage(format!("sweep: --param {} {v}: {e}", req.param.name())))?;
     }
+    check_size(req, &traces, &values)?;
     let points = run_points(&traces, &values, |trace, value| {
         let report = run_trace(trace, &req.param.apply(&req.workload, value), &mut |_| {})?;
         Ok(WorkloadPoint::new(trace.name, value, report))
     })?;
     Ok(Outcome::Workloads(WorkloadSweep { param: req.param, traces: req.traces.clone(), values, points }))
+}
+
+/// Refuses a sweep whose points' flags cannot be meant on a trace, or whose points together
+/// would run more than `--max-paths` paths (the largest point is named with its estimate).
+fn check_size(req: &SweepRequest, traces: &[&'static traces::Trace], values: &[u64]) -> Result<(), CliError> {
+    let mut total = 0u64;
+    let mut largest: Option<(&'static traces::Trace, u64, super::limits::PathCounts)> = None;
+    for &trace in traces {
+        for &v in values {
+            let w = req.param.apply(&req.workload, v);
+            super::limits::check_rates(trace, &w)
+                .map_err(|e| usage(format!("sweep: --param {} {v}: {e}", req.param.name())))?;
+            let counts = super::limits::path_counts(trace, &w);
+            total = total.saturating_add(counts.total());
+            if largest.is_none_or(|(_, _, c)| counts.total() > c.total()) {
+                largest = Some((trace, v, counts));
+            }
+        }
+    }
+    let Some((trace, v, counts)) = largest else { return Ok(()) };
+    let w = req.param.apply(&req.workload, v);
+    let what = format!(
+        "{} points; the largest, --param {} {v}: {}",
+        traces.len() * values.len(),
+        req.param.name(),
+        super::limits::describe(trace, &w, &counts)
+    );
+    super::limits::check_total(total, req.max_paths, &what, None).map_err(|e| usage(format!("sweep: {e}")))
 }
 
 /// The sweep of a call parameter: one call per point.

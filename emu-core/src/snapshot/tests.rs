@@ -181,3 +181,11 @@ fn insta_yaml_equals_to_yaml() {
     settings.bind(|| insta::assert_yaml_snapshot!("sample", snap));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn located_reading_gives_each_register_its_line() {
+    let text = "---\nsource: x\n---\nregisters:\n  ip: \"0x0000000000001000\"\n\n  p6: false\nmemory: {}\n";
+    let (snap, lines) = Snapshot::from_yaml_located(text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(snap.registers.len(), 2);
+    assert_eq!(lines, [5, 7]);
+}

@@ -114,11 +114,13 @@ enum Section {
     Bytes,
 }
 
-/// Reads a snapshot file; see the module doc for what is accepted.
-pub(super) fn read(text: &str) -> Result<Snapshot, SnapshotError> {
+/// Reads a snapshot file; see the module doc for what is accepted. Also gives the 1-based
+/// line of each register, in the order of [`Snapshot::registers`].
+pub(super) fn read(text: &str) -> Result<(Snapshot, Vec<usize>), SnapshotError> {
     let lines: Vec<(usize, &str)> = text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect();
     let body = skip_header(&lines);
     let mut snap = Snapshot::new();
+    let mut register_lines = Vec::new();
     let mut section = Section::Start;
     for &(line, raw) in body {
         let err = |message: String| SnapshotError { line, message };
@@ -141,6 +143,7 @@ pub(super) fn read(text: &str) -> Result<Snapshot, SnapshotError> {
                     return Err(err(format!("register '{name}' is listed twice")));
                 }
                 snap.registers.push((name, value));
+                register_lines.push(line);
                 Section::Registers
             }
             (2, Section::Memory | Section::Window | Section::Bytes) => {
@@ -167,7 +170,7 @@ pub(super) fn read(text: &str) -> Result<Snapshot, SnapshotError> {
             _ => return Err(err(format!("unexpected indentation of {indent} spaces here"))),
         };
     }
-    Ok(snap)
+    Ok((snap, register_lines))
 }
 
 /// The lines after insta's header (`---`, metadata, `---`), or after a lone `---`
