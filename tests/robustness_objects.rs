@@ -365,7 +365,7 @@ fn cli_reports_a_misaligned_fetchadd_with_its_place_and_a_failure_status() {
     let dir = scratch("fetchadd");
     let path = put(&dir, "f.S", access_at("", -31, "fetchadd8.acq r8=[r3],1").as_bytes());
     let (code, out, err) = run(&["run", &path]);
-    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(code, Some(3), "a fault stops the code before its end: {out}{err}");
     assert!(
         err.contains("slot 0: unaligned data reference: fetchadd of 8 bytes at 0x7000ffd1 (vector 0x5a00)"),
         "{err}"
@@ -382,7 +382,7 @@ fn s390_opcode_zero_is_reported_as_an_invalid_instruction() {
     bytes[0x40..0x42].copy_from_slice(&[0, 0]);
     let path = put(&dir, "z0.o", &bytes);
     let (code, out, err) = run(&["run", &path]);
-    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(code, Some(3), "an invalid instruction stops the code before its end: {out}{err}");
     assert!(
         err.contains(
             "invalid instruction at 0x400000: bytes 00 00 are an undefined s390x opcode (0x00 is not assigned); \
