@@ -271,6 +271,15 @@ fn first_label(image: &Image) -> Option<u64> {
 /// # Errors
 /// Setup and execution errors.
 pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> {
+    run_image_until(image, cfg).map(|(report, _)| report)
+}
+
+/// Runs `image` as `cfg` says, and tells how the run stopped (whether the code reached its
+/// expected end is the caller's question: the command line maps it onto an exit status).
+///
+/// # Errors
+/// Setup and execution errors.
+pub fn run_image_until(image: &Image, cfg: &RunConfig) -> Result<(RunReport, StopReason), RunError> {
     let (mut machine, harness) = prepare(image, cfg)?;
     let stop = StopWhen {
         on_sentinel: true,
@@ -279,7 +288,7 @@ pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> 
         max_insns: cfg.max_insns,
     };
     let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    report(image, &machine, &harness, stop_text(&reason))
+    Ok((report(image, &machine, &harness, stop_text(&reason))?, reason))
 }
 
 /// How a run ended, in words, with an IA-64 pc (`bundle | slot`) shown as the executor's errors

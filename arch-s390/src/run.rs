@@ -4,7 +4,7 @@
 //! return address in r14 ([`SENTINEL`], so the function's `br %r14` ends the run) and r15 the
 //! stack pointer with the caller's 160-byte register save area above it.
 
-use emu_core::cpu::{Machine, StopWhen};
+use emu_core::cpu::{Machine, StopReason, StopWhen};
 use emu_core::elf::ElfError;
 use emu_core::error::Diagnostic;
 use emu_core::harness::Harness;
@@ -195,10 +195,19 @@ fn checked_psw_mask(v: u64) -> Result<u64, String> {
 /// # Errors
 /// Setup and execution errors.
 pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> {
+    run_image_until(image, cfg).map(|(report, _)| report)
+}
+
+/// Runs `image` as `cfg` says, and tells how the run stopped (whether the code reached its
+/// expected end is the caller's question: the command line maps it onto an exit status).
+///
+/// # Errors
+/// Setup and execution errors.
+pub fn run_image_until(image: &Image, cfg: &RunConfig) -> Result<(RunReport, StopReason), RunError> {
     let (mut machine, harness) = prepare(image, cfg)?;
     let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: cfg.max_insns };
     let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    report(image, &machine, &harness, reason.to_string())
+    Ok((report(image, &machine, &harness, reason.to_string())?, reason))
 }
 
 /// Loads `bytes` as an object and runs it.

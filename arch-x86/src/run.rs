@@ -4,7 +4,7 @@
 //! result in rax, and the return address on top of the stack; the default harness's return
 //! address is [`SENTINEL`], so the function's `ret` ends the run.
 
-use emu_core::cpu::{Machine, StopWhen};
+use emu_core::cpu::{Machine, StopReason, StopWhen};
 use emu_core::elf::ElfError;
 use emu_core::error::Diagnostic;
 use emu_core::harness::Harness;
@@ -202,10 +202,19 @@ fn is_canonical(v: u64) -> bool {
 /// # Errors
 /// Setup and execution errors.
 pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> {
+    run_image_until(image, cfg).map(|(report, _)| report)
+}
+
+/// Runs `image` as `cfg` says, and tells how the run stopped (whether the code reached its
+/// expected end is the caller's question: the command line maps it onto an exit status).
+///
+/// # Errors
+/// Setup and execution errors.
+pub fn run_image_until(image: &Image, cfg: &RunConfig) -> Result<(RunReport, StopReason), RunError> {
     let (mut machine, harness) = prepare(image, cfg)?;
     let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: cfg.max_insns };
     let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    report(image, &machine, &harness, reason.to_string())
+    Ok((report(image, &machine, &harness, reason.to_string())?, reason))
 }
 
 /// Loads `bytes` as an object and runs it.

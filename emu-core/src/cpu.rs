@@ -109,6 +109,15 @@ pub enum StopReason {
     },
 }
 
+impl StopReason {
+    /// Whether this is the end a run is expected to reach: a return to the sentinel, or an
+    /// `rfi` (which a run only stops on when asked to). Any other stop left the code short of
+    /// its end, which the command line reports with its own exit status.
+    pub fn is_expected_end(&self) -> bool {
+        matches!(self, StopReason::Sentinel | StopReason::Rfi)
+    }
+}
+
 impl fmt::Display for StopReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

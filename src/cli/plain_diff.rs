@@ -2,8 +2,7 @@
 //! harness, compared side by side (cycles, instructions, groups, stalls, final state).
 
 use super::{read, CliError};
-use arch_ia64::run::{prepare, report, stop_text, RunConfig, RunError};
-use emu_core::cpu::{StopReason, StopWhen};
+use arch_ia64::run::{run_image_until, RunConfig, RunError};
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
@@ -103,16 +102,8 @@ pub fn run(
 /// Runs one side's image, and says whether it reached its expected end (the sentinel, or an
 /// `rfi` the configuration stops on).
 fn run_side(image: &Image, cfg: &RunConfig) -> Result<(RunReport, bool), RunError> {
-    let (mut machine, harness) = prepare(image, cfg)?;
-    let stop = StopWhen {
-        on_sentinel: true,
-        on_rfi: cfg.stop_on_rfi,
-        on_interruption: cfg.stop_on_interruption,
-        max_insns: cfg.max_insns,
-    };
-    let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    let rep = report(image, &machine, &harness, stop_text(&reason))?;
-    Ok((rep, matches!(reason, StopReason::Sentinel | StopReason::Rfi)))
+    let (rep, reason) = run_image_until(image, cfg)?;
+    Ok((rep, reason.is_expected_end()))
 }
 
 /// A harness error of one side, with a note naming the side: one harness serves both, and

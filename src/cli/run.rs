@@ -2,8 +2,7 @@
 //! counters and the final state; write or check a snapshot.
 
 use super::{read, CliError};
-use arch_ia64::run::{prepare, report, RunConfig};
-use emu_core::cpu::{StopReason, StopWhen};
+use arch_ia64::run::RunConfig;
 use emu_core::echo::escape_truncated;
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
@@ -73,12 +72,6 @@ pub struct RunOutcome {
 struct Finished {
     report: RunReport,
     ended: bool,
-}
-
-/// Whether `reason` is the end a run is expected to reach: a return to the sentinel, or an
-/// `rfi` (which a run only stops on when asked to).
-fn expected_end(reason: &StopReason) -> bool {
-    matches!(reason, StopReason::Sentinel | StopReason::Rfi)
 }
 
 fn load_image(req: &RunRequest) -> Result<Image, CliError> {
@@ -196,21 +189,11 @@ fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, Strin
         ..RunConfig::default()
     };
     let file = req.file.display().to_string();
-    let (mut machine, harness) = prepare(&image, &cfg).map_err(|e| match e {
+    let (report, reason) = arch_ia64::run::run_image_until(&image, &cfg).map_err(|e| match e {
         arch_ia64::run::RunError::Setup(d) => CliError::Run(arch_ia64::run::RunError::Setup(d.in_file(&file))),
         e => CliError::Run(e),
     })?;
-    let stop = StopWhen {
-        on_sentinel: true,
-        on_rfi: cfg.stop_on_rfi,
-        on_interruption: cfg.stop_on_interruption,
-        max_insns: cfg.max_insns,
-    };
-    let reason = machine
-        .run(&stop)
-        .map_err(|e| CliError::Run(arch_ia64::run::RunError::Exec { error: e.error, executed: e.executed }))?;
-    let report = report(&image, &machine, &harness, arch_ia64::run::stop_text(&reason)).map_err(CliError::Run)?;
-    Ok(Finished { report, ended: expected_end(&reason) })
+    Ok(Finished { report, ended: reason.is_expected_end() })
 }
 
 /// The x86-64 path: an ELF object of machine EM_X86_64 runs on `arch_x86`'s core.
@@ -235,12 +218,8 @@ fn run_x86(
         arch_x86::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
         e => CliError::RunX86(Box::new(e)),
     };
-    let (mut machine, harness) = arch_x86::run::prepare(&image, &cfg).map_err(fail)?;
-    let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: cfg.max_insns };
-    let reason =
-        machine.run(&stop).map_err(|e| fail(arch_x86::run::RunError::Exec { error: e.error, executed: e.executed }))?;
-    let report = arch_x86::run::report(&image, &machine, &harness, reason.to_string()).map_err(fail)?;
-    Ok(Finished { report, ended: expected_end(&reason) })
+    let (report, reason) = arch_x86::run::run_image_until(&image, &cfg).map_err(fail)?;
+    Ok(Finished { report, ended: reason.is_expected_end() })
 }
 
 fn run_s390(
@@ -263,13 +242,8 @@ fn run_s390(
         arch_s390::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
         e => CliError::RunS390(Box::new(e)),
     };
-    let (mut machine, harness) = arch_s390::run::prepare(&image, &cfg).map_err(fail)?;
-    let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: cfg.max_insns };
-    let reason = machine
-        .run(&stop)
-        .map_err(|e| fail(arch_s390::run::RunError::Exec { error: e.error, executed: e.executed }))?;
-    let report = arch_s390::run::report(&image, &machine, &harness, reason.to_string()).map_err(fail)?;
-    Ok(Finished { report, ended: expected_end(&reason) })
+    let (report, reason) = arch_s390::run::run_image_until(&image, &cfg).map_err(fail)?;
+    Ok(Finished { report, ended: reason.is_expected_end() })
 }
 
 fn text(rep: &RunReport, timeline: bool) -> String {
