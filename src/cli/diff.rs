@@ -59,6 +59,7 @@ impl TraceVersion {
 
     fn run(&self, w: &Workload) -> Result<Side, CliError> {
         let mut opts = self.trace.preprocess_options();
+        opts.limits = super::limits();
         for d in &self.extra_defines {
             let (name, value) = parse_define(d);
             opts = opts.defined(name, value);

@@ -6,7 +6,7 @@ use arch_ia64::run::{prepare, report, RunConfig};
 use emu_core::cpu::StopWhen;
 use emu_core::harness::Harness;
 use emu_core::image::Image;
-use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
+use emu_core::preprocess::{parse_define, FsLoader};
 use emu_core::report::RunReport;
 use emu_core::snapshot::{diff, Snapshot};
 use std::fmt::Write as _;
@@ -69,7 +69,7 @@ fn load_image(req: &RunRequest) -> Result<Image, CliError> {
         return arch_ia64::elf::load(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source });
     }
     let text = String::from_utf8_lossy(&bytes);
-    let mut opts = PreprocessOptions::new();
+    let mut opts = super::preprocess_options();
     for d in &req.defines {
         let (name, value) = parse_define(d);
         opts = opts.defined(name, value);

@@ -85,6 +85,10 @@ pub(super) struct Assembler {
     pub warnings: Vec<Diagnostic>,
     pub user_template: Option<Template>,
     pub dv: DvChecker,
+    /// Bytes of output the size-changing directives (`.skip`, `.align`) have added so far.
+    pub output_bytes: u64,
+    /// The most those directives may add in all ([`emu_core::input::Limits::max_output_size`]).
+    pub max_output: u64,
 }
 
 impl SectionState {
@@ -134,8 +138,8 @@ impl SectionState {
 }
 
 /// Symbol values during statement processing: only what is already fixed.
-struct EarlyEnv<'a> {
-    asm: &'a Assembler,
+pub(super) struct EarlyEnv<'a> {
+    pub asm: &'a Assembler,
 }
 
 impl SymbolEnv for EarlyEnv<'_> {
@@ -178,6 +182,8 @@ impl Assembler {
             warnings: Vec::new(),
             user_template: None,
             dv: DvChecker::new(),
+            output_bytes: 0,
+            max_output: emu_core::input::DEFAULT_MAX_OUTPUT_SIZE,
         }
     }
 
