@@ -10,12 +10,15 @@ use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
-/// The default for [`Limits::max_input_size`]: 64 MiB, seven times the size of a
-/// 1,000,000-instruction source.
-pub const DEFAULT_MAX_INPUT_SIZE: u64 = 64 << 20;
+/// The default for [`Limits::max_input_size`]: 16 MiB, nearly twice a 1,000,000-instruction
+/// source (9 MB of `nop.m 0` lines). The assembler holds about 1 KB per instruction (its
+/// statements, bundles and listing), so this bounds its memory to a couple of GB.
+pub const DEFAULT_MAX_INPUT_SIZE: u64 = 16 << 20;
 
-/// The default for [`Limits::max_output_size`]: 64 MiB of `.skip` and `.align` output.
-pub const DEFAULT_MAX_OUTPUT_SIZE: u64 = 64 << 20;
+/// The default for [`Limits::max_output_size`]: 16 MiB of `.skip` and `.align` output. Padding
+/// in a code section is filler bundles, each costing as much memory as an instruction, so
+/// 16 MiB of it (a million bundles) costs what the largest default input does.
+pub const DEFAULT_MAX_OUTPUT_SIZE: u64 = 16 << 20;
 
 /// Size limits on what the tool reads and produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

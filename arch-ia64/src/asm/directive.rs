@@ -158,7 +158,7 @@ impl Assembler {
             ".global" | ".globl" | ".weak" => {
                 for a in args {
                     if let DirArg::Expr(Expr::Sym(s)) = &a.value {
-                        self.globals.push(s.clone());
+                        self.globals.insert(s.clone());
                     }
                 }
             }
@@ -255,8 +255,9 @@ impl Assembler {
     }
 
     fn switch_to(&mut self, name: &str, flags: Option<&str>, _loc: &SourceLoc) {
-        let idx = match self.sections.iter().position(|s| s.name == name) {
-            Some(i) => i,
+        // By name through an index: searching the list made many sections quadratic.
+        let idx = match self.section_index.get(name) {
+            Some(&i) => i,
             None => {
                 let code = name.starts_with(".text") || flags.is_some_and(|f| f.contains('x'));
                 let kind = if code {
@@ -267,6 +268,7 @@ impl Assembler {
                     SectionKind::Data
                 };
                 self.sections.push(SectionState::new_named(name, kind));
+                self.section_index.insert(name.to_string(), self.sections.len() - 1);
                 self.sections.len() - 1
             }
         };
