@@ -13,6 +13,12 @@ use std::process::ExitCode;
 struct Args {
     #[command(subcommand)]
     command: Command,
+    /// Largest file read, in bytes (every source, include, harness, object, patch, snapshot).
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = emu_core::input::DEFAULT_MAX_INPUT_SIZE)]
+    max_input_size: u64,
+    /// Largest total the assembler's `.skip`/`.space` and `.align` directives may add, in bytes.
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = emu_core::input::DEFAULT_MAX_OUTPUT_SIZE)]
+    max_output_size: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -257,6 +263,10 @@ fn parse_addr(s: &str) -> Result<u64, String> {
 }
 
 fn run(args: Args) -> Result<String, CliError> {
+    cli::set_limits(emu_core::input::Limits {
+        max_input_size: args.max_input_size,
+        max_output_size: args.max_output_size,
+    });
     match args.command {
         Command::Asm { file, define, include, output, listing } => {
             let req = AsmRequest { file, defines: define, include_dirs: include, output, listing };

@@ -3,6 +3,7 @@
 //! - [`error`]: source locations and diagnostics shared by every front end.
 //! - [`memory`]: sparse, endian-aware guest memory with named regions and typed faults.
 //! - [`image`]: sections, symbols and source map produced by an assembler or ELF loader.
+//! - [`input`]: bounded reading of input files and the size limits on input and output.
 //! - [`elf`]: ELF64 objects to an image, relocations applied by per-arch rules.
 //! - [`preprocess`]: the C-preprocessor subset kernel `.S` files need, with a line map
 //!   back to the original files.
@@ -23,6 +24,7 @@ pub mod elf;
 pub mod error;
 pub mod harness;
 pub mod image;
+pub mod input;
 pub mod memory;
 pub mod plot;
 pub mod preprocess;

@@ -3,7 +3,7 @@
 use super::{listing, read, CliError};
 use arch_ia64::asm::{assemble, Assembly};
 use emu_core::error::Diagnostic;
-use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
+use emu_core::preprocess::{parse_define, FsLoader};
 use std::path::{Path, PathBuf};
 
 /// What `acctemu asm` was asked to do.
@@ -37,7 +37,7 @@ pub struct AsmOutcome {
 pub fn run(req: &AsmRequest) -> Result<AsmOutcome, CliError> {
     let bytes = read(&req.file)?;
     let text = super::binary::source_text(&req.file, &bytes, "asm")?;
-    let mut opts = PreprocessOptions::new();
+    let mut opts = super::preprocess_options();
     opts.defines = req.defines.iter().map(|d| parse_define(d)).collect();
     opts.include_dirs = req.include_dirs.clone();
     let name = req.file.display().to_string();

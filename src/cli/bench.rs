@@ -15,7 +15,7 @@
 use super::scenario::{self, ScenarioFormat, IA64_CPU_HZ};
 use super::{scenario_s390, scenario_x86, CliError};
 use emu_core::cpu::{Cpu, Machine, StopReason, StopWhen};
-use emu_core::preprocess::{FsLoader, PreprocessOptions};
+use emu_core::preprocess::FsLoader;
 use emu_core::scenario::{Accounted, PathKind, PathRun, ScenarioMachine, Workload};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -260,8 +260,9 @@ fn run_loop(core: Core, l: Loop, timing: bool, iterations: u64) -> Result<Measur
     let object = || loops.object.ok_or_else(|| err(format!("{} has no object", loops.source_name)));
     match core {
         Core::Ia64 => {
-            let asm = arch_ia64::asm::assemble(loops.source_name, loops.source, &PreprocessOptions::new(), &FsLoader)
-                .map_err(CliError::Assemble)?;
+            let asm =
+                arch_ia64::asm::assemble(loops.source_name, loops.source, &super::preprocess_options(), &FsLoader)
+                    .map_err(CliError::Assemble)?;
             let cfg = arch_ia64::run::RunConfig { entry, sets, timing, ..arch_ia64::run::RunConfig::default() };
             let (m, _) = arch_ia64::run::prepare(&asm.image, &cfg).map_err(CliError::Run)?;
             measure_machine(m, budget).map_err(|e| stopped(&what, e))

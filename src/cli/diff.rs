@@ -15,7 +15,7 @@ use super::CliError;
 use arch_ia64::profile::named_groups;
 use emu_core::diff::{CycleDiff, Side};
 use emu_core::harness::Harness;
-use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
+use emu_core::preprocess::{parse_define, FsLoader};
 use emu_core::scenario::{run as run_workload, PathKind, ScenarioMachine, Workload};
 use std::path::{Path, PathBuf};
 
@@ -102,6 +102,7 @@ impl TraceVersion {
 
     fn run(&self, w: &Workload) -> Result<Side, CliError> {
         let mut opts = self.trace.preprocess_options();
+        opts.limits = super::limits();
         for d in &self.extra_defines {
             let (name, value) = parse_define(d);
             opts = opts.defined(name, value);
@@ -273,6 +274,5 @@ fn plain(req: &DiffRequest, a_name: &str, changes_a: bool) -> Result<String, Cli
         }
         None => None,
     };
-    let _ = PreprocessOptions::new();
     plain_diff::run(&a, &b, &req.include_dirs, req.entry.clone(), harness, req.json)
 }

@@ -18,6 +18,7 @@ pub mod scenario_s390;
 pub mod scenario_x86;
 pub mod sweep;
 
+use emu_core::input::{read_file_limited, Limits};
 use std::path::PathBuf;
 
 /// Why a subcommand failed; `main` prints it to stderr and exits with the status
@@ -126,9 +127,31 @@ impl CliError {
     }
 }
 
-/// Reads a whole file, naming it in the error.
+/// The size limits of this process: set once by `main` from `--max-input-size` and
+/// `--max-output-size`, the defaults otherwise. Kept here rather than in every request so
+/// that each file a subcommand reads goes through [`read`] with the same limit.
+static LIMITS: std::sync::OnceLock<Limits> = std::sync::OnceLock::new();
+
+/// Sets the size limits for the rest of the process; only the first call has an effect
+/// (`main` makes it before running anything).
+pub fn set_limits(limits: Limits) {
+    let _ = LIMITS.set(limits);
+}
+
+/// The size limits in force.
+pub fn limits() -> Limits {
+    LIMITS.get().copied().unwrap_or_default()
+}
+
+/// Preprocessor options with no defines and the process's [`limits`].
+pub fn preprocess_options() -> emu_core::preprocess::PreprocessOptions {
+    emu_core::preprocess::PreprocessOptions { limits: limits(), ..Default::default() }
+}
+
+/// Reads a whole file, at most the input size limit, naming it in the error.
 pub fn read(path: &std::path::Path) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|source| CliError::Io { path: path.to_path_buf(), source })
+    read_file_limited(path, limits().max_input_size)
+        .map_err(|e| CliError::Io { path: path.to_path_buf(), source: e.into() })
 }
 
 impl From<arch_ia64::scenario::ScenarioError> for CliError {

@@ -6,7 +6,7 @@ use arch_ia64::run::{run_image_until, RunConfig, RunError};
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
-use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
+use emu_core::preprocess::{parse_define, FsLoader};
 use emu_core::report::RunReport;
 use emu_core::snapshot::diff;
 use std::collections::BTreeSet;
@@ -53,7 +53,7 @@ pub fn apply_patch(source: &str, source_name: &str, patch_name: &str, patch_text
 /// # Errors
 /// Assembly errors.
 pub fn assemble_side(side: &SourceSide, include_dirs: &[PathBuf]) -> Result<Image, CliError> {
-    let mut opts = PreprocessOptions::new();
+    let mut opts = super::preprocess_options();
     for d in &side.defines {
         let (name, value) = parse_define(d);
         opts = opts.defined(name, value);

@@ -7,7 +7,7 @@ use emu_core::echo::escape_truncated;
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
-use emu_core::preprocess::{parse_define, FsLoader, PreprocessOptions};
+use emu_core::preprocess::{parse_define, FsLoader};
 use emu_core::report::RunReport;
 use emu_core::snapshot::{diff, Snapshot, Value};
 use std::fmt::Write as _;
@@ -80,7 +80,7 @@ fn load_image(req: &RunRequest) -> Result<Image, CliError> {
         return arch_ia64::elf::load_for_run(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source });
     }
     let text = super::binary::source_text(&req.file, &bytes, "run")?;
-    let mut opts = PreprocessOptions::new();
+    let mut opts = super::preprocess_options();
     for d in &req.defines {
         let (name, value) = parse_define(d);
         opts = opts.defined(name, value);

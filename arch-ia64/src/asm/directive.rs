@@ -3,7 +3,7 @@
 
 use super::bundler::{AlignError, MAX_PADDING_BUNDLES};
 use super::expr::Expr;
-use super::layout::{Assembler, Chunk, Fixup, SectionState, SymDef};
+use super::layout::{Assembler, Chunk, EarlyEnv, Fixup, SectionState};
 use super::syntax::{DirArg, Located, Reg};
 use crate::bundle::Template;
 use emu_core::error::{Diagnostic, SourceLoc};
@@ -143,13 +143,13 @@ impl Assembler {
                 } else {
                     n as u64
                 };
-                self.align(bytes, loc);
+                self.align(bytes, loc, name);
             }
             ".proc" => {
                 if args.is_empty() {
                     self.error(loc, "`.proc` needs the function's name");
                 }
-                self.align(16, loc);
+                self.align(16, loc, name);
             }
             ".endp" => {
                 self.flush();
@@ -158,7 +158,7 @@ impl Assembler {
             ".global" | ".globl" | ".weak" => {
                 for a in args {
                     if let DirArg::Expr(Expr::Sym(s)) = &a.value {
-                        self.globals.push(s.clone());
+                        self.globals.insert(s.clone());
                     }
                 }
             }
@@ -182,7 +182,9 @@ impl Assembler {
                     self.error(loc, format!("`{name}` size {n} out of range: expected 0..16777216"));
                     return;
                 }
-                self.raw_data(vec![fill as u8; n as usize], loc);
+                if self.reserve_output(n as u64, loc, name) {
+                    self.raw_data(vec![fill as u8; n as usize], loc);
+                }
             }
             ".ascii" | ".asciz" | ".string" | "string" | "stringz" => {
                 let zero = name != ".ascii" && name != "string";
@@ -221,15 +223,10 @@ impl Assembler {
             self.error(&arg.loc, format!("`{name}` needs a constant expression"));
             return None;
         };
-        let env: std::collections::HashMap<String, u64> = self
-            .symbols
-            .iter()
-            .filter_map(|(k, (d, _))| match d {
-                SymDef::Abs(v) => Some((k.clone(), *v)),
-                _ => None,
-            })
-            .collect();
-        match e.eval(&env) {
+        // Looked up in place: collecting the symbols per directive made a file with many
+        // labels and many `.skip`s quadratic.
+        let value = e.eval(&EarlyEnv { asm: self });
+        match value {
             Ok(v) => Some(v),
             Err(err) => {
                 self.error(&arg.loc, format!("`{name}` needs a constant: {err}"));
@@ -238,9 +235,29 @@ impl Assembler {
         }
     }
 
+    /// Counts `bytes` more of output against the output size limit; past it, reports the
+    /// directive at `loc` and returns false so the caller adds nothing.
+    fn reserve_output(&mut self, bytes: u64, loc: &SourceLoc, name: &str) -> bool {
+        let total = self.output_bytes.saturating_add(bytes);
+        if total > self.max_output {
+            let limit = self.max_output;
+            self.error(
+                loc,
+                format!(
+                    "`{name}` would bring the output to {total} bytes, over the output size limit of {limit} bytes \
+                     (raise it with --max-output-size)"
+                ),
+            );
+            return false;
+        }
+        self.output_bytes = total;
+        true
+    }
+
     fn switch_to(&mut self, name: &str, flags: Option<&str>, _loc: &SourceLoc) {
-        let idx = match self.sections.iter().position(|s| s.name == name) {
-            Some(i) => i,
+        // By name through an index: searching the list made many sections quadratic.
+        let idx = match self.section_index.get(name) {
+            Some(&i) => i,
             None => {
                 let code = name.starts_with(".text") || flags.is_some_and(|f| f.contains('x'));
                 let kind = if code {
@@ -251,6 +268,7 @@ impl Assembler {
                     SectionKind::Data
                 };
                 self.sections.push(SectionState::new_named(name, kind));
+                self.section_index.insert(name.to_string(), self.sections.len() - 1);
                 self.sections.len() - 1
             }
         };
@@ -276,7 +294,7 @@ impl Assembler {
         self.current = idx;
     }
 
-    fn align(&mut self, bytes: u64, loc: &SourceLoc) {
+    fn align(&mut self, bytes: u64, loc: &SourceLoc, name: &str) {
         /// The most padding one alignment directive may add (16 MiB, as in code sections).
         const MAX_PADDING_BYTES: u64 = MAX_PADDING_BUNDLES * 16;
         fn too_much_padding(bytes: u64) -> String {
@@ -295,8 +313,12 @@ impl Assembler {
             self.flush();
             // R5: a label before `.align` keeps the address before the padding.
             self.settle_labels();
+            let addr = self.sections[cur].dot();
+            let pad = (bytes - addr % bytes) % bytes;
+            if pad <= MAX_PADDING_BYTES && !self.reserve_output(pad, loc, name) {
+                return;
+            }
             let sec = &mut self.sections[cur];
-            let addr = sec.dot();
             match sec.bundler.align(addr, bytes) {
                 Ok(_) => {}
                 Err(AlignError::TooLarge(_)) => self.error(loc, too_much_padding(bytes)),
@@ -311,6 +333,10 @@ impl Assembler {
                 self.error(loc, too_much_padding(bytes));
                 return;
             }
+            if !self.reserve_output(pad, loc, name) {
+                return;
+            }
+            let sec = &mut self.sections[cur];
             sec.chunks.push(Chunk::Data(vec![0; pad as usize]));
             sec.size += pad;
         }

@@ -369,7 +369,17 @@ pub struct DvChecker {
     /// Labels that started the current entry paths; the path count is its length.
     entry_labels: Vec<String>,
     safe_across_calls: u64,
+    /// Warnings reported so far, up to [`MAX_DV_WARNINGS`].
+    reported: usize,
+    /// Set past [`MAX_DV_WARNINGS`]: nothing more is checked or recorded.
+    gave_up: bool,
 }
+
+/// Most dependency-violation warnings one assembly reports. Like gas, the checker compares
+/// each instruction with every use recorded in its group, so a long group without stops
+/// gives warnings quadratic in its length (20,000 writes of 20 registers: 20 million
+/// warnings, 5 GB); past this many the checker stops, saying so.
+pub const MAX_DV_WARNINGS: usize = 1000;
 
 const GR: &str = "GR%, % in 1 - 127";
 const FR: &str = "FR%, % in 2 - 127";
@@ -418,6 +428,36 @@ impl DvChecker {
     /// Check one instruction in program order; returns the warnings it triggers (possibly
     /// several, in gas's order), then records its uses.
     pub fn insn(&mut self, insn: &DvInsn) -> Vec<Diagnostic> {
+        if self.gave_up {
+            return Vec::new();
+        }
+        let out = self.check_and_record(insn);
+        self.count(out, &insn.loc)
+    }
+
+    /// Counts `out` against [`MAX_DV_WARNINGS`]; at the limit, keeps what fits, adds a last
+    /// warning at `loc` and stops the checker.
+    fn count(&mut self, mut out: Vec<Diagnostic>, loc: &SourceLoc) -> Vec<Diagnostic> {
+        let room = MAX_DV_WARNINGS - self.reported;
+        if out.len() <= room {
+            self.reported += out.len();
+            return out;
+        }
+        out.truncate(room);
+        out.push(Diagnostic::warning(
+            loc.clone(),
+            format!(
+                "more than {MAX_DV_WARNINGS} dependency violations; the rest of the file is not checked \
+                 (add stops `;;` between the instruction groups)"
+            ),
+        ));
+        self.reported = MAX_DV_WARNINGS;
+        self.gave_up = true;
+        self.entries = Vec::new();
+        out
+    }
+
+    fn check_and_record(&mut self, insn: &DvInsn) -> Vec<Diagnostic> {
         let class = classify(insn);
         let loop_branch = is_loop_branch(insn.mnemonic);
         let branch = !loop_branch && matches!(insn.kind, DvKind::Branch { .. });

@@ -76,15 +76,21 @@ pub(super) enum SymDef {
 /// The assembler.
 pub(super) struct Assembler {
     pub sections: Vec<SectionState>,
+    /// Index in `sections` by name.
+    pub section_index: HashMap<String, usize>,
     pub current: usize,
     pub previous: usize,
     pub section_stack: Vec<usize>,
     pub symbols: HashMap<String, (SymDef, SourceLoc)>,
-    pub globals: Vec<String>,
+    pub globals: std::collections::HashSet<String>,
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
     pub user_template: Option<Template>,
     pub dv: DvChecker,
+    /// Bytes of output the size-changing directives (`.skip`, `.align`) have added so far.
+    pub output_bytes: u64,
+    /// The most those directives may add in all ([`emu_core::input::Limits::max_output_size`]).
+    pub max_output: u64,
 }
 
 impl SectionState {
@@ -134,8 +140,8 @@ impl SectionState {
 }
 
 /// Symbol values during statement processing: only what is already fixed.
-struct EarlyEnv<'a> {
-    asm: &'a Assembler,
+pub(super) struct EarlyEnv<'a> {
+    pub asm: &'a Assembler,
 }
 
 impl SymbolEnv for EarlyEnv<'_> {
@@ -169,15 +175,18 @@ impl Assembler {
     pub fn new() -> Assembler {
         Assembler {
             sections: vec![SectionState::new_named(".text", SectionKind::Code)],
+            section_index: HashMap::from([(".text".to_string(), 0)]),
             current: 0,
             previous: 0,
             section_stack: Vec::new(),
             symbols: HashMap::new(),
-            globals: Vec::new(),
+            globals: std::collections::HashSet::new(),
             errors: Vec::new(),
             warnings: Vec::new(),
             user_template: None,
             dv: DvChecker::new(),
+            output_bytes: 0,
+            max_output: emu_core::input::DEFAULT_MAX_OUTPUT_SIZE,
         }
     }
 
@@ -357,7 +366,7 @@ impl Assembler {
 
     /// Whether `name` is declared global but defined nowhere: an external for the linker.
     pub fn is_external(&self, name: &str) -> bool {
-        !self.symbols.contains_key(name) && self.globals.iter().any(|g| g == name)
+        !self.symbols.contains_key(name) && self.globals.contains(name)
     }
 
     /// Ends assembly: flush, lay sections out, assign symbol values, encode.
@@ -428,7 +437,7 @@ impl Assembler {
                 SymDef::At(s, _) | SymDef::Insn { section: s, .. } => Some(*s),
             };
             let value = values.get(name).copied().unwrap_or(0);
-            let global = self.globals.iter().any(|g| g == name);
+            let global = self.globals.contains(name);
             image.symbols.push(Symbol {
                 name: name.clone(),
                 value,

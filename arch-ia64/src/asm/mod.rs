@@ -70,6 +70,7 @@ pub fn assemble(
     let (statements, mut errors) = parse::parse(&pp.text, &locate);
     let source_line = |loc: &SourceLoc| -> Option<String> { pp.lines.source_line_at(loc).map(str::to_string) };
     let mut asm = layout::Assembler::new();
+    asm.max_output = opts.limits.max_output_size;
     for stmt in statements {
         asm.statement(stmt);
     }

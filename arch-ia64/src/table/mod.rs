@@ -250,6 +250,12 @@ impl Form {
     /// The slot bits of this row's completers named by `mnemonic`, or `None` if the mnemonic
     /// is not one of this row's spellings. Omitted completers with an implied value take it.
     pub fn match_mnemonic(&self, mnemonic: &str) -> Option<u64> {
+        // The assembler tries every row per instruction: reject on the fixed head of the
+        // name before splitting it (that split and its allocation were most of the time).
+        let head = self.name.find('{').map_or(self.name, |i| self.name.get(..i).unwrap_or_default());
+        if !mnemonic.starts_with(head) {
+            return None;
+        }
         let pieces: Vec<&str> = self.name.split("{}").collect();
         comp::match_pieces(&pieces, self.comps, mnemonic, 0)
     }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::expand::{parse_define, Expander, Macro};
-use super::lines::{logical_lines, physical_lines, LogicalLine};
+use super::lines::{logical_lines, physical_lines, LogicalLine, SourceSet};
 use super::token::{spell, tokenize, Kind, Token};
 use super::{expr, LineOrigin, PpError, PreprocessOptions, SourceLoader};
 use crate::error::{Diagnostic, SourceLoc};
@@ -56,7 +56,7 @@ pub(super) struct Pp<'a> {
     pub loader: &'a dyn SourceLoader,
     pub out: String,
     pub map: Vec<LineOrigin>,
-    pub sources: Vec<(Arc<str>, Arc<str>)>,
+    pub sources: SourceSet,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -86,9 +86,7 @@ impl<'a> Pp<'a> {
 
     /// Preprocess one file (the main one at depth 0, or an included one).
     pub fn run_file(&mut self, name: Arc<str>, text: &str, depth: usize) -> Result<(), Diagnostic> {
-        if !self.sources.iter().any(|(n, _)| *n == name) {
-            self.sources.push((name.clone(), Arc::from(text)));
-        }
+        self.sources.insert(&name, text);
         let ctx = FileCtx { name: name.clone(), phys: physical_lines(text), depth };
         let logical = logical_lines(text).map_err(|u| {
             let d = Diagnostic::error(SourceLoc::new(name.clone(), u.line, u.col), "unterminated comment");
@@ -304,7 +302,7 @@ impl<'a> Pp<'a> {
         }
         let mut failure = None;
         for cand in candidates {
-            match self.loader.load(&cand) {
+            match self.loader.load_limited(&cand, self.opts.limits.max_input_size) {
                 Ok(text) => {
                     let name: Arc<str> = Arc::from(cand.to_string_lossy().as_ref());
                     return self.run_file(name, &text, ctx.depth + 1).map_err(|d| {

@@ -33,9 +33,15 @@ impl Val {
     }
 }
 
+/// Deepest nesting of parentheses and `?` middles accepted (the assembler's own expression
+/// parser has the same limit). Each level costs about fifteen frames of recursive descent, so
+/// this keeps the stack use far below a test thread's 2 MiB even in a debug build. Chains of
+/// unary operators and of `?:` in the else position are evaluated in loops and cost no depth.
+pub(super) const MAX_EXPR_DEPTH: u32 = 200;
+
 /// Evaluate the fully expanded tokens of an `#if`/`#elif` (`col` locates an empty one).
 pub(super) fn evaluate(tokens: &[Token], col: u32) -> Result<bool, PpError> {
-    let mut p = Parser { toks: tokens, pos: 0, end_col: col };
+    let mut p = Parser { toks: tokens, pos: 0, end_col: col, depth: 0 };
     if tokens.is_empty() {
         return Err(PpError { col, message: "#if with no expression".into() });
     }
@@ -50,6 +56,8 @@ struct Parser<'a> {
     toks: &'a [Token],
     pos: usize,
     end_col: u32,
+    /// Current nesting of parentheses and `?` middles.
+    depth: u32,
 }
 
 /// Binary operators by precedence level, loosest first (`||` and `&&` are separate
@@ -86,19 +94,50 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
+    /// Run `f` one nesting level deeper, refusing to go past [`MAX_EXPR_DEPTH`] (`col` is
+    /// the opening token's column).
+    fn nested(&mut self, col: u32, f: impl FnOnce(&mut Self) -> Result<Val, PpError>) -> Result<Val, PpError> {
+        if self.depth >= MAX_EXPR_DEPTH {
+            return Err(PpError {
+                col,
+                message: format!("#if expression nested more than {MAX_EXPR_DEPTH} levels deep"),
+            });
+        }
+        self.depth += 1;
+        let v = f(self);
+        self.depth -= 1;
+        v
+    }
+
+    /// `c1 ? a1 : c2 ? a2 : ... : z`, right-associative, as a loop so that a long chain does
+    /// not recurse. The first `a` whose condition holds is the value; its type is unsigned
+    /// if any `a` or `z` is (each `?:` level applies the usual conversions to both arms).
     fn cond(&mut self, ev: bool) -> Result<Val, PpError> {
-        let c = self.logic_or(ev)?;
-        if !self.eat("?") {
-            return Ok(c);
+        let mut ev = ev;
+        let mut pick: Option<u64> = None;
+        let mut unsigned = false;
+        let mut chained = false;
+        loop {
+            let c = self.logic_or(ev)?;
+            let Some(q) = self.peek().filter(|t| t.is("?")) else {
+                if !chained {
+                    return Ok(c);
+                }
+                return Ok(Val { bits: pick.unwrap_or(c.bits), unsigned: unsigned || c.unsigned });
+            };
+            self.pos += 1;
+            chained = true;
+            let taken = c.is_true();
+            let a = self.nested(q.col, |p| p.comma(ev && taken))?;
+            if !self.eat(":") {
+                return Err(PpError { col: self.col(), message: "expected ':' in conditional expression".into() });
+            }
+            unsigned |= a.unsigned;
+            if taken && pick.is_none() {
+                pick = Some(a.bits);
+            }
+            ev = ev && !taken;
         }
-        let a = self.comma(ev && c.is_true())?;
-        if !self.eat(":") {
-            return Err(PpError { col: self.col(), message: "expected ':' in conditional expression".into() });
-        }
-        let b = self.cond(ev && !c.is_true())?;
-        let unsigned = a.unsigned || b.unsigned;
-        let pick = if c.is_true() { a } else { b };
-        Ok(Val { bits: pick.bits, unsigned })
     }
 
     fn logic_or(&mut self, ev: bool) -> Result<Val, PpError> {
@@ -132,27 +171,38 @@ impl<'a> Parser<'a> {
         Ok(v)
     }
 
+    /// A run of prefix operators and the operand they apply to. The operators are applied
+    /// from the innermost out by walking their tokens backwards, so `!!!...!0` of any length
+    /// costs no recursion.
     fn unary(&mut self, ev: bool) -> Result<Val, PpError> {
-        let Some(t) = self.peek() else {
-            return Err(PpError { col: self.end_col, message: "missing expression in #if".into() });
-        };
-        if t.kind == Kind::Punct && matches!(t.text.as_str(), "!" | "~" | "-" | "+") {
+        let first = self.pos;
+        while self.peek().is_some_and(|t| t.kind == Kind::Punct && matches!(t.text.as_str(), "!" | "~" | "-" | "+")) {
             self.pos += 1;
-            let v = self.unary(ev)?;
-            return Ok(match t.text.as_str() {
+        }
+        let ops = self.toks.get(first..self.pos).unwrap_or_default();
+        let mut v = self.primary(ev)?;
+        for op in ops.iter().rev() {
+            v = match op.text.as_str() {
                 "!" => Val::truth(!v.is_true()),
                 "~" => Val { bits: !v.bits, ..v },
                 "-" => Val { bits: v.bits.wrapping_neg(), ..v },
                 _ => v,
-            });
+            };
         }
+        Ok(v)
+    }
+
+    fn primary(&mut self, ev: bool) -> Result<Val, PpError> {
+        let Some(t) = self.peek() else {
+            return Err(PpError { col: self.end_col, message: "missing expression in #if".into() });
+        };
         self.pos += 1;
         match t.kind {
             Kind::Number => number(&t.text).map_err(|m| self.error_at(t, m)),
             Kind::Literal if t.text.starts_with('\'') => char_value(&t.text).map_err(|m| self.error_at(t, m)),
             Kind::Ident => Ok(Val::signed(0)),
             _ if t.is("(") => {
-                let v = self.comma(ev)?;
+                let v = self.nested(t.col, |p| p.comma(ev))?;
                 if !self.eat(")") {
                     return Err(PpError { col: self.col(), message: "missing ')' in expression".into() });
                 }
@@ -363,5 +413,36 @@ mod tests {
         assert!(eval("99999999999999999999").is_err());
         assert!(eval("a = 1").is_err());
         assert!(eval("").is_err());
+    }
+
+    /// Nesting past the limit is an error at the opening token, not a stack overflow; the
+    /// limit itself fits in a test thread's stack in a debug build.
+    #[test]
+    fn deep_parentheses_are_refused_at_the_limit() {
+        let ok = format!("{}1{}", "(".repeat(MAX_EXPR_DEPTH as usize), ")".repeat(MAX_EXPR_DEPTH as usize));
+        assert_eq!(eval(&ok), Ok(true));
+        let deep = format!("{}1{}", "(".repeat(5000), ")".repeat(5000));
+        let e = evaluate(&tokenize(&deep), 1).unwrap_err();
+        assert_eq!(e.col, MAX_EXPR_DEPTH + 1);
+        assert_eq!(e.message, format!("#if expression nested more than {MAX_EXPR_DEPTH} levels deep"));
+        assert!(eval(&"(".repeat(5000)).is_err());
+    }
+
+    /// Long runs of prefix operators and long else-chains of `?:` are loops, so they have
+    /// no depth limit at all; nesting in the middle operand counts like parentheses.
+    #[test]
+    fn long_unary_runs_and_conditional_chains_evaluate() {
+        assert_eq!(eval(&format!("{}0", "!".repeat(100_000))), Ok(false));
+        assert_eq!(eval(&format!("{}0", "!".repeat(100_001))), Ok(true));
+        assert_eq!(eval(&format!("{}1", "- ".repeat(100_001))), Ok(true));
+        assert_eq!(eval(&format!("{}1", "0 ? 0 : ".repeat(100_000))), Ok(true));
+        assert_eq!(eval(&format!("{}0", "0 ? 1 : ".repeat(100_000))), Ok(false));
+        let middle = format!("{}1{}", "1 ? ".repeat(100_000), " : 0".repeat(100_000));
+        assert_eq!(eval(&middle), Err(format!("#if expression nested more than {MAX_EXPR_DEPTH} levels deep")));
+        // The arms' types still combine across the whole chain.
+        assert_eq!(eval("(1 ? -1 : 0 ? 0 : 0u) > 0"), Ok(true));
+        assert_eq!(eval("(0 ? 0 : 1 ? -1 : 0) > 0"), Ok(false));
+        assert_eq!(eval("0 ? 1 / 0 : 1 ? 2 : 1 / 0"), Ok(true));
+        assert_eq!(eval("1 ? 2 : 0 ? 1 / 0 : 3"), Ok(true));
     }
 }

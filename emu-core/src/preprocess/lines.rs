@@ -6,6 +6,9 @@
 //! inside one physical line becomes as many spaces as it had characters, which keeps
 //! every later column valid.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 /// One logical source line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct LogicalLine {
@@ -40,6 +43,41 @@ pub(super) fn physical_lines(text: &str) -> Vec<&str> {
         return Vec::new();
     }
     body.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()
+}
+
+/// The texts of the files read, each with the byte offset of every line start, so that a
+/// diagnostic or listing entry finds its source line in constant time (splitting the file
+/// per lookup made assembling quadratic in the number of statements).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct SourceSet {
+    files: Vec<(Arc<str>, Arc<str>, Vec<usize>)>,
+    by_name: HashMap<Arc<str>, usize>,
+}
+
+impl SourceSet {
+    /// Record `text` as the contents of `name`, unless that file was already recorded.
+    pub fn insert(&mut self, name: &Arc<str>, text: &str) {
+        if self.by_name.contains_key(name) {
+            return;
+        }
+        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        self.by_name.insert(name.clone(), self.files.len());
+        self.files.push((name.clone(), Arc::from(text), starts));
+    }
+
+    /// Line `line` (1-based) of file `name`, as [`physical_lines`] would give it.
+    pub fn line(&self, name: &str, line: u32) -> Option<&str> {
+        let (_, text, starts) = self.files.get(*self.by_name.get(name)?)?;
+        let k = (line as usize).checked_sub(1)?;
+        let start = *starts.get(k)?;
+        if start >= text.len() {
+            // The empty "line" after a final newline does not exist.
+            return None;
+        }
+        let end = starts.get(k + 1).map_or(text.len(), |next| next - 1);
+        let l = text.get(start..end)?;
+        Some(l.strip_suffix('\r').unwrap_or(l))
+    }
 }
 
 struct Spliced {
@@ -184,6 +222,21 @@ mod tests {
     #[test]
     fn unterminated_comment_is_reported_at_its_start() {
         assert_eq!(logical_lines("a\n  /* never\nb\n"), Err(UnterminatedComment { line: 2, col: 3 }));
+    }
+
+    #[test]
+    fn source_set_lines_match_physical_lines() {
+        for text in ["", "\n", "a", "a\n", "a\r\nb\n\nc", "a\n\n", "\r\n\r\n", "x\ny\r"] {
+            let mut set = SourceSet::default();
+            let name: Arc<str> = Arc::from("f.S");
+            set.insert(&name, text);
+            let phys = physical_lines(text);
+            for n in 0..phys.len() as u32 + 3 {
+                let want = (n as usize).checked_sub(1).and_then(|k| phys.get(k)).copied();
+                assert_eq!(set.line("f.S", n), want, "line {n} of {text:?}");
+            }
+            assert_eq!(set.line("other.S", 1), None);
+        }
     }
 
     #[test]

@@ -29,6 +29,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::{Diagnostic, SourceLoc};
+use crate::input::{read_text_limited, InputError, Limits};
 use directive::Pp;
 
 /// A problem on the current logical line: column and message.
@@ -38,7 +39,7 @@ struct PpError {
     message: String,
 }
 
-/// Command-line style settings: `-D`, `-U` and `-I`.
+/// Command-line style settings: `-D`, `-U` and `-I`, and the size limits.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PreprocessOptions {
     /// `-D NAME=VALUE` pairs in order; `NAME` may be `F(x)` for a function-like macro.
@@ -47,6 +48,9 @@ pub struct PreprocessOptions {
     pub undefines: Vec<String>,
     /// `-I` directories, searched in order after the including file's directory.
     pub include_dirs: Vec<PathBuf>,
+    /// Size limits: each included file may hold at most `max_input_size` bytes, and an
+    /// assembler fed by this preprocessor produces at most `max_output_size` bytes.
+    pub limits: Limits,
 }
 
 impl PreprocessOptions {
@@ -89,6 +93,21 @@ pub trait SourceLoader {
     /// # Errors
     /// Any I/O error reading the file.
     fn load(&self, path: &Path) -> std::io::Result<String>;
+
+    /// [`load`](SourceLoader::load), refusing a file of more than `limit` bytes. The
+    /// default loads the whole text first; a loader that reads files must override it so
+    /// that an endless file (`/dev/zero`) stops at the limit.
+    ///
+    /// # Errors
+    /// As [`load`](SourceLoader::load), and `InvalidData` past the limit.
+    fn load_limited(&self, path: &Path, limit: u64) -> std::io::Result<String> {
+        let text = self.load(path)?;
+        if text.len() as u64 > limit {
+            let e = InputError::TooLarge { limit, size: Some(text.len() as u64), special: None };
+            return Err(e.into());
+        }
+        Ok(text)
+    }
 }
 
 /// Reads included files from the file system.
@@ -97,7 +116,11 @@ pub struct FsLoader;
 
 impl SourceLoader for FsLoader {
     fn load(&self, path: &Path) -> std::io::Result<String> {
-        std::fs::read_to_string(path)
+        self.load_limited(path, Limits::default().max_input_size)
+    }
+
+    fn load_limited(&self, path: &Path, limit: u64) -> std::io::Result<String> {
+        Ok(read_text_limited(path, limit)?)
     }
 }
 
@@ -156,7 +179,7 @@ pub struct LineOrigin {
 pub struct LineMap {
     main: Arc<str>,
     origins: Vec<LineOrigin>,
-    sources: Vec<(Arc<str>, Arc<str>)>,
+    sources: lines::SourceSet,
 }
 
 impl LineMap {
@@ -189,8 +212,7 @@ impl LineMap {
     /// diagnostic's source line).
     pub fn source_line(&self, line: u32) -> Option<&str> {
         let o = self.get(line)?;
-        let (_, text) = self.sources.iter().find(|(name, _)| *name == o.file)?;
-        lines::physical_lines(text).get((o.line as usize).checked_sub(1)?).copied()
+        self.sources.line(&o.file, o.line)
     }
 
     /// Number of output lines.
@@ -233,7 +255,7 @@ pub fn preprocess(
         loader,
         out: String::new(),
         map: Vec::new(),
-        sources: Vec::new(),
+        sources: lines::SourceSet::default(),
         warnings: Vec::new(),
     };
     let cmdline = |e: PpError| Diagnostic::error(SourceLoc::new(Arc::from("<command-line>"), 1, 0), e.message);
@@ -257,7 +279,6 @@ impl LineMap {
     /// The text of the original source line that `loc` names (file and line), if that file
     /// was read during preprocessing.
     pub fn source_line_at(&self, loc: &SourceLoc) -> Option<&str> {
-        let (_, text) = self.sources.iter().find(|(name, _)| **name == *loc.file)?;
-        lines::physical_lines(text).get((loc.line as usize).checked_sub(1)?).copied()
+        self.sources.line(&loc.file, loc.line)
     }
 }
