@@ -2,7 +2,8 @@
 # Runs every fuzz target in turn, one process at a time, each until 1,000,000 executions or
 # SECONDS seconds (default 600), whichever comes first.
 #
-# Text targets whose bugs need long inputs (preprocess, harness) run with -max_len=65536; every
+# Text targets whose bugs need long inputs (preprocess, harness) run with -max_len=65536 (and
+# -len_control=0, so long inputs come at once rather than after hours); every
 # target runs with -timeout=$TIMEOUT (default 2 s) and reports units slower than $SLOW seconds
 # (default 1): a slow unit fails the run like a crash (its input lands in fuzz/artifacts/<target>/
 # as slow-unit-*), because a 64 KiB input must be processed in well under a second.
@@ -32,7 +33,7 @@ for t in $targets; do
     mkdir -p "fuzz/corpus/$t"
     echo "== $t ($secs s)"
     case $t in
-        preprocess | harness) len=-max_len=65536 ;;
+        preprocess | harness) len="-max_len=65536 -len_control=0" ;;
         *) len= ;;
     esac
     start=$(date +%s)
