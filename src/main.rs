@@ -222,9 +222,10 @@ struct WorkloadArgs {
     /// Kernel cycles inside each system call (the syscall body).
     #[arg(long, default_value_t = 300, value_name = "K")]
     kernel_cycles: u64,
-    /// Timer ticks per second (0: no ticks).
-    #[arg(long, default_value_t = 1024, value_name = "H")]
-    hz: u64,
+    /// Timer ticks per second (0: no ticks). Default 1024; the x86 traces have HZ 1000
+    /// compiled in and take only 1000 or 0.
+    #[arg(long, value_name = "H")]
+    hz: Option<u64>,
     /// An interrupt (irq enter + exit paths) in every N-th user phase (N >= 1; the trace
     /// must bind irq_enter and irq_exit).
     #[arg(long, value_name = "N")]
@@ -240,13 +241,43 @@ struct WorkloadArgs {
     max_paths: u64,
 }
 
+/// The tick rate of a workload whose `--hz` is not given.
+const DEFAULT_HZ: u64 = 1024;
+
 impl WorkloadArgs {
+    /// The workload for a run through the catalogue traces `names` (names that are no
+    /// catalogue trace, such as files, are skipped).
+    ///
+    /// # Errors
+    /// A `--hz` an x86 trace cannot run at: their C has HZ compiled in, and a silently
+    /// replaced value would be a wrong answer.
+    fn workload_for<'a>(
+        &self,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> Result<emu_core::scenario::Workload, cli::CliError> {
+        let kernel_hz = cli::scenario_x86::KERNEL_HZ;
+        if let Some(hz) = self.hz.filter(|&hz| hz != 0 && hz != kernel_hz) {
+            // Only traces that run workloads have ticks (a helper called on its own has none).
+            let ticking = |t: &&traces::Trace| t.binding(traces::PathKind::SyscallEnter).is_some();
+            let x86 =
+                names.into_iter().filter_map(traces::find).filter(ticking).find(|t| t.arch == traces::Arch::X86_64);
+            if let Some(t) = x86 {
+                return Err(cli::CliError::Usage(format!(
+                    "--hz {hz}: {} is compiled with HZ {kernel_hz} (nohz_syscall.c), so its ticks run at \
+                     that rate; give --hz {kernel_hz}, or --hz 0 for no ticks",
+                    t.name
+                )));
+            }
+        }
+        Ok(self.workload())
+    }
+
     fn workload(&self) -> emu_core::scenario::Workload {
         emu_core::scenario::Workload {
             syscalls: self.syscalls,
             user_cycles: self.user_cycles,
             kernel_cycles: self.kernel_cycles,
-            hz: self.hz,
+            hz: self.hz.unwrap_or(DEFAULT_HZ),
             cpu_hz: cli::scenario::IA64_CPU_HZ,
             irq_every: self.irq_every,
             guest: self.guest,
@@ -320,6 +351,7 @@ fn run(args: Args) -> Result<String, CliError> {
         }
         Command::Disasm { file, base } => cli::disasm::run(&file, base),
         Command::Diff { a, b, patch, a_define, b_define, include, entry, harness, workload, format } => {
+            let run_workload = workload.workload_for(a.iter().chain(&b).map(String::as_str))?;
             cli::diff::run(&cli::diff::DiffRequest {
                 a,
                 b,
@@ -329,25 +361,26 @@ fn run(args: Args) -> Result<String, CliError> {
                 include_dirs: include,
                 entry,
                 harness,
-                workload: workload.workload(),
+                workload: run_workload,
                 max_paths: workload.max_paths,
                 json: format == cli::scenario::ScenarioFormat::Json,
             })
         }
         Command::Scenario { trace, workload, format } => cli::scenario::run(&cli::scenario::ScenarioRequest {
+            workload: workload.workload_for([trace.as_str()])?,
             trace,
-            workload: workload.workload(),
             max_paths: workload.max_paths,
             format,
         }),
         Command::Sweep { traces, param, from, to, step, format, svg, workload } => {
+            let base = workload.workload_for(traces.iter().map(String::as_str))?;
             cli::sweep::run(&cli::sweep::SweepRequest {
                 traces,
                 param,
                 from,
                 to,
                 step,
-                workload: workload.workload(),
+                workload: base,
                 max_paths: workload.max_paths,
                 json: format == cli::scenario::ScenarioFormat::Json,
                 svg,

@@ -128,6 +128,16 @@ fn flag_values_that_cannot_be_meant_are_usage_errors() {
                 [..],
             "sweep: --param hz 2000000001: --hz 2000000001",
         ),
+        // Before: the x86 traces ran at their compiled-in HZ 1000 whatever --hz said.
+        (
+            &["scenario", "x86/nohz-syscall/patch4", "--hz", "250"][..],
+            "--hz 250: x86/nohz-syscall/patch4 is compiled with HZ 1000",
+        ),
+        (&["diff", "x86/nohz-syscall/patch3", "x86/nohz-syscall/patch4", "--hz", "300"][..], "--hz 300: x86/"),
+        (
+            &["sweep", "x86/nohz-syscall/patch3", "--param", "syscalls", "--from", "1", "--to", "2", "--hz", "100"][..],
+            "--hz 100",
+        ),
         (&["bench", "--syscalls", "0"][..], "bench: --syscalls 0: the scenario rows would run no system call"),
         (
             &["bench", "--syscalls", "100000000000"][..],
