@@ -170,23 +170,8 @@ pub fn approx(x: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{ia64_workload as ia64, trace};
     use super::*;
-
-    fn ia64(syscalls: u64, user_cycles: u64, hz: u64) -> Workload {
-        Workload {
-            syscalls,
-            user_cycles,
-            kernel_cycles: 300,
-            hz,
-            cpu_hz: super::super::scenario::IA64_CPU_HZ,
-            irq_every: None,
-            guest: false,
-        }
-    }
-
-    fn trace(name: &str) -> &'static traces::Trace {
-        traces::find(name).unwrap_or_else(|| panic!("no {name}"))
-    }
 
     #[test]
     fn ticks_are_the_cycles_over_the_period() {

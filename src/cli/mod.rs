@@ -17,6 +17,8 @@ pub mod scenario;
 pub mod scenario_s390;
 pub mod scenario_x86;
 pub mod sweep;
+#[cfg(test)]
+mod test_support;
 
 use emu_core::input::{read_file_limited, Limits};
 use std::path::PathBuf;

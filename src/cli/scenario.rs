@@ -330,15 +330,7 @@ mod tests {
     use arch_ia64::scenario::example;
 
     fn workload(syscalls: u64) -> Workload {
-        Workload {
-            syscalls,
-            user_cycles: 1000,
-            kernel_cycles: 300,
-            hz: 1000,
-            cpu_hz: IA64_CPU_HZ,
-            irq_every: None,
-            guest: false,
-        }
+        super::super::test_support::ia64_workload(syscalls, 1000, 1000)
     }
 
     #[test]

@@ -575,22 +575,11 @@ fn render_workloads(req: &SweepRequest, s: &WorkloadSweep) -> Result<String, Cli
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::{ia64_workload, trace};
     use super::*;
 
     fn base() -> Workload {
-        Workload {
-            syscalls: 10,
-            user_cycles: 1500,
-            kernel_cycles: 300,
-            hz: 1024,
-            cpu_hz: super::super::scenario::IA64_CPU_HZ,
-            irq_every: None,
-            guest: false,
-        }
-    }
-
-    fn trace(name: &str) -> &'static traces::Trace {
-        traces::find(name).unwrap_or_else(|| panic!("no {name}"))
+        ia64_workload(10, 1500, 1024)
     }
 
     #[test]
