@@ -170,6 +170,7 @@ impl Ia64Cpu {
             what: "external interrupt".to_string(),
             trap: true,
             data: None,
+            non_access: false,
         };
         if self.state.cr[cr::IVA as usize] == 0 {
             return Err(ExecError::Unhandled { pc: ip, slot, vector: int.vector, what: int.what });

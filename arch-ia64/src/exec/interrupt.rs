@@ -50,11 +50,14 @@ pub struct Interruption {
     pub trap: bool,
     /// The data reference that faulted, for the faults that record one.
     pub data: Option<DataRef>,
+    /// Raised by a non-access instruction (ISR.na, bit 35; `code{3:0}` then names which, e.g.
+    /// 4 for lfetch: SDM vol. 2 Table 3-7, reference section 2).
+    pub non_access: bool,
 }
 
 impl Interruption {
     fn fault(vector: u16, code: u16, what: String) -> Interruption {
-        Interruption { vector, code, iim: None, what, trap: false, data: None }
+        Interruption { vector, code, iim: None, what, trap: false, data: None, non_access: false }
     }
 
     /// The name of the vector, for reports.
@@ -81,6 +84,7 @@ pub fn break_fault(imm: u64) -> Trap {
         what: format!("break 0x{imm:x}"),
         trap: false,
         data: None,
+        non_access: false,
     }))
 }
 
@@ -126,6 +130,22 @@ pub fn nat_consumption(what: &str) -> Trap {
     Trap::Guest(Box::new(Interruption::fault(vector::NAT_CONSUMPTION, 0x10, format!("NaT consumption: {what}"))))
 }
 
+/// The non-access code of `lfetch`/`lfetch.fault` in ISR.code{3:0} (reference section 2).
+pub const NON_ACCESS_LFETCH: u16 = 4;
+
+/// A register NaT consumed by a non-access instruction (`lfetch.fault`'s address): ISR.code
+/// 0x10 plus the instruction's non-access code, and ISR.na set (SDM vol. 3 lfetch,
+/// `register_nat_consumption_fault(itype)` with itype NON_ACCESS).
+pub fn nat_consumption_non_access(what: &str, non_access_code: u16) -> Trap {
+    let mut int = Interruption::fault(
+        vector::NAT_CONSUMPTION,
+        0x10 | (non_access_code & 0xf),
+        format!("NaT consumption: {what}"),
+    );
+    int.non_access = true;
+    Trap::Guest(Box::new(int))
+}
+
 /// A failed speculation check (`chk.s`): branch to the recovery code via the speculation
 /// vector when it is taken as a fault; the IA-64 chk.s branches directly instead, which the
 /// executor does, so this is only used with an IVA-less harness for reporting.
@@ -154,7 +174,9 @@ pub fn deliver(st: &mut State, int: &Interruption, ip: u64, slot: u8, next: (u64
     }
     let ni = u64::from(!collect);
     let (r, w) = int.data.map_or((0, 0), |d| (u64::from(d.read), u64::from(d.write)));
-    st.cr[cr::ISR as usize] = u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39) | (r << 33) | (w << 32);
+    let na = u64::from(int.non_access);
+    st.cr[cr::ISR as usize] =
+        u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39) | (na << 35) | (r << 33) | (w << 32);
     st.psr = st.psr.on_interruption(st.cr[cr::DCR as usize]);
     (st.cr[cr::IVA as usize] & !0x7fff) + u64::from(int.vector)
 }

@@ -4,7 +4,7 @@
 //! caches, no ordering effects.
 
 use super::access::{fr, gr, gr_no_nat, load, load_bytes, set_fr, set_gr, store, store_bytes};
-use super::interrupt::{nat_consumption, unaligned_reference, DataRef};
+use super::interrupt::{nat_consumption, nat_consumption_non_access, unaligned_reference, DataRef, NON_ACCESS_LFETCH};
 use super::op::{FpFormat, LoadKind, Op, Update};
 use super::predecode::Exec;
 use super::{Ctx, ExecResult, Flow, Trap};
@@ -57,6 +57,41 @@ fn post_increment(st: &mut State, e: &Exec, base_op: usize, update: Update) -> R
     };
     let (base, base_nat) = gr(st, e.ops[base_op]);
     set_gr(st, e.ops[base_op], base.wrapping_add(inc), base_nat | inc_nat)
+}
+
+/// `lfetch` (SDM vol. 3 lfetch pseudo-code). With no caches the prefetch itself does nothing;
+/// what remains architectural is, in order: the update forms' target check on r3 (r0 or outside
+/// the frame is an Illegal Operation), for `.fault` with PSR.ed clear a NaT address (Register NaT
+/// Consumption, ISR.na) and the translation a 1-byte load would make (an unmapped or unreadable
+/// address stops as a load's does; alignment, and so PSR.ac, never matters for one byte), and
+/// the base update, whose NaT is r3's, or'ed with r2's in the register form. The non-faulting
+/// form never faults: a NaT or unreachable address only skips the prefetch.
+fn lfetch(st: &mut State, mem: &Memory, e: &Exec, ctx: &Ctx, fault: bool, update: Update) -> Result<(), Trap> {
+    let (addr, addr_nat) = gr(st, e.ops[0]);
+    if update != Update::None {
+        // check_target_register(r3): rewriting r3 with its own value fails exactly when the
+        // update would, before anything else can fault.
+        set_gr(st, e.ops[0], addr, addr_nat)?;
+    }
+    // PSR.ed suppresses the prefetch and its faults, so an OS can skip a faulting lfetch
+    // (SDM vol. 3 lfetch description).
+    if fault && !st.psr.contains(Psr::ED) {
+        if addr_nat {
+            return Err(nat_consumption_non_access(
+                &format!("r{} as lfetch.fault address", e.ops[0]),
+                NON_ACCESS_LFETCH,
+            ));
+        }
+        load_bytes(mem, ctx, addr, &mut [0u8; 1])?;
+    }
+    match update {
+        Update::None => Ok(()),
+        Update::Reg => {
+            let (inc, inc_nat) = gr(st, e.ops[1]);
+            set_gr(st, e.ops[0], addr.wrapping_add(inc), addr_nat | inc_nat)
+        }
+        Update::Imm => set_gr(st, e.ops[0], addr.wrapping_add(e.ops[1] as u64), addr_nat),
+    }
 }
 
 /// Executes a memory instruction.
@@ -135,6 +170,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             }
             post_increment(st, e, 0, update)?;
         }
+        Op::Lfetch { fault, update } => lfetch(st, mem, e, ctx, fault, update)?,
         Op::Xchg { size } => {
             let addr = gr_no_nat(st, o[1], "semaphore address")?;
             let (new, nat) = gr(st, o[2]);

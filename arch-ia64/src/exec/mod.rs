@@ -147,6 +147,7 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
         | Op::Store { .. }
         | Op::LoadFp { .. }
         | Op::StoreFp { .. }
+        | Op::Lfetch { .. }
         | Op::Xchg { .. }
         | Op::Cmpxchg { .. }
         | Op::Fetchadd { .. } => mem::access(st, mem, e, ctx),

@@ -174,6 +174,12 @@ pub enum Op {
         format: FpFormat,
         update: Update,
     },
+    /// lfetch: a prefetch hint. `fault`: the `.fault` form, which raises what a load would;
+    /// operand 0 is `[r3]`, operand 1 the r2 or imm9 of the update forms.
+    Lfetch {
+        fault: bool,
+        update: Update,
+    },
     Xchg {
         size: u8,
     },

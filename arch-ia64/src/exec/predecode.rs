@@ -195,7 +195,8 @@ fn registers(form: &Form, e: &mut Exec) {
     }
     let n_out = form.outs.len();
     let kinds: Vec<OpKind> = form.operands().collect();
-    let store = kinds.first() == Some(&OpKind::Mem3);
+    // A store's `[r3]` is its output; lfetch's `[r3]` leads its inputs and its r2 is an increment.
+    let store = form.outs.first() == Some(&OpKind::Mem3);
     for (i, k) in kinds.iter().enumerate() {
         let Some(kind) = reg_kind(k.spec().class) else { continue };
         let num = e.ops[i] as u8;
@@ -207,6 +208,7 @@ fn registers(form: &Form, e: &mut Exec) {
                     | Op::Store { update: Update::Imm, .. }
                     | Op::LoadFp { update: Update::Reg | Update::Imm, .. }
                     | Op::StoreFp { update: Update::Imm, .. }
+                    | Op::Lfetch { update: Update::Reg | Update::Imm, .. }
             );
             if update {
                 push_dst(e, RegKind::Gr, num);
@@ -262,8 +264,8 @@ fn rel_of(s: &str) -> Option<Rel> {
 
 fn update_of(format: &str) -> Update {
     match format {
-        "M2" | "M7" => Update::Reg,
-        "M3" | "M5" | "M8" | "M10" => Update::Imm,
+        "M2" | "M7" | "M14" => Update::Reg,
+        "M3" | "M5" | "M8" | "M10" | "M15" => Update::Imm,
         _ => Update::None,
     }
 }
@@ -360,6 +362,8 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
         "ldf.fill{}" => Op::LoadFp { format: FpFormat::Spill, update: update_of(form.format) },
         "stf{}{}{}" => Op::StoreFp { format: fp_format(field(slot, 30, 2)), update: update_of(form.format) },
         "stf.spill{}" => Op::StoreFp { format: FpFormat::Spill, update: update_of(form.format) },
+        // lftype is bit 31 of x6; `.excl` and the locality hint change nothing architecturally.
+        "lfetch{}{}{}" => Op::Lfetch { fault: field(slot, 31, 1) == 1, update: update_of(form.format) },
         "cmpxchg{}{}{}" => Op::Cmpxchg { size: 1 << field(slot, 30, 2) },
         "xchg{}{}" => Op::Xchg { size: 1 << field(slot, 30, 2) },
         "fetchadd{}{}{}" => Op::Fetchadd { size: if field(slot, 30, 1) == 1 { 8 } else { 4 } },

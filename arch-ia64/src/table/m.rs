@@ -31,6 +31,10 @@ const LDF_TYPE: Comp = Comp {
     implied: None,
 };
 const STF_TYPE: Comp = Comp { field: f::LS_TYPE, opts: &[("", 0xC)], implied: None };
+/// lfetch's lftype: bit 31 of x6 (x6 0x2C plain, 0x2E `.fault`).
+const LF_TYPE: Comp = Comp { field: Field::new(31, 1), opts: &[("", 0), (".fault", 1)], implied: None };
+/// lfetch's exclusive hint: bit 30 of x6 (x6 0x2D `.excl`, 0x2F `.fault.excl`).
+const LF_EXCL: Comp = Comp { field: Field::new(30, 1), opts: &[("", 0), (".excl", 1)], implied: None };
 const SEM_ACQ_REL: Comp = Comp { field: Field::new(32, 1), opts: &[(".acq", 0), (".rel", 1)], implied: None };
 const XCHG_SIZE: Comp = LD_SIZE;
 const FETCHADD_SIZE: Comp = Comp { field: Field::new(30, 1), opts: &[("4", 0), ("8", 1)], implied: None };
@@ -81,6 +85,24 @@ fn mem3(
     );
 }
 
+/// lfetch in its three addressing forms: M13 (op 6, m = 0), M14 (op 6, m = 1, `[r3],r2`) and
+/// M15 (op 7, `[r3],imm9`); bit 27 (x) is 0 in all three, as for the FP loads that share op 6/7.
+fn lfetch3(out: &mut Vec<Form>, ops: [(&'static [super::OpKind], &'static [super::OpKind]); 3]) {
+    const COMPS: &[Comp] = &[LF_TYPE, LF_EXCL, LD_HINT];
+    const NAME: &str = "lfetch{}{}{}";
+    let ty = (f::LS_TYPE, 0xB);
+    let [plain, reg, imm] = ops;
+    out.extend([
+        Form::new(NAME, COMPS, Unit::M, "M13", &[(f::OP, 6), (f::BIT36, 0), (f::X27, 0), ty])
+            .ops(plain.0, plain.1)
+            .timing(T::Lfetch),
+        Form::new(NAME, COMPS, Unit::M, "M14", &[(f::OP, 6), (f::BIT36, 1), (f::X27, 0), ty])
+            .ops(reg.0, reg.1)
+            .timing(T::Lfetch),
+        Form::new(NAME, COMPS, Unit::M, "M15", &[(f::OP, 7), ty]).ops(imm.0, imm.1).timing(T::Lfetch),
+    ]);
+}
+
 fn sys0(name: &'static str, x6: u64) -> Form {
     Form::new(name, &[], Unit::M, "M24", &[(f::OP, 0), (f::X3, 0), (f::X6, x6)])
 }
@@ -105,6 +127,11 @@ pub(super) fn list(out: &mut Vec<Form>) {
     mem3(out, "ldf.fill{}", &[LD_HINT], 6, Some(0x1B), LDF_OPS, T::FpLoad);
     mem3(out, "stf{}{}{}", &[LDF_SIZE, STF_TYPE, ST_HINT], 6, None, STF_OPS, T::FpStore);
     mem3(out, "stf.spill{}", &[ST_HINT], 6, Some(0x3B), STF_OPS, T::FpStore);
+    // lfetch (formats M13/M14/M15, SDM vol. 3 section 4.4): x6 = 0x2C-0x2F, i.e. type bits
+    // 35:32 = 0xB with lftype and excl in bits 31 and 30; no target register, so r3 leads.
+    const LF_OPS: [(&[super::OpKind], &[super::OpKind]); 3] =
+        [(&[], &[Mem3]), (&[], &[Mem3, R2]), (&[], &[Mem3, Imm9Ld])];
+    lfetch3(out, LF_OPS);
     let atomic = |name: &'static str, comps: &'static [Comp], fixed: &[(Field, u64)]| {
         let mut all = vec![(f::OP, 4), (f::BIT36, 0), (f::X27, 1)];
         all.extend_from_slice(fixed);

@@ -117,6 +117,8 @@ pub enum TimingClass {
     Store,
     FpLoad,
     FpStore,
+    /// `lfetch`: a prefetch hint on M0/M1 whose only register result is the base update.
+    Lfetch,
     Atomic,
     GetF,
     SetF,

@@ -106,8 +106,9 @@ fn positional_b(template: Template) -> bool {
 /// The M-port mask of an M-slot class (reference section 1, [KAPI] cport lists, [GCC] reservations).
 fn m_mask(class: T) -> u8 {
     match class {
-        // Loads, chk.a/chk.s.m and invala: M0/M1.
-        T::Load | T::Chk | T::Invala => M01,
+        // Loads, lfetch, chk.a/chk.s.m and invala: M0/M1 (reference section 1: [KAPI] cportM0/M1
+        // lists lfetch with the integer loads).
+        T::Load | T::Lfetch | T::Chk | T::Invala => M01,
         // Stores, semaphores, setf: M2/M3.
         T::Store | T::FpStore | T::Atomic | T::SetF => M23,
         // srlz, sync.i, mf, mf.a, fwb, flushrs, loadrs: M0 only.

@@ -83,7 +83,10 @@ pub(crate) fn latency(p: &Itanium2Params, info: &IssueInfo, index: usize, dst: R
         // The first destination is the loaded value; any other is the post-increment base.
         T::Load if index == 0 => Latency { data: p.load, address: p.load_to_address, branch: p.load },
         T::FpLoad if index == 0 => all(p.fp_load),
-        T::Load | T::FpLoad | T::Store | T::FpStore => all(p.base_update),
+        // lfetch has no register result but the post-increment base (reference section 2:
+        // "Post-increment base register update (ld/st/lfetch) 1"; its own [GCC] 0 / [KAPI] 5
+        // figures are for the prefetch, which nothing reads).
+        T::Load | T::FpLoad | T::Store | T::FpStore | T::Lfetch => all(p.base_update),
         T::Atomic => all(p.atomic),
         T::GetF => all(p.getf),
         T::SetF => all(p.setf),

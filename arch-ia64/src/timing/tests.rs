@@ -203,6 +203,26 @@ fn third_load_in_one_cycle_waits() {
 }
 
 #[test]
+fn lfetch_shares_the_load_ports_and_its_base_update_is_ready_next_cycle() {
+    // Rule: lfetch issues on M0/M1 like a load (reference section 1, [KAPI]), so a load after
+    // two lfetches waits; its only result, the post-increment base, has the base-update latency.
+    let mut m = model();
+    let c0 =
+        m.issue(&IssueInfo { srcs: &[src(32, Role::Address)], dsts: &[gr(32)], ..at(B0, Template::MMI, 0, T::Lfetch) });
+    assert_eq!(m.issue(&at(B0, Template::MMI, 1, T::Lfetch)), c0);
+    m.issue(&at(B0, Template::MMI, 2, T::Nop));
+    let c3 = m.issue(&at(B1, Template::MMI, 0, T::Load));
+    assert_eq!(c3, c0 + 1);
+    assert_eq!(stall(&m, "port M0/M1 busy"), 1);
+    let mut m = model();
+    let end = Template::MMI.with_end_stop(true);
+    let c0 = m.issue(&IssueInfo { srcs: &[src(32, Role::Address)], dsts: &[gr(32)], ..at(B0, end, 0, T::Lfetch) });
+    nops_after(&mut m, B0, end, 0);
+    let c1 = m.issue(&IssueInfo { srcs: &[src(32, Role::Data)], dsts: &[gr(33)], ..at(B1, end, 0, T::Alu) });
+    assert_eq!(c1, c0 + p().base_update);
+}
+
+#[test]
 fn two_i0_only_ops_split() {
     // Rule: mov r=pr and mov r=b are I0-only; I slots take I0 then I1 in order.
     let mut m = model();

@@ -53,3 +53,13 @@
 	movl r28=0x1234
 	mov b6=r28
 	;;
+	// lfetch post-increment writes its base (register and imm9 forms); the plain form only reads it
+	lfetch.fault.excl.nt1 [r29],16
+	add r30=r29,r0
+	;;
+	lfetch [r31],r30
+	(p6) lfetch.nta [r31],8
+	;;
+	lfetch [r32]
+	mov r32=1
+	;;

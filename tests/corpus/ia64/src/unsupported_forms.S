@@ -1,4 +1,4 @@
-// Forms outside the issue-2 instruction list (multimedia, most FP, lfetch, TLB insertion and purge,
+// Forms outside the issue-2 instruction list (multimedia, most FP, TLB insertion and purge,
 // indirect register files, 16-byte accesses, chk.a): kept with GNU as's output as a record of what
 // is not supported yet; the assembler and disassembler tests exempt this file (see README.md).
 	.text
@@ -100,16 +100,6 @@ unsupported_forms:
 	itc.d r2	// from stops.S
 	;;
 	itc.i r3	// from stops.S
-	;;
-	lfetch [r2]	// from store.S
-	;;
-	lfetch.nt1 [r3]	// from store.S
-	;;
-	lfetch.excl.nt2 [r40],r6	// from store.S
-	;;
-	lfetch.fault [r41],64	// from store.S
-	;;
-	lfetch.fault.excl.nta [r2]	// from store.S
 	;;
 	invala.e r8	// from system.S
 	;;
