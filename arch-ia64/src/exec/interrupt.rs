@@ -29,9 +29,9 @@ pub mod vector {
 pub struct DataRef {
     /// The referenced address (cr.ifa).
     pub addr: u64,
-    /// The access reads (ISR.r, bit 33).
+    /// The access reads (ISR.r, bit 34).
     pub read: bool,
-    /// The access writes (ISR.w, bit 32).
+    /// The access writes (ISR.w, bit 33).
     pub write: bool,
 }
 
@@ -176,7 +176,7 @@ pub fn deliver(st: &mut State, int: &Interruption, ip: u64, slot: u8, next: (u64
     let (r, w) = int.data.map_or((0, 0), |d| (u64::from(d.read), u64::from(d.write)));
     let na = u64::from(int.non_access);
     st.cr[cr::ISR as usize] =
-        u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39) | (na << 35) | (r << 33) | (w << 32);
+        u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39) | (na << 35) | (r << 34) | (w << 33);
     st.psr = st.psr.on_interruption(st.cr[cr::DCR as usize]);
     (st.cr[cr::IVA as usize] & !0x7fff) + u64::from(int.vector)
 }
