@@ -563,6 +563,12 @@ impl Assembler {
         let mut vals = Vec::with_capacity(rec.matched.values.len());
         for (i, v) in rec.matched.values.iter().enumerate() {
             match v {
+                // gas takes a plain number as a branch target for the displacement itself
+                // (`br.few 0x40` at 0x20 goes to 0x60; objdump shows `(p6) brl.cond.sptk.few
+                // 0x10` for `brl.cond.sptk.few 0` at 0x10), so the target is ip + value.
+                Value::Known(k) if kinds.get(i).is_some_and(|k| k.spec().class == crate::table::OpClass::Target) => {
+                    vals.push((ip as i64).wrapping_add(*k))
+                }
                 Value::Known(k) => vals.push(*k),
                 // A reference to an external symbol leaves the field for the linker, as gas
                 // does: zero for an absolute value, no displacement for an IP-relative one.

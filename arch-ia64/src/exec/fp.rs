@@ -56,7 +56,35 @@ pub(super) fn execute(st: &mut State, e: &Exec, _ctx: &Ctx) -> ExecResult {
             };
             set_fr(st, o[0], f)?;
         }
+        Op::Xma { high, unsigned } => {
+            let (a, b, c) = (fr(st, o[1]), fr(st, o[2]), fr(st, o[3]));
+            let f = if [a, b, c].contains(&Fr::NATVAL) {
+                Fr::NATVAL
+            } else {
+                Fr::integer(xma_significand(a.sig, b.sig, c.sig, high, unsigned))
+            };
+            set_fr(st, o[0], f)?;
+        }
         _ => {}
     }
     Ok(Flow::Next)
+}
+
+/// The result significand of xma (SDM vol. 3, xma pseudo-code): f3 and f4's significands as
+/// signed or unsigned 64-bit integers multiplied to 128 bits, f2's significand zero-extended
+/// and added (modulo 2^128), then the high or low 64 bits. The low half does not depend on
+/// signedness, which is why `.lu` is only an assembler spelling of `.l`.
+fn xma_significand(f3: u64, f4: u64, f2: u64, high: bool, unsigned: bool) -> u64 {
+    let product = if unsigned {
+        u128::from(f3).wrapping_mul(u128::from(f4))
+    } else {
+        // Two's complement: the signed 128-bit product's bits, as the hardware keeps them.
+        (i128::from(f3 as i64).wrapping_mul(i128::from(f4 as i64))) as u128
+    };
+    let sum = product.wrapping_add(u128::from(f2));
+    if high {
+        (sum >> 64) as u64
+    } else {
+        sum as u64
+    }
 }

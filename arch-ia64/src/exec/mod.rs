@@ -151,7 +151,9 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
         | Op::Xchg { .. }
         | Op::Cmpxchg { .. }
         | Op::Fetchadd { .. } => mem::access(st, mem, e, ctx),
-        Op::Getf { .. } | Op::Setf { .. } | Op::Fmerge { .. } | Op::Fma { .. } => fp::execute(st, e, ctx),
+        Op::Getf { .. } | Op::Setf { .. } | Op::Fmerge { .. } | Op::Fma { .. } | Op::Xma { .. } => {
+            fp::execute(st, e, ctx)
+        }
         Op::Branch { .. } | Op::Rfi | Op::Epc | Op::Break | Op::ChkS { .. } => branch::execute(st, mem, e, ctx),
         _ => system::execute(st, mem, e, ctx),
     }

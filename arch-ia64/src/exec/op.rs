@@ -255,4 +255,10 @@ pub enum Op {
         neg: bool,
         pc: u8,
     },
+    /// xma.l / xma.h / xma.hu (xmpy is xma with f2 = f0): a 64 x 64 -> 128-bit integer
+    /// multiply-add on the significands.
+    Xma {
+        high: bool,
+        unsigned: bool,
+    },
 }

@@ -17,9 +17,11 @@ pub(super) fn list(out: &mut Vec<Form>) {
             .ops(&[], &[Imm62])
             .timing(T::Nop),
         Form::new("movl", &[], Unit::X, "X2", &[(f::OP, 6), (f::VC, 0)]).ops(&[R1], &[Imm64]).timing(T::Movl),
+        // Like `br`, objdump shows the short alias only for an unpredicated slot:
+        // `(p6) brl.cond.sptk.few` keeps its full name.
         Form::new("brl{}{}", &[PH, DH], Unit::X, "X3", &[(f::OP, 0xC), (f::B1, 0)])
             .pin(f::WH, 0)
-            .flags(Flags::PSEUDO)
+            .flags(Flags::PSEUDO | Flags::QP0_ALIAS)
             .ops(&[], &[Tgt64])
             .timing(T::Branch),
         Form::new("brl.cond{}{}{}", &[WH, PH, DH], Unit::X, "X3", &[(f::OP, 0xC), (f::B1, 0)])

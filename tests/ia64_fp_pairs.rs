@@ -1,0 +1,114 @@
+//! Execution of the integer multiply-add in the FP unit: xma.l/.lu/.h/.hu and their xmpy
+//! pseudo-ops. "SDM V3 xma" is the instruction page of the Intel Itanium Architecture Software
+//! Developer's Manual rev 2.3 vol. 3 (description and pseudo-code). The results are checked
+//! against Rust's u128/i128 arithmetic on pseudo-random operands.
+
+#[path = "ia64_exec/helpers.rs"]
+#[allow(dead_code)] // the shared helpers serve several test files
+mod helpers;
+
+use helpers::{nat, reg, run};
+
+/// SDM V3 xma: f3 and f4's significands multiplied as 64-bit integers (signed for .l/.h,
+/// unsigned for .lu/.hu) into 128 bits, f2's significand zero-extended and added, the low or
+/// high 64 bits kept.
+fn model(f3: u64, f4: u64, f2: u64, high: bool, unsigned: bool) -> u64 {
+    let p = if unsigned {
+        u128::from(f3) * u128::from(f4)
+    } else {
+        (i128::from(f3 as i64) * i128::from(f4 as i64)) as u128
+    };
+    let s = p.wrapping_add(u128::from(f2));
+    if high {
+        (s >> 64) as u64
+    } else {
+        s as u64
+    }
+}
+
+/// A fixed-seed xorshift generator: the same operands on every run.
+fn operands(n: usize) -> Vec<[u64; 3]> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut v: Vec<[u64; 3]> = (0..n).map(|_| [next(), next(), next()]).collect();
+    // The corners: the most negative and largest operands, and a carry out of the low half.
+    v.push([i64::MIN as u64, i64::MIN as u64, u64::MAX]);
+    v.push([u64::MAX, u64::MAX, u64::MAX]);
+    v.push([u64::MAX, 1, 1]);
+    v.push([0, 0, 0]);
+    v
+}
+
+/// (mnemonic, high, unsigned) of every xma spelling; `.lu` is `.l` in the encoding.
+const FORMS: [(&str, bool, bool); 4] =
+    [("l", false, false), ("lu", false, true), ("h", true, false), ("hu", true, true)];
+
+/// Every xma and xmpy form on random operands: the significand of the result, exponent
+/// 0x1003E and sign 0 (SDM V3 xma: "the exponent field of f1 is set to the biased exponent for
+/// 2.0^63 (0x1003E) and the sign field of f1 is set to positive (0)").
+#[test]
+fn xma_and_xmpy_match_wide_integer_arithmetic() {
+    for [a, b, c] in operands(12) {
+        let mut body = format!("\tmovl r8={a:#x}\n\tmovl r9={b:#x}\n\tmovl r10={c:#x} ;;\n");
+        body += "\tsetf.sig f6=r8\n\tsetf.sig f7=r9\n\tsetf.sig f8=r10 ;;\n";
+        for (i, (c, _, _)) in FORMS.iter().enumerate() {
+            body += &format!("\txma.{c} f{}=f6,f7,f8\n\txmpy.{c} f{}=f6,f7 ;;\n", 10 + i, 20 + i);
+        }
+        for i in 0..4 {
+            body += &format!("\tgetf.sig r{}=f{} ;;\n\tgetf.sig r{}=f{} ;;\n", 14 + i, 10 + i, 24 + i, 20 + i);
+        }
+        body += "\tgetf.exp r18=f10 ;;\n\tgetf.exp r19=f23 ;;\n";
+        let r = run(&body);
+        for (i, (name, high, unsigned)) in FORMS.iter().enumerate() {
+            let want = model(a, b, c, *high, *unsigned);
+            assert_eq!(reg(&r, &format!("r{}", 14 + i)), want, "xma.{name} {a:#x}*{b:#x}+{c:#x}");
+            let want = model(a, b, 0, *high, *unsigned);
+            assert_eq!(reg(&r, &format!("r{}", 24 + i)), want, "xmpy.{name} {a:#x}*{b:#x}");
+        }
+        assert_eq!(reg(&r, "r18"), 0x1003E, "exponent 0x1003E, sign 0 (xma.l)");
+        assert_eq!(reg(&r, "r19"), 0x1003E, "exponent 0x1003E, sign 0 (xmpy.hu)");
+    }
+}
+
+/// The operands are significands whatever the register holds: f1 (+1.0) has the significand
+/// 2^63, f0 (+0.0) zero; an FP value with another exponent is read by its significand alone.
+#[test]
+fn xma_reads_significands_of_any_register() {
+    let r = run("\tmovl r8=7 ;;\n\tsetf.sig f6=r8 ;;\n\
+        \txma.lu f9=f6,f6,f1 ;;\n\txma.hu f10=f1,f1,f0 ;;\n\txma.h f11=f1,f6,f0 ;;\n\
+        \tgetf.sig r14=f9 ;;\n\tgetf.sig r15=f10 ;;\n\tgetf.sig r16=f11 ;;");
+    assert_eq!(reg(&r, "r14"), 49 + (1 << 63), "7*7 + significand of f1");
+    assert_eq!(reg(&r, "r15"), 1 << 62, "2^63 * 2^63 = 2^126, high half 2^62");
+    // Signed: 2^63 is i64::MIN, so the product is -7 * 2^63, whose high half is -4 (two's complement).
+    assert_eq!(reg(&r, "r16"), model(1 << 63, 7, 0, true, false));
+    assert_eq!(reg(&r, "r16"), (-4i64) as u64);
+}
+
+/// SDM V3 xma: a NaTVal in f2, f3 or f4 makes f1 NaTVal; getf.sig of a NaTVal gives a NaT.
+#[test]
+fn natval_operands_propagate() {
+    let r = run("\tmovl r3=0x123450000 ;;\n\tld8.s r9=[r3] ;;\n\tsetf.sig f6=r9\n\tmovl r8=5 ;;\n\
+        \tsetf.sig f7=r8 ;;\n\
+        \txma.l f10=f6,f7,f7 ;;\n\txma.hu f11=f7,f6,f7 ;;\n\txma.h f12=f7,f7,f6 ;;\n\
+        \txmpy.l f13=f7,f7 ;;\n\
+        \tgetf.sig r14=f10 ;;\n\tgetf.sig r15=f11 ;;\n\tgetf.sig r16=f12 ;;\n\tgetf.sig r17=f13 ;;");
+    for n in ["r14", "r15", "r16"] {
+        assert!(nat(&r, n), "{n}: NaTVal operand gives NaTVal");
+    }
+    assert!(!nat(&r, "r17"));
+    assert_eq!(reg(&r, "r17"), 25);
+}
+
+/// The predicate holds the whole instruction: a false qp leaves f1 as it was.
+#[test]
+fn false_predicate_writes_nothing() {
+    let r = run("\tmovl r8=3 ;;\n\tsetf.sig f6=r8\n\tsetf.sig f9=r8\n\tcmp.eq p6,p7=r0,r8 ;;\n\
+        (p6) xma.l f9=f6,f6,f6 ;;\n(p7) xmpy.lu f10=f6,f6 ;;\n\tgetf.sig r14=f9 ;;\n\tgetf.sig r15=f10 ;;");
+    assert_eq!(reg(&r, "r14"), 3);
+    assert_eq!(reg(&r, "r15"), 9);
+}
