@@ -1,13 +1,16 @@
-//! Execution of the integer multiply-add in the FP unit: xma.l/.lu/.h/.hu and their xmpy
-//! pseudo-ops. "SDM V3 xma" is the instruction page of the Intel Itanium Architecture Software
-//! Developer's Manual rev 2.3 vol. 3 (description and pseudo-code). The results are checked
-//! against Rust's u128/i128 arithmetic on pseudo-random operands.
+//! Execution of the FP load pairs (ldfps, ldfpd, ldfp8) and of the integer multiply-add in the
+//! FP unit (xma.l/.lu/.h/.hu and their xmpy pseudo-ops). "SDM V3 xma"/"SDM V3 ldfp" are the
+//! instruction pages of the Intel Itanium Architecture Software Developer's Manual rev 2.3
+//! vol. 3 (description and pseudo-code). The xma results are checked against Rust's u128/i128
+//! arithmetic on pseudo-random operands.
 
 #[path = "ia64_exec/helpers.rs"]
 #[allow(dead_code)] // the shared helpers serve several test files
 mod helpers;
 
-use helpers::{nat, reg, run};
+use arch_ia64::exec::ExecError;
+use arch_ia64::run::{RunConfig, RunError};
+use helpers::{nat, reg, run, run_cfg, try_run_cfg, wrap};
 
 /// SDM V3 xma: f3 and f4's significands multiplied as 64-bit integers (signed for .l/.h,
 /// unsigned for .lu/.hu) into 128 bits, f2's significand zero-extended and added, the low or
@@ -111,4 +114,103 @@ fn false_predicate_writes_nothing() {
         (p6) xma.l f9=f6,f6,f6 ;;\n(p7) xmpy.lu f10=f6,f6 ;;\n\tgetf.sig r14=f9 ;;\n\tgetf.sig r15=f10 ;;");
     assert_eq!(reg(&r, "r14"), 3);
     assert_eq!(reg(&r, "r15"), 9);
+}
+
+/// A 16-byte aligned buffer below the stack pointer in r2 holding, from r2: the f32 bits of
+/// 1.5 and -2.25, then the f64 bits of 3.0, then 0x1122334455667788 and 0x99aabbccddeeff00.
+const BUFFER: &str = "\tadds r2=-512,r12 ;;\n\tand r2=-16,r2 ;;\n\tmov r3=r2\n\
+    \tmovl r8=0xc01000003fc00000 ;;\n\tst8 [r3]=r8,8 ;;\n\
+    \tmovl r8=0x4008000000000000 ;;\n\tst8 [r3]=r8,8 ;;\n\
+    \tmovl r8=0x1122334455667788 ;;\n\tst8 [r3]=r8,8 ;;\n\
+    \tmovl r8=0x99aabbccddeeff00 ;;\n\tst8 [r3]=r8 ;;\n";
+
+/// The execution error a run of `body` stops with.
+fn exec_error(body: &str, cfg: &RunConfig) -> ExecError {
+    match try_run_cfg(&wrap(body), cfg) {
+        Err(RunError::Exec { error, .. }) => error,
+        Err(other) => panic!("expected an execution error, got {other}"),
+        Ok(r) => panic!("expected an execution error, the run stopped with: {}", r.stop),
+    }
+}
+
+/// SDM V3 ldfp: f1 gets the element at the address, f2 the next one, each converted to the
+/// register format as ldfs/ldfd/ldf8 convert it; the M12 form adds 8 (ldfps) or 16 (ldfpd,
+/// ldfp8) to r3, the M11 form leaves it. Every type and hint loads the same way here.
+#[test]
+fn pairs_load_both_registers_and_update_the_base() {
+    let body = BUFFER.to_string()
+        + "\tmov r20=r2\n\tadds r21=8,r2\n\tadds r22=16,r2 ;;\n\
+        \tldfps f6,f7=[r20],8 ;;\n\tldfpd.s f9,f8=[r21] ;;\n\tldfp8.c.nc.nta f32,f33=[r22],16 ;;\n\
+        \tmov r23=r2 ;;\n\tldfp8.sa.nt1 f11,f10=[r23] ;;\n\
+        \tgetf.s r14=f6 ;;\n\tgetf.s r15=f7 ;;\n\tgetf.d r16=f9 ;;\n\tgetf.sig r17=f8 ;;\n\
+        \tgetf.sig r18=f32 ;;\n\tgetf.sig r19=f33 ;;\n\tgetf.exp r24=f33 ;;\n\
+        \tgetf.sig r25=f11 ;;\n\tgetf.sig r26=f10 ;;";
+    let r = run(&body);
+    let base = reg(&r, "r2");
+    assert_eq!(reg(&r, "r14"), u64::from(1.5f32.to_bits()), "ldfps f1: the first word");
+    assert_eq!(reg(&r, "r15"), u64::from((-2.25f32).to_bits()), "ldfps f2: the second word");
+    assert_eq!(reg(&r, "r20"), base + 8, "ldfps updates by 8");
+    assert_eq!(reg(&r, "r16"), 3.0f64.to_bits(), "ldfpd f1");
+    // f8 holds the double with the bits 0x1122334455667788 in register format: its
+    // significand is the 52-bit fraction with the explicit integer bit.
+    assert_eq!(reg(&r, "r17"), (0x1122334455667788u64 & ((1 << 52) - 1)) << 11 | 1 << 63, "ldfpd f2");
+    assert_eq!(reg(&r, "r21"), base + 8, "the M11 form leaves r3");
+    assert_eq!(reg(&r, "r18"), 0x1122334455667788, "ldfp8 f1: an integer significand");
+    assert_eq!(reg(&r, "r19"), 0x99aabbccddeeff00, "ldfp8 f2");
+    assert_eq!(reg(&r, "r24"), 0x1003E, "ldfp8: exponent 0x1003E, sign 0");
+    assert_eq!(reg(&r, "r22"), base + 32, "ldfp8 updates by 16");
+    assert_eq!(reg(&r, "r25"), 0xc01000003fc00000, "f1 odd, f2 even works as well");
+    assert_eq!(reg(&r, "r26"), 0x4008000000000000);
+}
+
+/// SDM V3 ldfp: f1 and f2 both odd or both even (same bank) is an Illegal Operation, as is a
+/// target f0 or f1, raised before the memory is touched (the address r0 = 0 is unmapped); so is
+/// the base update of r0.
+/// GNU as only warns ("Invalid simultaneous use"), so such code assembles and must stop here.
+#[test]
+fn same_bank_or_constant_targets_are_illegal_operations() {
+    for body in [
+        "\tldfps f6,f8=[r0] ;;",
+        "\tldfpd f7,f9=[r0],16 ;;",
+        "\tldfp8 f1,f2=[r0] ;;",
+        "\tldfps f3,f0=[r0] ;;",
+        "\tldfps f6,f7=[r0],8 ;;",
+    ] {
+        match exec_error(body, &RunConfig::default()) {
+            ExecError::Unhandled { vector, what, .. } => {
+                assert_eq!(vector, 0x5400, "general exception for {body}: {what}");
+                assert!(what.contains("illegal operation"), "{body}: {what}");
+            }
+            other => panic!("expected an illegal operation for {body}, got {other:?}"),
+        }
+    }
+}
+
+/// A NaT base is Register NaT Consumption, as for ldf.
+#[test]
+fn nat_base_is_register_nat_consumption() {
+    let body = "\tmovl r3=0x123450000 ;;\n\tld8.s r9=[r3] ;;\n\tldfpd f6,f7=[r9] ;;";
+    match exec_error(body, &RunConfig::default()) {
+        ExecError::Unhandled { vector, .. } => assert_eq!(vector, 0x5600),
+        other => panic!("expected an unhandled NaT consumption, got {other:?}"),
+    }
+}
+
+/// The pair is one access of twice the element size: with PSR.ac set, ldfpd/ldfp8 need 16-byte
+/// alignment and ldfps 8 (an 8-aligned ldfpd faults, an 8-aligned ldfps does not); with PSR.ac
+/// clear the same ldfpd loads.
+#[test]
+fn alignment_is_the_pair_size_under_psr_ac() {
+    let psr = 1u64 << 44 | 1 << 3;
+    let ac = RunConfig { sets: vec![("psr".to_string(), format!("{psr:#x}"))], ..RunConfig::default() };
+    let ok = BUFFER.to_string() + "\tadds r3=8,r2 ;;\n\tldfps f6,f7=[r3] ;;\n\tgetf.s r14=f6 ;;";
+    let r = run_cfg(&wrap(&ok), &ac);
+    assert_eq!(reg(&r, "r14"), 0x4008000000000000 & 0xffff_ffff, "ldfps at 8 mod 16 is aligned");
+    let bad = BUFFER.to_string() + "\tadds r3=8,r2 ;;\n\tldfpd f6,f7=[r3] ;;";
+    match exec_error(&bad, &ac) {
+        ExecError::Unhandled { vector, .. } => assert_eq!(vector, 0x5a00, "unaligned reference"),
+        other => panic!("expected an unaligned reference, got {other:?}"),
+    }
+    let r = run(&(bad + "\tgetf.d r14=f6 ;;"));
+    assert_eq!(reg(&r, "r14"), 3.0f64.to_bits(), "PSR.ac clear: no alignment check");
 }

@@ -311,6 +311,32 @@ impl Assembler {
             };
             self.warnings.push(Diagnostic::warning(loc.clone(), format!("Invalid use of `{name}' as output operand")));
         }
+        // The FP load pairs need f1 and f2 in different banks (one odd, one even). gas checks
+        // only f2..f127: the same register twice, two static (f2-f31) or two rotating registers
+        // of one parity are invalid; a static with a rotating one is "dangerous" whatever the
+        // parity, since the rotation decides the physical register.
+        let fr_out = |i: usize| match syn.outputs.get(i).map(|o| &o.value) {
+            Some(Operand::Reg(Reg::Fr(n))) => Some(*n),
+            _ => None,
+        };
+        if matched.is_fp_pair() {
+            if let (Some(a), Some(b)) = (fr_out(0), fr_out(1)) {
+                if a >= 2 && b >= 2 {
+                    let text = if a == b {
+                        Some(format!("Invalid duplicate use of `f{a}'"))
+                    } else if (a < 32) != (b < 32) {
+                        Some(format!("Dangerous simultaneous use of `f{a}' and `f{b}'"))
+                    } else if (a ^ b) & 1 == 0 {
+                        Some(format!("Invalid simultaneous use of `f{a}' and `f{b}'"))
+                    } else {
+                        None
+                    };
+                    if let Some(text) = text {
+                        self.warnings.push(Diagnostic::warning(loc.clone(), text));
+                    }
+                }
+            }
+        }
 
         let template = self.user_template.take();
         let sec = &mut self.sections[cur];

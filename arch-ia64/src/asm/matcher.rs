@@ -411,6 +411,11 @@ fn find(
 }
 
 impl Matched {
+    /// Whether this is an FP load pair (ldfps/ldfpd/ldfp8), whose targets gas checks for banks.
+    pub fn is_fp_pair(&self) -> bool {
+        self.rows.m.is_some_and(|r| matches!(table().form(r).name, "ldfp8{}{}" | "ldfps{}{}" | "ldfpd{}{}"))
+    }
+
     /// Whether this is a compare, tbit or tnat (their outputs are predicates).
     pub fn kind_is_compare(&self) -> bool {
         let rows = self.rows;

@@ -146,6 +146,7 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
         Op::Load { .. }
         | Op::Store { .. }
         | Op::LoadFp { .. }
+        | Op::LoadFpPair { .. }
         | Op::StoreFp { .. }
         | Op::Lfetch { .. }
         | Op::Xchg { .. }

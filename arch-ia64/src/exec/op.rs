@@ -170,6 +170,12 @@ pub enum Op {
         format: FpFormat,
         update: Update,
     },
+    /// ldfps/ldfpd/ldfp8: two values of `format` into f1 and f2; operand 3 (M12) is the
+    /// implied base update.
+    LoadFpPair {
+        format: FpFormat,
+        update: Update,
+    },
     StoreFp {
         format: FpFormat,
         update: Update,

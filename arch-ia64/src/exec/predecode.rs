@@ -207,6 +207,7 @@ fn registers(form: &Form, e: &mut Exec) {
                 Op::Load { update: Update::Reg | Update::Imm, .. }
                     | Op::Store { update: Update::Imm, .. }
                     | Op::LoadFp { update: Update::Reg | Update::Imm, .. }
+                    | Op::LoadFpPair { update: Update::Imm, .. }
                     | Op::StoreFp { update: Update::Imm, .. }
                     | Op::Lfetch { update: Update::Reg | Update::Imm, .. }
             );
@@ -360,6 +361,10 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
         "st8.spill{}" => Op::Store { size: 8, spill: true, update: update_of(form.format), release: false },
         "ldf{}{}{}" => Op::LoadFp { format: fp_format(field(slot, 30, 2)), update: update_of(form.format) },
         "ldf.fill{}" => Op::LoadFp { format: FpFormat::Spill, update: update_of(form.format) },
+        "ldfp8{}{}" | "ldfps{}{}" | "ldfpd{}{}" => Op::LoadFpPair {
+            format: fp_format(field(slot, 30, 2)),
+            update: if form.format == "M12" { Update::Imm } else { Update::None },
+        },
         "stf{}{}{}" => Op::StoreFp { format: fp_format(field(slot, 30, 2)), update: update_of(form.format) },
         "stf.spill{}" => Op::StoreFp { format: FpFormat::Spill, update: update_of(form.format) },
         // lftype is bit 31 of x6; `.excl` and the locality hint change nothing architecturally.

@@ -125,6 +125,18 @@ pub(super) fn list(out: &mut Vec<Form>) {
     mem3(out, "st8.spill{}", &[ST_HINT], 4, Some(0x3B), ST_OPS, T::Store);
     mem3(out, "ldf{}{}{}", &[LDF_SIZE, LDF_TYPE, LD_HINT], 6, None, LDF_OPS, T::FpLoad);
     mem3(out, "ldf.fill{}", &[LD_HINT], 6, Some(0x1B), LDF_OPS, T::FpLoad);
+    const PAIR8: &[super::OpKind] = &[Mem3, PairInc8];
+    const PAIR16: &[super::OpKind] = &[Mem3, PairInc16];
+    // The FP load pairs (M11 no update, M12 base update by the implied pair size): op 6 with
+    // x (bit 27) = 1, x6 size bits 31:30 = 1 (ldfp8), 2 (ldfps), 3 (ldfpd), the ldf types.
+    // Their hints are those of the stores: gas rejects `.nt2` and objdump shows hint 2 as data8.
+    for (size, name, inc) in [(1, "ldfp8{}{}", PAIR16), (2, "ldfps{}{}", PAIR8), (3, "ldfpd{}{}", PAIR16)] {
+        let bits = |m: u64| [(f::OP, 6), (f::BIT36, m), (f::X27, 1), (f::LS_SIZE, size)];
+        out.extend([
+            Form::new(name, &[LDF_TYPE, ST_HINT], Unit::M, "M11", &bits(0)).ops(&[F1, F2], &[Mem3]).timing(T::FpLoad),
+            Form::new(name, &[LDF_TYPE, ST_HINT], Unit::M, "M12", &bits(1)).ops(&[F1, F2], inc).timing(T::FpLoad),
+        ]);
+    }
     mem3(out, "stf{}{}{}", &[LDF_SIZE, STF_TYPE, ST_HINT], 6, None, STF_OPS, T::FpStore);
     mem3(out, "stf.spill{}", &[ST_HINT], 6, Some(0x3B), STF_OPS, T::FpStore);
     // lfetch (formats M13/M14/M15, SDM vol. 3 section 4.4): x6 = 0x2C-0x2F, i.e. type bits

@@ -70,6 +70,8 @@ pub enum OpKind {
     PsrUm,
     Ip,
     One,
+    PairInc8,
+    PairInc16,
     Imm8,
     Imm9Ld,
     Imm9St,
@@ -219,6 +221,9 @@ impl OpKind {
             PsrUm => spec(Fixed("psr.um"), &[], false, Literal(0), 0, 0, "psr.um"),
             Ip => spec(Fixed("ip"), &[], false, Literal(0), 0, 0, "ip"),
             One => spec(Dec, &[], false, Literal(1), 1, 1, "1"),
+            // The implied base update of ldfps (8) and ldfpd/ldfp8 (16): written, never encoded.
+            PairInc8 => spec(Dec, &[], false, Literal(8), 8, 8, "8"),
+            PairInc16 => spec(Dec, &[], false, Literal(16), 16, 16, "16"),
             Imm8 => spec(Dec, F_IMM8, true, Plain, -128, 127, "-128..127"),
             Imm9Ld => spec(Dec, F_IMM9LD, true, Plain, -256, 255, "-256..255"),
             Imm9St => spec(Dec, F_IMM9ST, true, Plain, -256, 255, "-256..255"),

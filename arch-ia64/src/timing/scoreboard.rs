@@ -82,7 +82,9 @@ pub(crate) fn latency(p: &Itanium2Params, info: &IssueInfo, index: usize, dst: R
         T::Shift => all(p.shift),
         // The first destination is the loaded value; any other is the post-increment base.
         T::Load if index == 0 => Latency { data: p.load, address: p.load_to_address, branch: p.load },
-        T::FpLoad if index == 0 => all(p.fp_load),
+        // Every FR destination of an FP load is loaded data (ldfp has two); its only GR one is
+        // the post-increment base.
+        T::FpLoad if index == 0 || !dst.is_gr() => all(p.fp_load),
         // lfetch has no register result but the post-increment base (reference section 2:
         // "Post-increment base register update (ld/st/lfetch) 1"; its own [GCC] 0 / [KAPI] 5
         // figures are for the prefetch, which nothing reads).

@@ -223,6 +223,25 @@ fn lfetch_shares_the_load_ports_and_its_base_update_is_ready_next_cycle() {
 }
 
 #[test]
+fn both_targets_of_an_fp_load_pair_have_the_fp_load_latency() {
+    // Rule: ldfp's two FR results are loaded data (reference section 2, "flda/fldp 6"); only the
+    // GR destination, the post-increment base, has the base-update latency.
+    let mut m = model();
+    let end = Template::MMI.with_end_stop(true);
+    let dsts = [Res::fr(6), Res::fr(7), gr(32)];
+    let c0 = m.issue(&IssueInfo { srcs: &[src(32, Role::Address)], dsts: &dsts, ..at(B0, end, 0, T::FpLoad) });
+    nops_after(&mut m, B0, end, 0);
+    let f7 = Src { res: Res::fr(7), role: Role::Data, logical: Some(7) };
+    let c1 = m.issue(&IssueInfo { srcs: &[f7], dsts: &[Res::fr(8)], ..at(B1, end, 0, T::Fma) });
+    assert_eq!(c1, c0 + p().fp_load, "f2 of the pair");
+    let mut m = model();
+    let c0 = m.issue(&IssueInfo { srcs: &[src(32, Role::Address)], dsts: &dsts, ..at(B0, end, 0, T::FpLoad) });
+    nops_after(&mut m, B0, end, 0);
+    let c1 = m.issue(&IssueInfo { srcs: &[src(32, Role::Data)], dsts: &[gr(33)], ..at(B1, end, 0, T::Alu) });
+    assert_eq!(c1, c0 + p().base_update, "the base");
+}
+
+#[test]
 fn two_i0_only_ops_split() {
     // Rule: mov r=pr and mov r=b are I0-only; I slots take I0 then I1 in order.
     let mut m = model();

@@ -161,10 +161,4 @@ unsupported_forms:
 	;;
 	czx2.r r64=r2	// from shift_dep.S
 	;;
-	ldfps f24,f25=[r2]	// from store.S
-	;;
-	ldfpd f26,f27=[r3]	// from store.S
-	;;
-	ldfp8 f28,f29=[r40],16	// from store.S
-	;;
 	.endp unsupported_forms
