@@ -32,7 +32,7 @@ impl DvFacts {
 fn resource(kind: OpKind, value: i64) -> Option<Resource> {
     let n = u8::try_from(value).ok()?;
     Some(match kind.spec().class {
-        OpClass::Gr | OpClass::Mem => Resource::Gr(n),
+        OpClass::Gr | OpClass::Mem | OpClass::Ind(_) => Resource::Gr(n),
         OpClass::Fr => Resource::Fr(n),
         OpClass::Pr => Resource::Pr(n),
         OpClass::Br => Resource::Br(n),
@@ -89,6 +89,8 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
                     reads.extend(resource(*kind, v));
                 }
             }
+            // `mov rr[r3]=r2`, `itr.d dtr[r3]=r2`: the index register is read, never written.
+            _ if matches!(kind.spec().class, OpClass::Ind(_)) => reads.extend(resource(*kind, v)),
             _ if is_out => writes.extend(resource(*kind, v)),
             _ => reads.extend(resource(*kind, v)),
         }

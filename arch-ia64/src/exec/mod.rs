@@ -6,6 +6,7 @@ mod access;
 mod alu;
 mod branch;
 mod fp;
+mod indirect;
 pub mod interrupt;
 mod mem;
 pub mod op;
@@ -153,6 +154,7 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
         | Op::Fetchadd { .. } => mem::access(st, mem, e, ctx),
         Op::Getf { .. } | Op::Setf { .. } | Op::Fmerge { .. } | Op::Fma { .. } => fp::execute(st, e, ctx),
         Op::Branch { .. } | Op::Rfi | Op::Epc | Op::Break | Op::ChkS { .. } => branch::execute(st, mem, e, ctx),
+        Op::MovToInd(_) | Op::MovFromInd(_) | Op::MovMsr | Op::Tlb(_) => indirect::execute(st, e, ctx),
         _ => system::execute(st, mem, e, ctx),
     }
 }
