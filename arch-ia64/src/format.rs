@@ -74,6 +74,7 @@ fn format_operand(out: &mut String, kind: OpKind, insn: &Insn, ip: u64, syms: &d
             None => write!(out, "cr{v}"),
         },
         OpClass::Mem => write!(out, "[r{v}]"),
+        OpClass::Ind(file) => write!(out, "{file}[r{v}]"),
         OpClass::Fixed(text) => write!(out, "{text}"),
         OpClass::Dec => match kind {
             OpKind::Sor => write!(out, "{v}"),

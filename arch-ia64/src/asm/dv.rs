@@ -16,7 +16,8 @@
 //! **Scope.** The resources are the register files GR, FR, PR and BR, every application register
 //! by name (including the ten `AR[FPSR]` fields written by `mov ar.fpsr`), and every control
 //! register by name. Out of scope, so never reported: the PSR fields, CFM, RSE, ALAT, memory,
-//! `InService*`, the TLB and indirect register files (`pkr[]`, `rr[]`, ...), `AR[FPSR]` use by
+//! `InService*`, the TLB and indirect register files (`pkr[]`, `rr[]`, `msr[]`, ...; the general
+//! register indexing them is checked like any GR read), `AR[FPSR]` use by
 //! floating-point arithmetic, `CR[IRR%]` writes by `mov r=cr.ivr`, and `CR[DCR]`/`CR[PTA]`/
 //! `CR[GPTA]` reads by loads and `thash`. `.mem.offset` hints for `AR[UNAT]` bits,
 //! `.pred.rel.imply` and the "implied predicate has branched" refinement are not modelled.

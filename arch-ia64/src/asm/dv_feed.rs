@@ -32,7 +32,7 @@ impl DvFacts {
 fn resource(kind: OpKind, value: i64) -> Option<Resource> {
     let n = u8::try_from(value).ok()?;
     Some(match kind.spec().class {
-        OpClass::Gr | OpClass::Mem => Resource::Gr(n),
+        OpClass::Gr | OpClass::Mem | OpClass::Ind(_) => Resource::Gr(n),
         OpClass::Fr => Resource::Fr(n),
         OpClass::Pr => Resource::Pr(n),
         OpClass::Br => Resource::Br(n),
@@ -95,6 +95,8 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
             // give ldfp no write of the second target, so it warns for neither a WAW nor a
             // RAW on f2 (checked against ia64-linux-gnu-as), and to match it neither does this.
             OpKind::F2 if is_out && matches!(form.name, "ldfp8{}{}" | "ldfps{}{}" | "ldfpd{}{}") => {}
+            // `mov rr[r3]=r2`, `itr.d dtr[r3]=r2`: the index register is read, never written.
+            _ if matches!(kind.spec().class, OpClass::Ind(_)) => reads.extend(resource(*kind, v)),
             _ if is_out => writes.extend(resource(*kind, v)),
             _ => reads.extend(resource(*kind, v)),
         }

@@ -5,7 +5,7 @@
 
 use super::bundler::{InsnClass, Placement};
 use super::expr::{Expr, SymbolEnv};
-use super::syntax::{InsnSyntax, Located, Operand, Reg};
+use super::syntax::{IndirectFile, InsnSyntax, Located, Operand, Reg};
 use crate::bundle::SlotUnit;
 use crate::regs::ar_m_unit_only;
 use crate::table::{table, Flags, Form, OpClass, OpKind, Unit};
@@ -261,6 +261,7 @@ fn fits(op: &Operand, kind: OpKind) -> bool {
         (Operand::Reg(Reg::Ar(_)), OpClass::Ar) => true,
         (Operand::Reg(Reg::Cr(_)), OpClass::Cr) => true,
         (Operand::Mem(Reg::Gr(_)), OpClass::Mem) => true,
+        (Operand::Indirect(file, Reg::Gr(_)), OpClass::Ind(name)) => indirect_name(*file) == name,
         (Operand::Reg(r), OpClass::Fixed(text)) => matches!(
             (r, text),
             (Reg::Gr(0), "r0")
@@ -278,9 +279,25 @@ fn fits(op: &Operand, kind: OpKind) -> bool {
     }
 }
 
+/// The file name of an indirect operand as the table's `OpClass::Ind` spells it.
+fn indirect_name(file: IndirectFile) -> &'static str {
+    match file {
+        IndirectFile::Cpuid => "cpuid",
+        IndirectFile::Dbr => "dbr",
+        IndirectFile::Ibr => "ibr",
+        IndirectFile::Pkr => "pkr",
+        IndirectFile::Pmc => "pmc",
+        IndirectFile::Pmd => "pmd",
+        IndirectFile::Rr => "rr",
+        IndirectFile::Itr => "itr",
+        IndirectFile::Dtr => "dtr",
+        IndirectFile::Msr => "msr",
+    }
+}
+
 fn reg_number(op: &Operand) -> Option<i64> {
     let n = match op {
-        Operand::Reg(r) | Operand::Mem(r) => match r {
+        Operand::Reg(r) | Operand::Mem(r) | Operand::Indirect(_, r) => match r {
             Reg::Gr(n) | Reg::Fr(n) | Reg::Pr(n) | Reg::Br(n) | Reg::Ar(n) | Reg::Cr(n) => *n,
             _ => 0,
         },

@@ -511,7 +511,7 @@ impl Parser<'_> {
                 let Some((_, file)) = INDIRECT.iter().find(|(s, _)| s == name) else {
                     return err(
                         t.col,
-                        format!("unknown indirect register file '{name}' (expected cpuid, dbr, ibr, pkr, pmc, pmd, rr, itr or dtr)"),
+                        format!("unknown indirect register file '{name}' (expected cpuid, dbr, ibr, pkr, pmc, pmd, rr, itr, dtr or msr)"),
                     );
                 };
                 c.pos += 2;

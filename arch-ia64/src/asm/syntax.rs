@@ -57,6 +57,8 @@ pub enum IndirectFile {
     Itr,
     /// `dtr[]`.
     Dtr,
+    /// `msr[]` (model-specific registers, SDM rev 2.3).
+    Msr,
 }
 
 /// One operand as written.

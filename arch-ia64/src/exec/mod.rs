@@ -6,6 +6,7 @@ mod access;
 mod alu;
 mod branch;
 mod fp;
+mod indirect;
 pub mod interrupt;
 mod mem;
 pub mod op;
@@ -156,6 +157,7 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
             fp::execute(st, e, ctx)
         }
         Op::Branch { .. } | Op::Rfi | Op::Epc | Op::Break | Op::ChkS { .. } => branch::execute(st, mem, e, ctx),
+        Op::MovToInd(_) | Op::MovFromInd(_) | Op::MovMsr | Op::Tlb(_) => indirect::execute(st, e, ctx),
         _ => system::execute(st, mem, e, ctx),
     }
 }

@@ -240,6 +240,14 @@ pub enum Op {
     Ttag,
     Tpa,
     Tak,
+    /// `mov file[r3]=r2` (rr, pkr, dbr, ibr, pmc, pmd).
+    MovToInd(crate::state::indirect::File),
+    /// `mov r1=file[r3]` (rr, pkr, dbr, ibr, pmc, pmd, cpuid).
+    MovFromInd(crate::state::indirect::File),
+    /// `mov msr[r3]=r2` / `mov r1=msr[r3]` (model-specific: stops the run).
+    MovMsr,
+    /// A TLB insertion or purge (no TLB is modelled: stops the run).
+    Tlb(TlbOp),
     Branch {
         kind: BrKind,
         indirect: bool,
@@ -267,4 +275,15 @@ pub enum Op {
         high: bool,
         unsigned: bool,
     },
+}
+
+/// The TLB instructions, grouped by the checks they make before touching the TLB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TlbOp {
+    /// itc.i / itc.d.
+    Itc,
+    /// itr.i / itr.d.
+    Itr,
+    /// ptc.l / ptc.g / ptc.ga / ptc.e / ptr.i / ptr.d.
+    Purge,
 }

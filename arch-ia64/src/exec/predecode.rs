@@ -1,9 +1,10 @@
 //! Decode once: an image's code sections become compact records the executor steps through
 //! without looking at bits or the table again (DESIGN.md "Performance").
 
-use super::op::{BrKind, CmpType, FpFormat, LoadKind, Op, Rel, Update};
+use super::op::{BrKind, CmpType, FpFormat, LoadKind, Op, Rel, TlbOp, Update};
 use crate::bundle::{SlotUnit, Template};
 use crate::decode::{decode_bundle, real_form, Slot};
+use crate::state::indirect::File;
 use crate::table::field::Field;
 use crate::table::{Form, OpClass, OpKind, TimingClass};
 
@@ -155,7 +156,8 @@ fn exec_of(insn: &crate::decode::Insn, unit: SlotUnit, ip: u64) -> Option<Exec> 
         dsts: [NO_REG; 3],
         n_dsts: 0,
         nop: matches!(form.timing, TimingClass::Nop),
-        privileged: form.flags.has(crate::table::Flags::PRIV),
+        // itc/itr check PSR.ic before the privilege level, so their semantics check both.
+        privileged: form.flags.has(crate::table::Flags::PRIV) && !matches!(op, Op::Tlb(TlbOp::Itc | TlbOp::Itr)),
     };
     registers(form, &mut e);
     Some(e)
@@ -163,7 +165,7 @@ fn exec_of(insn: &crate::decode::Insn, unit: SlotUnit, ip: u64) -> Option<Exec> 
 
 fn reg_kind(class: OpClass) -> Option<RegKind> {
     Some(match class {
-        OpClass::Gr | OpClass::Mem => RegKind::Gr,
+        OpClass::Gr | OpClass::Mem | OpClass::Ind(_) => RegKind::Gr,
         OpClass::Fr => RegKind::Fr,
         OpClass::Pr => RegKind::Pr,
         OpClass::Br => RegKind::Br,
@@ -214,6 +216,9 @@ fn registers(form: &Form, e: &mut Exec) {
             if update {
                 push_dst(e, RegKind::Gr, num);
             }
+        } else if matches!(k.spec().class, OpClass::Ind(_)) {
+            // The index of an indirect file is read in both directions.
+            push_src(e, RegKind::Gr, num, Use::Data);
         } else if i < n_out {
             push_dst(e, kind, num);
         } else {
@@ -278,6 +283,20 @@ fn fp_format(size_field: u64) -> FpFormat {
         2 => FpFormat::Single,
         _ => FpFormat::Double,
     }
+}
+
+/// The indirect file an operand kind names (the translation registers are no file of state).
+fn ind_file(k: OpKind) -> Option<File> {
+    Some(match k {
+        OpKind::IndRr => File::Rr,
+        OpKind::IndPkr => File::Pkr,
+        OpKind::IndDbr => File::Dbr,
+        OpKind::IndIbr => File::Ibr,
+        OpKind::IndPmc => File::Pmc,
+        OpKind::IndPmd => File::Pmd,
+        OpKind::IndCpuid => File::Cpuid,
+        _ => return None,
+    })
 }
 
 /// The operation of a real row with its completer choices read from `slot`.
@@ -379,6 +398,12 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
             (Some(OpKind::Ar3), Some(OpKind::Imm8)) => Op::MovToArImm,
             _ => Op::MovFromAr,
         },
+        "mov" if outs.first().and_then(|k| ind_file(*k)).is_some() => Op::MovToInd(ind_file(outs[0])?),
+        "mov" if ins.first().and_then(|k| ind_file(*k)).is_some() => Op::MovFromInd(ind_file(ins[0])?),
+        "mov" if outs.first() == Some(&OpKind::IndMsr) || ins.first() == Some(&OpKind::IndMsr) => Op::MovMsr,
+        "itc.i" | "itc.d" => Op::Tlb(TlbOp::Itc),
+        "itr.i" | "itr.d" => Op::Tlb(TlbOp::Itr),
+        "ptc.l" | "ptc.g" | "ptc.ga" | "ptc.e" | "ptr.i" | "ptr.d" => Op::Tlb(TlbOp::Purge),
         "mov" => match (outs.first(), ins.first()) {
             (Some(OpKind::Cr3), _) => Op::MovToCr,
             (_, Some(OpKind::Cr3)) => Op::MovFromCr,

@@ -3,6 +3,7 @@
 //! registers, and the instruction pointer.
 
 pub mod fr;
+pub mod indirect;
 pub mod psr;
 pub mod rse;
 
@@ -90,6 +91,8 @@ pub struct State {
     pub ip: u64,
     /// ar.itc = cycles * ratio + `itc_offset` (wrapping), so writes to ar.itc need no clock.
     pub itc_offset: u64,
+    /// The indirect register files (rr, pkr, dbr, ibr, pmc, pmd).
+    pub ind: indirect::IndirectRegs,
 }
 
 impl State {
@@ -108,6 +111,7 @@ impl State {
             psr: Psr::BN,
             ip: 0,
             itc_offset: 0,
+            ind: indirect::IndirectRegs::default(),
         }
     }
 

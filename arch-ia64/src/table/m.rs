@@ -111,6 +111,18 @@ fn sys1(name: &'static str, x6: u64) -> Form {
     Form::new(name, &[], Unit::M, "M", &[(f::OP, 1), (f::X3, 0), (f::X6, x6)])
 }
 
+/// The one-operand slice naming an indirect file, for a row's outputs or inputs.
+fn ind(file: super::OpKind) -> &'static [super::OpKind] {
+    match file {
+        IndRr => &[IndRr],
+        IndDbr => &[IndDbr],
+        IndIbr => &[IndIbr],
+        IndPkr => &[IndPkr],
+        IndPmc => &[IndPmc],
+        _ => &[IndPmd],
+    }
+}
+
 /// Appends the M-unit rows.
 pub(super) fn list(out: &mut Vec<Form>) {
     const LD_OPS: [(&[super::OpKind], &[super::OpKind]); 3] =
@@ -226,5 +238,36 @@ pub(super) fn list(out: &mut Vec<Form>) {
         sys1("ttag", 0x1B).ops(&[R1], &[R3]).timing(T::Tlb),
         sys1("tpa", 0x1E).ops(&[R1], &[R3]).flags(Flags::PRIV).timing(T::Tlb),
         sys1("tak", 0x1F).ops(&[R1], &[R3]).flags(Flags::PRIV).timing(T::Tlb),
+    ]);
+    // Indirect register files (M42 to-file x6 0x00-0x05, M43 from-file x6 0x10-0x15 and cpuid
+    // 0x17; SDM vol. 3 section 4.4.8). Only reads of cpuid and pmd are unprivileged. Timing: M2
+    // only like the other system moves (itanium2-timing.md section 1); the latency is the Tlb
+    // class's GUESS, as no source gives one for these files.
+    const FILES: [(super::OpKind, u64); 6] =
+        [(IndRr, 0), (IndDbr, 1), (IndIbr, 2), (IndPkr, 3), (IndPmc, 4), (IndPmd, 5)];
+    for (file, x6) in FILES {
+        out.push(sys1("mov", x6).ops(ind(file), &[R2]).flags(Flags::PRIV).timing(T::Tlb));
+    }
+    for (file, x6) in FILES {
+        let priv_read = if file == IndPmd { Flags::NONE } else { Flags::PRIV };
+        out.push(sys1("mov", 0x10 + x6).ops(&[R1], ind(file)).flags(priv_read).timing(T::Tlb));
+    }
+    out.extend([
+        sys1("mov", 0x17).ops(&[R1], &[IndCpuid]).timing(T::Tlb),
+        // Model-specific registers (x6 0x06/0x16, SDM rev 2.3), which gas 2.40 knows.
+        sys1("mov", 0x06).ops(&[IndMsr], &[R2]).flags(Flags::PRIV).timing(T::Tlb),
+        sys1("mov", 0x16).ops(&[R1], &[IndMsr]).flags(Flags::PRIV).timing(T::Tlb),
+        // TLB insertion and purge (M41, M42, M45, M47). gas requires itc.i/itc.d/ptc.g/ptc.ga
+        // to end their instruction group (gas-ia64-bundling.md R7).
+        sys1("itc.d", 0x2E).ops(&[], &[R2]).flags(Flags::PRIV | Flags::LAST).timing(T::Tlb),
+        sys1("itc.i", 0x2F).ops(&[], &[R2]).flags(Flags::PRIV | Flags::LAST).timing(T::Tlb),
+        sys1("itr.d", 0x0E).ops(&[IndDtr], &[R2]).flags(Flags::PRIV).timing(T::Tlb),
+        sys1("itr.i", 0x0F).ops(&[IndItr], &[R2]).flags(Flags::PRIV).timing(T::Tlb),
+        sys1("ptc.l", 0x09).ops(&[], &[R3, R2]).flags(Flags::PRIV).timing(T::Tlb),
+        sys1("ptc.g", 0x0A).ops(&[], &[R3, R2]).flags(Flags::PRIV | Flags::LAST).timing(T::Tlb),
+        sys1("ptc.ga", 0x0B).ops(&[], &[R3, R2]).flags(Flags::PRIV | Flags::LAST).timing(T::Tlb),
+        sys1("ptr.d", 0x0C).ops(&[], &[R3, R2]).flags(Flags::PRIV).timing(T::Tlb),
+        sys1("ptr.i", 0x0D).ops(&[], &[R3, R2]).flags(Flags::PRIV).timing(T::Tlb),
+        sys1("ptc.e", 0x34).ops(&[], &[R3]).flags(Flags::PRIV).timing(T::Tlb),
     ]);
 }

@@ -31,6 +31,9 @@ pub enum OpClass {
     Cr,
     /// `[rN]`.
     Mem,
+    /// An indirect register file indexed by a general register, `file[rN]` (`rr`, `pkr`, `dbr`,
+    /// `ibr`, `pmc`, `pmd`, `cpuid`, `msr`, and the translation registers `dtr`/`itr`).
+    Ind(&'static str),
     /// A fixed register name written literally (`ar.pfs`, `pr`, `psr.l`, ...).
     Fixed(&'static str),
     /// An immediate shown in decimal.
@@ -60,6 +63,16 @@ pub enum OpKind {
     Ar3,
     Cr3,
     Mem3,
+    IndRr,
+    IndPkr,
+    IndDbr,
+    IndIbr,
+    IndPmc,
+    IndPmd,
+    IndCpuid,
+    IndDtr,
+    IndItr,
+    IndMsr,
     Gr0,
     ArPfs,
     ArCcv,
@@ -210,6 +223,17 @@ impl OpKind {
             Ar3 => spec(Ar, &[f::R3], false, Plain, 0, R7, "ar0-ar127"),
             Cr3 => spec(Cr, &[f::R3], false, Plain, 0, R7, "cr0-cr127"),
             Mem3 => spec(Mem, &[f::R3], false, Plain, 0, R7, "[r0]-[r127]"),
+            // The indirect files are indexed by r3 in every form (M42/M43, SDM vol. 3 4.4.8).
+            IndRr => spec(Ind("rr"), &[f::R3], false, Plain, 0, R7, "rr[r0]-rr[r127]"),
+            IndPkr => spec(Ind("pkr"), &[f::R3], false, Plain, 0, R7, "pkr[r0]-pkr[r127]"),
+            IndDbr => spec(Ind("dbr"), &[f::R3], false, Plain, 0, R7, "dbr[r0]-dbr[r127]"),
+            IndIbr => spec(Ind("ibr"), &[f::R3], false, Plain, 0, R7, "ibr[r0]-ibr[r127]"),
+            IndPmc => spec(Ind("pmc"), &[f::R3], false, Plain, 0, R7, "pmc[r0]-pmc[r127]"),
+            IndPmd => spec(Ind("pmd"), &[f::R3], false, Plain, 0, R7, "pmd[r0]-pmd[r127]"),
+            IndCpuid => spec(Ind("cpuid"), &[f::R3], false, Plain, 0, R7, "cpuid[r0]-cpuid[r127]"),
+            IndDtr => spec(Ind("dtr"), &[f::R3], false, Plain, 0, R7, "dtr[r0]-dtr[r127]"),
+            IndItr => spec(Ind("itr"), &[f::R3], false, Plain, 0, R7, "itr[r0]-itr[r127]"),
+            IndMsr => spec(Ind("msr"), &[f::R3], false, Plain, 0, R7, "msr[r0]-msr[r127]"),
             // The r0 of parallel compares against zero (A7): written, never encoded.
             Gr0 => spec(Fixed("r0"), &[], false, Literal(0), 0, 0, "r0"),
             ArPfs => spec(Fixed("ar.pfs"), &[], false, Literal(64), 64, 64, "ar.pfs"),

@@ -21,7 +21,7 @@ pub(super) enum RegLookup {
     Bad(String),
 }
 
-pub(super) const INDIRECT: [(&str, IndirectFile); 9] = [
+pub(super) const INDIRECT: [(&str, IndirectFile); 10] = [
     ("cpuid", IndirectFile::Cpuid),
     ("dbr", IndirectFile::Dbr),
     ("ibr", IndirectFile::Ibr),
@@ -31,6 +31,7 @@ pub(super) const INDIRECT: [(&str, IndirectFile); 9] = [
     ("rr", IndirectFile::Rr),
     ("itr", IndirectFile::Itr),
     ("dtr", IndirectFile::Dtr),
+    ("msr", IndirectFile::Msr),
 ];
 
 /// A numbered register file: how many registers, how to make one, and its range text.
