@@ -5,6 +5,7 @@
 //! instruction), "ref §N" a section of /work/shared/reference/ia64-system.md.
 
 #[path = "ia64_exec/helpers.rs"]
+#[allow(dead_code)] // the shared helpers serve several test files
 mod helpers;
 
 use arch_ia64::exec::ExecError;

@@ -9,8 +9,8 @@
 mod helpers;
 
 use arch_ia64::exec::ExecError;
-use arch_ia64::run::{RunConfig, RunError};
-use helpers::{nat, reg, run, run_cfg, try_run_cfg, wrap};
+use arch_ia64::run::RunConfig;
+use helpers::{exec_error, nat, reg, run, run_cfg, wrap};
 
 /// SDM V3 xma: f3 and f4's significands multiplied as 64-bit integers (signed for .l/.h,
 /// unsigned for .lu/.hu) into 128 bits, f2's significand zero-extended and added, the low or
@@ -123,15 +123,6 @@ const BUFFER: &str = "\tadds r2=-512,r12 ;;\n\tand r2=-16,r2 ;;\n\tmov r3=r2\n\
     \tmovl r8=0x4008000000000000 ;;\n\tst8 [r3]=r8,8 ;;\n\
     \tmovl r8=0x1122334455667788 ;;\n\tst8 [r3]=r8,8 ;;\n\
     \tmovl r8=0x99aabbccddeeff00 ;;\n\tst8 [r3]=r8 ;;\n";
-
-/// The execution error a run of `body` stops with.
-fn exec_error(body: &str, cfg: &RunConfig) -> ExecError {
-    match try_run_cfg(&wrap(body), cfg) {
-        Err(RunError::Exec { error, .. }) => error,
-        Err(other) => panic!("expected an execution error, got {other}"),
-        Ok(r) => panic!("expected an execution error, the run stopped with: {}", r.stop),
-    }
-}
 
 /// SDM V3 ldfp: f1 gets the element at the address, f2 the next one, each converted to the
 /// register format as ldfs/ldfd/ldf8 convert it; the M12 form adds 8 (ldfps) or 16 (ldfpd,

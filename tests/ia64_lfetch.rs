@@ -9,9 +9,9 @@
 mod helpers;
 
 use arch_ia64::exec::ExecError;
-use arch_ia64::run::{RunConfig, RunError};
+use arch_ia64::run::RunConfig;
 use emu_core::memory::FaultKind;
-use helpers::{nat, reg, run, run_cfg, symbol, try_run_cfg, with_harness, wrap};
+use helpers::{exec_error, nat, reg, run, run_cfg, symbol, with_harness, wrap};
 
 /// An address no default-harness region covers.
 const UNMAPPED: &str = "0x123450000";
@@ -19,15 +19,6 @@ const UNMAPPED: &str = "0x123450000";
 /// Makes r9 a NaT (a speculative load of an unmapped address defers its fault, ref §6).
 fn nat_r9() -> String {
     format!("\tmovl r3={UNMAPPED} ;;\n\tld8.s r9=[r3] ;;\n")
-}
-
-/// The execution error a run of `body` stops with.
-fn exec_error(body: &str, cfg: &RunConfig) -> ExecError {
-    match try_run_cfg(&wrap(body), cfg) {
-        Err(RunError::Exec { error, .. }) => error,
-        Err(other) => panic!("expected an execution error, got {other}"),
-        Ok(r) => panic!("expected an execution error, the run stopped with: {}", r.stop),
-    }
 }
 
 /// SDM V3 lfetch: the register form adds r2 to r3, the immediate form the sign-extended

@@ -8,8 +8,8 @@
 mod helpers;
 
 use arch_ia64::exec::ExecError;
-use arch_ia64::run::{RunConfig, RunError};
-use helpers::{reg, run, symbol, try_run_cfg, with_harness, wrap};
+use arch_ia64::run::RunConfig;
+use helpers::{exec_error, reg, run, symbol, with_harness, wrap};
 
 /// A harness at privilege level `cpl` with PSR `psr` (bank 1 and the level set to match).
 fn harness_at(cpl: u8, psr: u64) -> RunConfig {
@@ -21,15 +21,6 @@ fn harness_at(cpl: u8, psr: u64) -> RunConfig {
         [registers]\nr12 = \"stack.top-16\"\nb0 = \"sentinel\"\n\"ar.bspstore\" = \"rbs\"\n"
     );
     with_harness(&h)
-}
-
-/// The execution error a run of `body` stops with.
-fn exec_error(body: &str, cfg: &RunConfig) -> ExecError {
-    match try_run_cfg(&wrap(body), cfg) {
-        Err(RunError::Exec { error, .. }) => error,
-        Err(other) => panic!("expected an execution error, got {other}"),
-        Ok(r) => panic!("expected an execution error, the run stopped with: {}", r.stop),
-    }
 }
 
 /// The vector and message of an unhandled interruption (there is no IVT).

@@ -23,7 +23,7 @@ use emu_core::image::{Image, SectionKind};
 use emu_core::memory::{Endian, Memory};
 use emu_core::preprocess::{FsLoader, PreprocessOptions};
 use emu_core::report::RunReport;
-use emu_core::setup::{entry_point, set_origin, setup_error};
+use emu_core::setup::{entry_point, error_at, set_origin};
 
 /// The address whose reach ends a path: b0 of the default harness. Never mapped.
 pub const SENTINEL: u64 = 0x0000_5e47_1ee1_0000;
@@ -186,9 +186,7 @@ fn initial_psr(harness: &Harness, env: &Env<'_>) -> Result<Psr, RunError> {
     match harness.cpl {
         Some(cpl) if cpl != psr.cpl() => {
             let msg = format!("cpl = {cpl} disagrees with the privilege level {} of psr = {v:#x}", psr.cpl());
-            Err(RunError::Setup(
-                harness.cpl_origin.as_ref().map_or_else(|| setup_error(msg.clone()), |o| o.error(msg.clone())),
-            ))
+            Err(RunError::Setup(error_at(harness.cpl_origin.as_ref(), msg)))
         }
         _ => Ok(psr),
     }

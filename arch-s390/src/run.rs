@@ -11,7 +11,7 @@ use emu_core::harness::Harness;
 use emu_core::image::{Image, SectionKind};
 use emu_core::memory::Endian;
 use emu_core::report::RunReport;
-use emu_core::setup::{setup_error, SetupRequest};
+use emu_core::setup::{error_at, SetupRequest};
 
 use crate::cpu::{CpuConfig, ExecError, S390Cpu};
 use crate::reloc::S390Relocations;
@@ -129,9 +129,7 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harn
     if let Some(itc) = setup.harness.itc.filter(|itc| *itc != 0) {
         let msg =
             format!("itc = {itc}: the s390x core's cycle count starts at 0; set `tod` or `cpu_timer` in [registers]");
-        return Err(RunError::Setup(
-            setup.harness.itc_origin.as_ref().map_or_else(|| setup_error(msg.clone()), |o| o.error(msg.clone())),
-        ));
+        return Err(RunError::Setup(error_at(setup.harness.itc_origin.as_ref(), msg)));
     }
     // The entry first, so a `psw_addr` the harness or the command line gives is the one that runs.
     cpu.set_entry(setup.entry);

@@ -115,6 +115,15 @@ pub fn setup_error(msg: impl Into<String>) -> Diagnostic {
     Diagnostic::error(SourceLoc::unknown(), msg)
 }
 
+/// An error at a harness value's place when the harness gave one (`cpl_origin`,
+/// `itc_origin`), else a setup error with no place.
+pub fn error_at(origin: Option<&Origin>, msg: String) -> Diagnostic {
+    match origin {
+        Some(o) => o.error(msg),
+        None => setup_error(msg),
+    }
+}
+
 /// The origin of a `--set NAME=TEXT` value: the argument itself, for its errors.
 pub fn set_origin(name: &str, text: &str) -> Origin {
     Origin { path: String::new(), loc: SourceLoc::argument(format!("--set {name}={text}")), source_line: None }
@@ -199,10 +208,7 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
 /// At the harness's `cpl` key.
 pub fn refuse_cpl(harness: &Harness, why: &str) -> Result<(), Diagnostic> {
     match harness.cpl {
-        Some(cpl) if cpl != 0 => {
-            let msg = format!("cpl {cpl} cannot be run: {why}");
-            Err(harness.cpl_origin.as_ref().map_or_else(|| setup_error(msg.clone()), |o| o.error(msg.clone())))
-        }
+        Some(cpl) if cpl != 0 => Err(error_at(harness.cpl_origin.as_ref(), format!("cpl {cpl} cannot be run: {why}"))),
         _ => Ok(()),
     }
 }

@@ -160,7 +160,7 @@ fn on_off(timing: bool) -> &'static str {
 pub fn scenario_traces(core: Core) -> impl Iterator<Item = &'static traces::Trace> {
     traces::catalogue()
         .iter()
-        .filter(move |t| t.arch == core.arch() && t.bindings.iter().any(|b| b.kind.name() == "syscall_enter"))
+        .filter(move |t| t.arch == core.arch() && t.binding(traces::PathKind::SyscallEnter).is_some())
 }
 
 /// Every row of `acctemu bench`, in table order: per core its two loops, then its scenarios,

@@ -30,8 +30,9 @@ impl PathCounts {
     }
 }
 
-fn binds(trace: &traces::Trace, kind: Bound) -> bool {
-    trace.bindings.iter().any(|b| b.kind == kind)
+/// Whether `trace` binds both interrupt paths, which `--irq-every` runs.
+fn has_irq_paths(trace: &traces::Trace) -> bool {
+    trace.binding(Bound::IrqEnter).is_some() && trace.binding(Bound::IrqExit).is_some()
 }
 
 /// The paths workload `w` (on the Itanium 2 clock, as the flags give it) runs on `trace`'s
@@ -41,12 +42,10 @@ pub fn path_counts(trace: &traces::Trace, w: &Workload) -> PathCounts {
     let w = arch_workload(trace, w);
     let events = w.syscalls.saturating_mul(2);
     let irqs = match w.irq_every {
-        Some(n) if n > 0 && binds(trace, Bound::IrqEnter) && binds(trace, Bound::IrqExit) => {
-            (w.syscalls / n).saturating_mul(2)
-        }
+        Some(n) if n > 0 && has_irq_paths(trace) => (w.syscalls / n).saturating_mul(2),
         _ => 0,
     };
-    let ticks = match (w.tick_period(), binds(trace, Bound::Tick)) {
+    let ticks = match (w.tick_period(), trace.binding(Bound::Tick).is_some()) {
         (Some(period), true) => w.span().unwrap_or(u64::MAX) / period,
         _ => 0,
     };
@@ -72,7 +71,7 @@ pub fn check_rates(trace: &traces::Trace, w: &Workload) -> Result<(), CliError> 
             aw.cpu_hz
         )));
     }
-    if w.irq_every.is_some() && !(binds(trace, Bound::IrqEnter) && binds(trace, Bound::IrqExit)) {
+    if w.irq_every.is_some() && !has_irq_paths(trace) {
         return Err(CliError::Usage(format!(
             "--irq-every: trace {} binds no irq_enter and irq_exit paths, so it would run no interrupts",
             trace.name

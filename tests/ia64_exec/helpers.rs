@@ -17,6 +17,16 @@ pub fn try_run_cfg(src: &str, cfg: &RunConfig) -> Result<RunReport, RunError> {
     run_source("t.S", src, cfg)
 }
 
+/// The execution error a run of `body` (wrapped as [`wrap`] does) stops with; any other
+/// outcome fails the test.
+pub fn exec_error(body: &str, cfg: &RunConfig) -> arch_ia64::exec::ExecError {
+    match try_run_cfg(&wrap(body), cfg) {
+        Err(RunError::Exec { error, .. }) => error,
+        Err(other) => panic!("expected an execution error, got {other}"),
+        Ok(r) => panic!("expected an execution error, the run stopped with: {}", r.stop),
+    }
+}
+
 /// Runs a whole source file with `cfg`; a failure fails the test with the emulator's message.
 pub fn run_cfg(src: &str, cfg: &RunConfig) -> RunReport {
     match try_run_cfg(src, cfg) {

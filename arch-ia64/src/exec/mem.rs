@@ -93,20 +93,30 @@ fn load_fp_pair(
     let addr = gr_no_nat(st, e.ops[2], "load address")?;
     let elem = fp_size(format);
     check_aligned(st, addr, elem * 2, false, "FP load pair", READ)?;
-    let convert = |v: u64| match format {
-        FpFormat::Single => Fr::from_f64(f64::from(f32::from_bits(v as u32))),
-        FpFormat::Double => Fr::from_f64(f64::from_bits(v)),
-        _ => Fr::integer(v),
-    };
-    let lo = load(st, mem, ctx, addr, elem)?;
-    let hi = load(st, mem, ctx, addr.wrapping_add(u64::from(elem)), elem)?;
-    set_fr(st, f1, convert(lo))?;
-    set_fr(st, f2, convert(hi))?;
-    if update == Update::Imm {
-        let (base, nat) = gr(st, e.ops[2]);
-        set_gr(st, e.ops[2], base.wrapping_add(e.ops[3] as u64), nat)?;
-    }
-    Ok(())
+    let lo = load_fr(st, mem, ctx, addr, format)?;
+    let hi = load_fr(st, mem, ctx, addr.wrapping_add(u64::from(elem)), format)?;
+    set_fr(st, f1, lo)?;
+    set_fr(st, f2, hi)?;
+    post_increment(st, e, 2, update)
+}
+
+/// The FP register value of one `format` element in memory at `addr` (ldf and ldfp).
+fn load_fr(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, format: FpFormat) -> Result<Fr, Trap> {
+    Ok(match format {
+        FpFormat::Spill => {
+            let mut b = [0u8; 16];
+            load_bytes(mem, ctx, addr, &mut b)?;
+            Fr::from_spill_image(b)
+        }
+        FpFormat::Extended => {
+            let mut b = [0u8; 10];
+            load_bytes(mem, ctx, addr, &mut b)?;
+            Fr::from_extended_image(b)
+        }
+        FpFormat::Integer => Fr::integer(load(st, mem, ctx, addr, 8)?),
+        FpFormat::Double => Fr::from_f64(f64::from_bits(load(st, mem, ctx, addr, 8)?)),
+        FpFormat::Single => Fr::from_f64(f64::from(f32::from_bits(load(st, mem, ctx, addr, 4)? as u32))),
+    })
 }
 
 /// `lfetch` (SDM vol. 3 lfetch pseudo-code). With no caches the prefetch itself does nothing;
@@ -189,21 +199,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
         Op::LoadFp { format, update } => {
             let addr = gr_no_nat(st, o[1], "load address")?;
             check_aligned(st, addr, fp_size(format), false, "FP load", READ)?;
-            let value = match format {
-                FpFormat::Spill => {
-                    let mut b = [0u8; 16];
-                    load_bytes(mem, ctx, addr, &mut b)?;
-                    Fr::from_spill_image(b)
-                }
-                FpFormat::Extended => {
-                    let mut b = [0u8; 10];
-                    load_bytes(mem, ctx, addr, &mut b)?;
-                    Fr::from_extended_image(b)
-                }
-                FpFormat::Integer => Fr::integer(load(st, mem, ctx, addr, 8)?),
-                FpFormat::Double => Fr::from_f64(f64::from_bits(load(st, mem, ctx, addr, 8)?)),
-                FpFormat::Single => Fr::from_f64(f64::from(f32::from_bits(load(st, mem, ctx, addr, 4)? as u32))),
-            };
+            let value = load_fr(st, mem, ctx, addr, format)?;
             set_fr(st, o[0], value)?;
             post_increment(st, e, 1, update)?;
         }

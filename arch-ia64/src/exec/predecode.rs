@@ -271,7 +271,7 @@ fn rel_of(s: &str) -> Option<Rel> {
 fn update_of(format: &str) -> Update {
     match format {
         "M2" | "M7" | "M14" => Update::Reg,
-        "M3" | "M5" | "M8" | "M10" | "M15" => Update::Imm,
+        "M3" | "M5" | "M8" | "M10" | "M12" | "M15" => Update::Imm,
         _ => Update::None,
     }
 }
@@ -380,10 +380,9 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
         "st8.spill{}" => Op::Store { size: 8, spill: true, update: update_of(form.format), release: false },
         "ldf{}{}{}" => Op::LoadFp { format: fp_format(field(slot, 30, 2)), update: update_of(form.format) },
         "ldf.fill{}" => Op::LoadFp { format: FpFormat::Spill, update: update_of(form.format) },
-        "ldfp8{}{}" | "ldfps{}{}" | "ldfpd{}{}" => Op::LoadFpPair {
-            format: fp_format(field(slot, 30, 2)),
-            update: if form.format == "M12" { Update::Imm } else { Update::None },
-        },
+        "ldfp8{}{}" | "ldfps{}{}" | "ldfpd{}{}" => {
+            Op::LoadFpPair { format: fp_format(field(slot, 30, 2)), update: update_of(form.format) }
+        }
         "stf{}{}{}" => Op::StoreFp { format: fp_format(field(slot, 30, 2)), update: update_of(form.format) },
         "stf.spill{}" => Op::StoreFp { format: FpFormat::Spill, update: update_of(form.format) },
         // lftype is bit 31 of x6; `.excl` and the locality hint change nothing architecturally.

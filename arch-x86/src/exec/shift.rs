@@ -60,7 +60,7 @@ pub fn double(i: &Insn, cx: &mut Ctx<'_>) -> Result<Flow, Trap> {
     if cf {
         f |= CF;
     }
-    let of = if i.op == Op::Shld { msb(a) ^ second(a, i.size) } else { msb(a) ^ (b & 1 == 1) };
+    let of = if i.op == Op::Shld { left_of(a, i.size) } else { msb(a) ^ (b & 1 == 1) };
     if of {
         f |= OF;
     }
@@ -74,7 +74,6 @@ pub fn compute(op: Op, a: u64, count: u32, size: u8, cf_in: bool) -> Option<(u64
     let m = mask(size);
     let msb = |v: u64| v & sign_bit(size) != 0;
     let bit = |b: bool, f: u64| if b { f } else { 0 };
-    let second = |v: u64| second(v, size);
     if count == 0 {
         return Some((a, 0, 0));
     }
@@ -84,7 +83,7 @@ pub fn compute(op: Op, a: u64, count: u32, size: u8, cf_in: bool) -> Option<(u64
             let wide = u128::from(a) << count;
             let res = wide as u64 & m;
             let cf = (wide >> bits) & 1 == 1;
-            (res, all, szp(res, size) | bit(cf, CF) | bit(msb(a) ^ second(a), OF))
+            (res, all, szp(res, size) | bit(cf, CF) | bit(left_of(a, size), OF))
         }
         Op::Shr => {
             let res = if count >= 64 { 0 } else { a >> count };
@@ -105,7 +104,7 @@ pub fn compute(op: Op, a: u64, count: u32, size: u8, cf_in: bool) -> Option<(u64
                 ((a >> r) | a.checked_shl(bits - r).unwrap_or(0)) & m
             };
             let (cf, of) =
-                if op == Op::Rol { (res & 1 == 1, msb(a) ^ second(a)) } else { (msb(res), msb(a) ^ (a & 1 == 1)) };
+                if op == Op::Rol { (res & 1 == 1, left_of(a, size)) } else { (msb(res), msb(a) ^ (a & 1 == 1)) };
             (res, CF | OF, bit(cf, CF) | bit(of, OF))
         }
         Op::Rcl | Op::Rcr => {
@@ -125,14 +124,15 @@ pub fn compute(op: Op, a: u64, count: u32, size: u8, cf_in: bool) -> Option<(u64
                     cf = out;
                 }
             }
-            let of = if op == Op::Rcl { msb(a) ^ second(a) } else { msb(a) ^ cf_in };
+            let of = if op == Op::Rcl { left_of(a, size) } else { msb(a) ^ cf_in };
             (v, CF | OF, bit(cf, CF) | bit(of, OF))
         }
         _ => return None,
     })
 }
 
-/// The bit below the sign bit of a `size`-byte value.
-fn second(v: u64, size: u8) -> bool {
-    v & (sign_bit(size) >> 1) != 0
+/// OF of a one-bit left shift or rotate of the `size`-byte `v` (shl, rol, rcl, shld): whether
+/// its two top bits differ. The recorded host gives this OF for every count.
+fn left_of(v: u64, size: u8) -> bool {
+    (v & sign_bit(size) != 0) != (v & (sign_bit(size) >> 1) != 0)
 }
