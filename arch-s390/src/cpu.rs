@@ -120,8 +120,7 @@ impl ExecError {
         let (addr, name, bytes) = (i.addr, i.name.to_string(), i.hex());
         match trap {
             Trap::Mem(fault) => ExecError::Memory { addr, name, bytes, fault },
-            // The decoder names opcodes outside its table "?".
-            Trap::Unsupported if i.name == "?" => ExecError::Invalid { addr, bytes },
+            Trap::Unsupported if !i.known => ExecError::Invalid { addr, bytes },
             Trap::Unsupported => ExecError::Unsupported { addr, name, bytes },
         }
     }
@@ -303,7 +302,7 @@ impl Cpu for S390Cpu {
                 self.state.cpu_timer_base = v.wrapping_add(timer_origin);
             }
             let taken = matches!(flow, Flow::Jump(_));
-            let info = IssueInfo { class: insn.class, name: insn.name, taken, ss_len };
+            let info = IssueInfo { class: insn.class, taken, ss_len };
             if let Some(m) = &mut self.model {
                 m.issue(&info);
             }

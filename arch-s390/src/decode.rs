@@ -7,7 +7,7 @@ use capstone::arch::sysz::{ArchMode, SysZOperand};
 use capstone::arch::{ArchOperand, BuildsCapstone};
 use capstone::Capstone;
 
-use crate::optable::{lookup, Op, Spec};
+use crate::optable::{lookup, Op, Shape, Slot, Spec};
 use crate::timing::Class;
 
 /// The longest s390x instruction.
@@ -37,6 +37,8 @@ pub struct Insn {
     pub raw: [u8; MAX_INSN_LEN],
     /// Own mnemonic (the opcode table's), or "?" when unknown.
     pub name: &'static str,
+    /// The opcode is in the table (an instruction outside it is invalid, not unsupported).
+    pub known: bool,
     /// The operation.
     pub op: Op,
     /// Register operands in assembler order.
@@ -52,7 +54,7 @@ pub struct Insn {
     /// Timing class.
     pub class: Class,
     /// The opcode table's operand shape (empty when unsupported).
-    pub shape: &'static str,
+    pub shape: Shape,
 }
 
 impl Insn {
@@ -146,6 +148,7 @@ impl S390Decoder {
             len,
             raw,
             name: spec.map_or("?", |s| s.name),
+            known: spec.is_some(),
             op: Op::Unsupported,
             regs: [0; 4],
             imms: [0; 4],
@@ -153,7 +156,7 @@ impl S390Decoder {
             mask: 15,
             privileged: spec.is_some_and(|s| s.privileged),
             class: Class::Simple,
-            shape: "",
+            shape: Shape::EMPTY,
         };
         let (Some(spec), Some(cs)) = (spec, &self.cs) else { return insn };
         if n < usize::from(len) {
@@ -205,8 +208,8 @@ fn fpr(id: u16) -> Option<u8> {
 /// (capstone reports base-less storage operands as immediates: those become displacements),
 /// `?` the condition mask capstone lists only for the generic mnemonic (taken from the bytes).
 fn fill_operands(insn: &mut Insn, spec: &Spec, ops: &[SysZOperand]) -> Option<()> {
-    let slots = spec.shape.as_bytes();
-    let optional = slots.iter().filter(|c| **c == b'?').count();
+    let slots = spec.shape.slots();
+    let optional = slots.iter().filter(|c| **c == Slot::Mask).count();
     let skip_optional = ops.len() + optional == slots.len();
     if !skip_optional && ops.len() != slots.len() {
         return None;
@@ -214,25 +217,25 @@ fn fill_operands(insn: &mut Insn, spec: &Spec, ops: &[SysZOperand]) -> Option<()
     let (mut nr, mut ni, mut nm) = (0usize, 0usize, 0usize);
     let mut it = ops.iter();
     for slot in slots {
-        if *slot == b'?' && skip_optional {
+        if *slot == Slot::Mask && skip_optional {
             continue;
         }
         let op = it.next()?;
         match (slot, op) {
-            (b'?', SysZOperand::Imm(_)) => {}
-            (b'R', SysZOperand::Reg(r)) => {
+            (Slot::Mask, SysZOperand::Imm(_)) => {}
+            (Slot::Gpr, SysZOperand::Reg(r)) => {
                 *insn.regs.get_mut(nr)? = gpr(r.0)?;
                 nr += 1;
             }
-            (b'F', SysZOperand::Reg(r)) => {
+            (Slot::Fpr, SysZOperand::Reg(r)) => {
                 *insn.regs.get_mut(nr)? = fpr(r.0)?;
                 nr += 1;
             }
-            (b'I', SysZOperand::Imm(v)) => {
+            (Slot::Imm, SysZOperand::Imm(v)) => {
                 *insn.imms.get_mut(ni)? = *v;
                 ni += 1;
             }
-            (b'M', SysZOperand::Mem(m)) => {
+            (Slot::Mem, SysZOperand::Mem(m)) => {
                 *insn.mems.get_mut(nm)? = MemRef {
                     base: gpr(u16::from(m.base())),
                     index: gpr(u16::from(m.index())),
@@ -241,7 +244,7 @@ fn fill_operands(insn: &mut Insn, spec: &Spec, ops: &[SysZOperand]) -> Option<()
                 };
                 nm += 1;
             }
-            (b'M', SysZOperand::Imm(v)) => {
+            (Slot::Mem, SysZOperand::Imm(v)) => {
                 *insn.mems.get_mut(nm)? = MemRef { base: None, index: None, disp: *v, len: 0 };
                 nm += 1;
             }

@@ -1,11 +1,16 @@
-//! The own opcode table: which operation each supported opcode is, its operand shape, its
-//! timing class, and the own list of privileged instructions (capstone does not mark them).
+//! The own opcode table: which operation each supported opcode is, its operand shape (typed,
+//! parsed at compile time: [`Shape`]), its timing class (the timer instructions with their
+//! [`TimerKind`]), and the own list of privileged instructions (capstone does not mark them).
 //!
 //! The key is the opcode as the formats place it: one byte, or the first byte with the low
 //! nibble of the second (RI/RIL), the whole second byte (RR E/S formats with a two-byte opcode),
 //! or the sixth byte (RXY/RSY/RIE/SIY).
 
-use crate::timing::Class;
+mod shape;
+
+pub use shape::{Second, Shape, Slot};
+
+use crate::timing::{Class, TimerKind};
 
 /// Binary operations of the arithmetic/logical families.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -230,7 +235,7 @@ pub struct Spec {
     /// Operation.
     pub op: Op,
     /// Operand slots in capstone's order (see [`crate::decode`]).
-    pub shape: &'static str,
+    pub shape: Shape,
     /// Timing class.
     pub class: Class,
     /// In the privileged list.
@@ -267,11 +272,11 @@ pub fn lookup(b: &[u8; 6]) -> Option<&'static Spec> {
 }
 
 const fn s(name: &'static str, op: Op, shape: &'static str, class: Class) -> Spec {
-    Spec { name, op, shape, class, privileged: false }
+    Spec { name, op, shape: Shape::parse(shape), class, privileged: false }
 }
 
 const fn p(name: &'static str, op: Op, shape: &'static str, class: Class) -> Spec {
-    Spec { name, op, shape, class, privileged: true }
+    Spec { name, op, shape: Shape::parse(shape), class, privileged: true }
 }
 
 const fn ld(w: u8, sx: bool, g: bool) -> Op {
@@ -402,18 +407,18 @@ static TABLE: &[(u32, Spec)] = &[
     (0xad00, p("stosm", Op::StxSm { or: true }, "MI", Serial)),
     (0xb202, p("stidp", Op::PrivOther, "M", Serial)),
     (0xb204, p("sck", Op::PrivOther, "M", Serial)),
-    (0xb205, s("stck", Op::Stck, "M", Timer)),
+    (0xb205, s("stck", Op::Stck, "M", Timer(TimerKind::Stck))),
     (0xb206, p("sckc", Op::PrivOther, "M", Serial)),
     (0xb207, p("stckc", Op::PrivOther, "M", Serial)),
-    (0xb208, p("spt", Op::Spt, "M", Timer)),
-    (0xb209, p("stpt", Op::Stpt, "M", Timer)),
+    (0xb208, p("spt", Op::Spt, "M", Timer(TimerKind::Spt))),
+    (0xb209, p("stpt", Op::Stpt, "M", Timer(TimerKind::Stpt))),
     (0xb20d, p("ptlb", Op::PrivOther, "", Serial)),
     (0xb210, p("spx", Op::PrivOther, "M", Serial)),
     (0xb211, p("stpx", Op::PrivOther, "M", Serial)),
     (0xb212, p("stap", Op::PrivOther, "M", Serial)),
     (0xb222, s("ipm", Op::Ipm, "R", Simple)),
     (0xb252, s("msr", ar(Mul, 4, false, false), "RR", CMul)),
-    (0xb27c, s("stckf", Op::Stck, "M", Timer)),
+    (0xb27c, s("stckf", Op::Stck, "M", Timer(TimerKind::Stckf))),
     (0xb2b2, p("lpswe", Op::Lpswe, "M", Serial)),
     (0xb3c1, s("ldgr", Op::Ldgr, "FR", Simple)),
     (0xb3cd, s("lgdr", Op::Lgdr, "RF", Simple)),
@@ -520,7 +525,7 @@ static TABLE: &[(u32, Spec)] = &[
     (0xc40e, s("llgfrl", Op::LoadRel { w: 4, sx: false, g: true }, "RI", Load)),
     (0xc40f, s("strl", Op::StoreRel { w: 4 }, "RI", Store)),
     // ECTG (SSF, c8x1) is unprivileged; it costs what STCK does in the model (timing/params.rs).
-    (0xc801, s("ectg", Op::Ectg, "MMR", Timer)),
+    (0xc801, s("ectg", Op::Ectg, "MMR", Timer(TimerKind::Ectg))),
     (0xd200, s("mvc", Op::Ss { f: SsFn::Move }, "MM", Storage)),
     (0xd400, s("nc", Op::Ss { f: SsFn::And }, "MM", Storage)),
     (0xd500, s("clc", Op::Ss { f: SsFn::Compare }, "MM", Storage)),
@@ -653,6 +658,27 @@ static TABLE: &[(u32, Spec)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn timer_rows_carry_the_kind_of_their_operation() {
+        for (key, spec) in TABLE {
+            let timer_op = matches!(spec.op, Op::Stpt | Op::Spt | Op::Stck | Op::Ectg);
+            let consistent = match spec.class {
+                Class::Timer(kind) => matches!(
+                    (spec.op, kind),
+                    (Op::Stpt, TimerKind::Stpt)
+                        | (Op::Spt, TimerKind::Spt)
+                        | (Op::Stck, TimerKind::Stck | TimerKind::Stckf)
+                        | (Op::Ectg, TimerKind::Ectg)
+                ),
+                _ => !timer_op,
+            };
+            assert!(consistent, "{key:#x} {}: {:?} with {:?}", spec.name, spec.op, spec.class);
+        }
+        let kind = |b: [u8; 6]| lookup(&b).map(|s| s.class);
+        assert_eq!(kind([0xb2, 0x05, 0, 0, 0, 0]), Some(Class::Timer(TimerKind::Stck)));
+        assert_eq!(kind([0xb2, 0x7c, 0, 0, 0, 0]), Some(Class::Timer(TimerKind::Stckf)));
+    }
 
     #[test]
     fn table_is_sorted_and_unique() {

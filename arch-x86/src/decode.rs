@@ -5,16 +5,18 @@
 //! 3 = rbx, 4 = rsp, 5 = rbp, 6 = rsi, 7 = rdi, 8..15 = r8..r15).
 
 use iced_x86::{
-    ConditionCode, Decoder, DecoderOptions, Formatter, GasFormatter, Instruction, InstructionInfoFactory, Mnemonic,
-    OpAccess, OpKind, Register,
+    ConditionCode, Decoder, DecoderOptions, Formatter, GasFormatter, Instruction, InstructionInfoFactory, OpAccess,
+    OpKind, Register,
 };
 
+use crate::optable;
 use crate::timing::{TimingClass, XReg};
 
 /// The longest x86 instruction.
 pub const MAX_INSN_LEN: usize = 15;
 
-/// The operations the executor implements; everything else decodes to [`Op::Unsupported`].
+/// The operations the executor implements ([`crate::optable`] maps iced's mnemonics to them);
+/// everything else decodes to [`Op::Unsupported`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)] // the variants are the instruction mnemonics
 pub enum Op {
@@ -95,7 +97,8 @@ pub enum Op {
     Nop,
     Endbr64,
     Hlt,
-    /// Decoded but not implemented, or undecodable.
+    /// Decoded but not implemented, or undecodable. Stays the last variant: the operation
+    /// table sizes its per-operation index by it.
     Unsupported,
 }
 
@@ -182,7 +185,8 @@ pub struct Insn {
     pub len: u8,
     /// The operation.
     pub op: Op,
-    /// Operand size in bytes (the destination's; for movzx/movsx the destination's too).
+    /// Operand size in bytes (the destination's; for movzx/movsx the destination's too; 0 for the
+    /// operations that use none: [`crate::optable::SizeRule::Unsized`]).
     pub size: u8,
     /// Operands in Intel order (destination first).
     pub ops: [Operand; 3],
@@ -290,10 +294,11 @@ impl X86Decoder {
                 bytes: raw,
             };
         };
-        let op = map_op(&i);
+        let row = optable::lookup(i.mnemonic(), i.op_count());
         let ops = [operand(&i, 0), operand(&i, 1), operand(&i, 2)];
-        let size = op_size(&i, op, &ops);
-        let (srcs, dsts) = self.reg_use(&i);
+        let op = row.map_or(Op::Unsupported, |r| r.op);
+        let size = row.map_or(0, |r| r.size.size(&ops));
+        let (srcs, dsts) = self.reg_use(&i, row.is_none_or(|r| r.merges));
         let mut insn = Insn {
             addr,
             len: i.len() as u8,
@@ -307,11 +312,13 @@ impl X86Decoder {
             dsts,
             bytes: raw,
         };
-        insn.class = classify(&insn);
+        insn.class = row.map_or(TimingClass::Nop, |r| r.class.class(&insn));
         insn
     }
 
-    fn reg_use(&mut self, i: &Instruction) -> (Vec<XReg>, Vec<XReg>) {
+    /// Registers and flags read and written; `merges`: a destination narrower than 32 bits is
+    /// also read (see [`optable::Row::merges`]).
+    fn reg_use(&mut self, i: &Instruction, merges: bool) -> (Vec<XReg>, Vec<XReg>) {
         let (mut srcs, mut dsts) = (Vec::new(), Vec::new());
         let info = self.info.info(i);
         for u in info.used_registers() {
@@ -324,8 +331,8 @@ impl X86Decoder {
                 _ => (false, false),
             };
             // A partial-width write merges with the old value, so it also reads it.
-            let merges = write && (r.size < 4) && !matches!(map_op(i), Op::Movzx | Op::Movsx);
-            if (read || merges) && !srcs.contains(&x) {
+            let merge = write && (r.size < 4) && merges;
+            if (read || merge) && !srcs.contains(&x) {
                 srcs.push(x);
             }
             if write && !dsts.contains(&x) {
@@ -399,175 +406,6 @@ fn operand(i: &Instruction, n: u32) -> Operand {
     }
 }
 
-fn width(o: &Operand) -> u8 {
-    match o {
-        Operand::Reg(g) => g.size,
-        Operand::Mem(m) => m.size,
-        _ => 0,
-    }
-}
-
-fn op_size(i: &Instruction, op: Op, ops: &[Operand; 3]) -> u8 {
-    match i.mnemonic() {
-        Mnemonic::Cbw | Mnemonic::Cwd => 2,
-        Mnemonic::Cwde | Mnemonic::Cdq => 4,
-        Mnemonic::Cdqe | Mnemonic::Cqo => 8,
-        Mnemonic::Pushfq | Mnemonic::Popfq => 8,
-        Mnemonic::Pushf | Mnemonic::Popf => 2,
-        _ => match op {
-            Op::Push | Op::Pop if matches!(ops[0], Operand::Imm(_)) => 8,
-            Op::Call | Op::Jmp | Op::Ret | Op::Leave => 8,
-            _ => width(&ops[0]),
-        },
-    }
-}
-
-fn map_op(i: &Instruction) -> Op {
-    use Mnemonic as M;
-    match i.mnemonic() {
-        M::Mov => Op::Mov,
-        M::Movzx => Op::Movzx,
-        M::Movsx | M::Movsxd => Op::Movsx,
-        M::Lea => Op::Lea,
-        M::Add => Op::Add,
-        M::Adc => Op::Adc,
-        M::Sub => Op::Sub,
-        M::Sbb => Op::Sbb,
-        M::And => Op::And,
-        M::Or => Op::Or,
-        M::Xor => Op::Xor,
-        M::Cmp => Op::Cmp,
-        M::Test => Op::Test,
-        M::Inc => Op::Inc,
-        M::Dec => Op::Dec,
-        M::Neg => Op::Neg,
-        M::Not => Op::Not,
-        M::Shl | M::Sal => Op::Shl,
-        M::Shr => Op::Shr,
-        M::Sar => Op::Sar,
-        M::Rol => Op::Rol,
-        M::Ror => Op::Ror,
-        M::Rcl => Op::Rcl,
-        M::Rcr => Op::Rcr,
-        M::Shld => Op::Shld,
-        M::Shrd => Op::Shrd,
-        M::Bt => Op::Bt,
-        M::Bts => Op::Bts,
-        M::Btr => Op::Btr,
-        M::Btc => Op::Btc,
-        M::Bsf => Op::Bsf,
-        M::Bsr => Op::Bsr,
-        M::Tzcnt => Op::Tzcnt,
-        M::Lzcnt => Op::Lzcnt,
-        M::Popcnt => Op::Popcnt,
-        M::Imul if i.op_count() == 1 => Op::Imul1,
-        M::Imul => Op::Imul,
-        M::Mul => Op::Mul,
-        M::Div => Op::Div,
-        M::Idiv => Op::Idiv,
-        M::Cbw | M::Cwde | M::Cdqe => Op::Cbw,
-        M::Cwd | M::Cdq | M::Cqo => Op::Cwd,
-        M::Jmp if i.op_count() == 1 => Op::Jmp,
-        M::Call => Op::Call,
-        M::Ret => Op::Ret,
-        M::Push => Op::Push,
-        M::Pop => Op::Pop,
-        M::Leave => Op::Leave,
-        M::Xchg => Op::Xchg,
-        M::Xadd => Op::Xadd,
-        M::Cmpxchg => Op::Cmpxchg,
-        M::Pushf | M::Pushfq => Op::Pushf,
-        M::Popf | M::Popfq => Op::Popf,
-        M::Cli => Op::Cli,
-        M::Sti => Op::Sti,
-        M::Clc => Op::Clc,
-        M::Stc => Op::Stc,
-        M::Cmc => Op::Cmc,
-        M::Rdtsc => Op::Rdtsc,
-        M::Rdtscp => Op::Rdtscp,
-        M::Lfence => Op::Lfence,
-        M::Mfence => Op::Mfence,
-        M::Sfence => Op::Sfence,
-        M::Pause => Op::Pause,
-        M::Nop => Op::Nop,
-        M::Endbr64 => Op::Endbr64,
-        M::Hlt => Op::Hlt,
-        m if is_setcc(m) => Op::Setcc,
-        m if is_cmov(m) => Op::Cmovcc,
-        m if is_jcc(m) => Op::Jcc,
-        _ => Op::Unsupported,
-    }
-}
-
-fn is_setcc(m: Mnemonic) -> bool {
-    use Mnemonic as M;
-    matches!(
-        m,
-        M::Seto
-            | M::Setno
-            | M::Setb
-            | M::Setae
-            | M::Sete
-            | M::Setne
-            | M::Setbe
-            | M::Seta
-            | M::Sets
-            | M::Setns
-            | M::Setp
-            | M::Setnp
-            | M::Setl
-            | M::Setge
-            | M::Setle
-            | M::Setg
-    )
-}
-
-fn is_cmov(m: Mnemonic) -> bool {
-    use Mnemonic as M;
-    matches!(
-        m,
-        M::Cmovo
-            | M::Cmovno
-            | M::Cmovb
-            | M::Cmovae
-            | M::Cmove
-            | M::Cmovne
-            | M::Cmovbe
-            | M::Cmova
-            | M::Cmovs
-            | M::Cmovns
-            | M::Cmovp
-            | M::Cmovnp
-            | M::Cmovl
-            | M::Cmovge
-            | M::Cmovle
-            | M::Cmovg
-    )
-}
-
-fn is_jcc(m: Mnemonic) -> bool {
-    use Mnemonic as M;
-    matches!(
-        m,
-        M::Jo
-            | M::Jno
-            | M::Jb
-            | M::Jae
-            | M::Je
-            | M::Jne
-            | M::Jbe
-            | M::Ja
-            | M::Js
-            | M::Jns
-            | M::Jp
-            | M::Jnp
-            | M::Jl
-            | M::Jge
-            | M::Jle
-            | M::Jg
-    )
-}
-
 fn cond(c: ConditionCode) -> Option<Cond> {
     use ConditionCode as C;
     Some(match c {
@@ -589,91 +427,6 @@ fn cond(c: ConditionCode) -> Option<Cond> {
         C::g => Cond::G,
         _ => return None,
     })
-}
-
-/// The timing class of a decoded instruction.
-fn classify(i: &Insn) -> TimingClass {
-    use TimingClass as T;
-    let mem_dst = matches!(i.ops[0], Operand::Mem(_));
-    let mem_any = i.ops.iter().any(|o| matches!(o, Operand::Mem(_)));
-    let alu = |writes: bool| {
-        if i.lock {
-            T::LockedRmw
-        } else if mem_dst && writes {
-            T::Rmw
-        } else if mem_any {
-            T::LoadAlu
-        } else {
-            T::Alu
-        }
-    };
-    match i.op {
-        Op::Mov if mem_dst => T::Store,
-        Op::Mov if mem_any => T::Load,
-        Op::Mov if matches!(i.ops[1], Operand::Imm(_)) => T::MovImm,
-        Op::Mov => T::Mov,
-        Op::Movzx | Op::Movsx if mem_any => T::Load,
-        Op::Movzx | Op::Movsx => T::Movzx,
-        Op::Lea => T::Lea,
-        Op::Cmp | Op::Test | Op::Bt => alu(false),
-        Op::Add
-        | Op::Adc
-        | Op::Sub
-        | Op::Sbb
-        | Op::And
-        | Op::Or
-        | Op::Xor
-        | Op::Inc
-        | Op::Dec
-        | Op::Neg
-        | Op::Not
-        | Op::Clc
-        | Op::Stc
-        | Op::Cmc => alu(true),
-        Op::Shl | Op::Shr | Op::Sar | Op::Rol | Op::Ror | Op::Rcl | Op::Rcr | Op::Shld | Op::Shrd if mem_dst => {
-            alu(true)
-        }
-        Op::Shl | Op::Shr | Op::Sar if matches!(i.ops[1], Operand::Reg(_)) => T::ShiftCl,
-        Op::Shld | Op::Shrd if matches!(i.ops[2], Operand::Reg(_)) => T::ShiftCl,
-        Op::Shld | Op::Shrd => T::Shift,
-        Op::Shl | Op::Shr | Op::Sar => T::Shift,
-        Op::Rol | Op::Ror | Op::Rcl | Op::Rcr => T::Rotate,
-        Op::Bts | Op::Btr | Op::Btc if mem_dst => alu(true),
-        Op::Bts | Op::Btr | Op::Btc => T::Bit,
-        Op::Bsf | Op::Bsr | Op::Tzcnt | Op::Lzcnt => T::BitScan,
-        Op::Popcnt => T::Popcnt,
-        Op::Imul => T::Imul,
-        Op::Imul1 | Op::Mul => T::Mul,
-        Op::Div => T::Div { bytes: i.size, signed: false },
-        Op::Idiv => T::Div { bytes: i.size, signed: true },
-        Op::Cbw | Op::Cwd => T::Cqo,
-        Op::Setcc if mem_dst => T::Store,
-        Op::Setcc => T::Setcc,
-        Op::Cmovcc => T::Cmov,
-        Op::Jcc => T::Jcc,
-        Op::Jmp if matches!(i.ops[0], Operand::Imm(_)) => T::Jmp,
-        Op::Jmp => T::JmpIndirect,
-        Op::Call if matches!(i.ops[0], Operand::Imm(_)) => T::Call,
-        Op::Call => T::CallIndirect,
-        Op::Ret => T::Ret,
-        Op::Push => T::Push,
-        Op::Pop | Op::Leave => T::Pop,
-        Op::Xchg if mem_any => T::LockedRmw,
-        Op::Xchg => T::Xchg,
-        Op::Xadd if i.lock || mem_any => T::LockedRmw,
-        Op::Xadd => T::Alu,
-        Op::Cmpxchg => T::Cmpxchg,
-        Op::Pushf => T::Pushf,
-        Op::Popf => T::Popf,
-        Op::Cli => T::Cli,
-        Op::Sti => T::Sti,
-        Op::Rdtsc => T::Rdtsc,
-        Op::Rdtscp => T::Rdtscp,
-        Op::Lfence => T::Lfence,
-        Op::Mfence | Op::Sfence => T::Mfence,
-        Op::Pause => T::Pause,
-        Op::Nop | Op::Endbr64 | Op::Hlt | Op::Unsupported => T::Nop,
-    }
 }
 
 #[cfg(test)]

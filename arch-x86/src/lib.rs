@@ -3,6 +3,8 @@
 //!
 //! - [`reloc`]: x86-64 relocation rules for [`emu_core::elf::load`].
 //! - [`decode`]: iced-x86 decoding, once per image, into compact own records.
+//! - [`optable`]: one row per supported mnemonic: operation, semantics family, operand size
+//!   and timing class rule, read by the decoder, the executor and the timing model.
 //! - [`state`]: registers, RFLAGS and the TSC's offset.
 //! - [`exec`]: the semantics of each operation family, RFLAGS exact.
 //! - [`cpu`]: [`cpu::X86Cpu`], the core as the machine loop sees it.
@@ -13,6 +15,7 @@
 pub mod cpu;
 pub mod decode;
 pub mod exec;
+pub mod optable;
 pub mod reloc;
 pub mod run;
 pub mod scenario;

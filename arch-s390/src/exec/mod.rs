@@ -14,7 +14,7 @@ mod tests;
 use emu_core::memory::{MemFault, Memory};
 
 use crate::decode::{Insn, MemRef};
-use crate::optable::Op;
+use crate::optable::{Op, Second};
 use crate::state::S390State;
 
 /// Program-interruption codes the core raises.
@@ -98,14 +98,11 @@ impl<'a> Ctx<'a> {
 
     /// The second operand per the shape (storage, register or immediate), raw (not extended).
     pub fn second(&self, i: &Insn, w: u8) -> Result<u64, Trap> {
-        let last = i.shape.bytes().rfind(|c| *c != b'?');
-        let nregs = i.shape.bytes().filter(|c| *c == b'R').count();
-        let nimms = i.shape.bytes().filter(|c| *c == b'I').count();
-        match last {
-            Some(b'M') => self.read(self.ea(i.m(0)), w),
-            Some(b'R') => Ok(self.st.reg(i.r(nregs.saturating_sub(1))) & mask(w)),
-            Some(b'I') => Ok(i.i(nimms.saturating_sub(1)) as u64 & mask(w)),
-            _ => Err(Trap::Unsupported),
+        match i.shape.second {
+            Second::Mem => self.read(self.ea(i.m(0)), w),
+            Second::Gpr(k) => Ok(self.st.reg(i.r(usize::from(k))) & mask(w)),
+            Second::Imm(k) => Ok(i.i(usize::from(k)) as u64 & mask(w)),
+            Second::None => Err(Trap::Unsupported),
         }
     }
 

@@ -10,7 +10,7 @@
 
 mod params;
 
-pub use params::{Class, S390Params};
+pub use params::{Class, S390Params, TimerKind};
 
 use emu_core::timing::{StallCause, TimingSummary};
 
@@ -19,8 +19,6 @@ use emu_core::timing::{StallCause, TimingSummary};
 pub struct IssueInfo {
     /// Timing class.
     pub class: Class,
-    /// Own mnemonic (selects the timer instructions' costs).
-    pub name: &'static str,
     /// Whether a branch was taken.
     pub taken: bool,
     /// Bytes an SS instruction processed.
@@ -67,11 +65,11 @@ impl S390Model {
             Class::Branch => p.branch,
             Class::Mul => p.mul,
             Class::Div => p.div,
-            Class::Timer => match i.name {
-                "stpt" => p.stpt,
-                "spt" => p.spt,
-                "stckf" => p.stckf,
-                _ => p.stck,
+            Class::Timer(kind) => match kind {
+                TimerKind::Stpt => p.stpt,
+                TimerKind::Spt => p.spt,
+                TimerKind::Stckf => p.stckf,
+                TimerKind::Stck | TimerKind::Ectg => p.stck,
             },
             Class::Serial => p.serial,
         }
@@ -114,10 +112,10 @@ mod tests {
     #[test]
     fn costs_and_units() {
         let mut m = S390Model::new(S390Params::default());
-        let b = IssueInfo { class: Class::Branch, name: "brc", taken: true, ss_len: 0 };
+        let b = IssueInfo { class: Class::Branch, taken: true, ss_len: 0 };
         assert_eq!(m.issue(&b), 0);
         assert_eq!(m.now(), 3);
-        let t = IssueInfo { class: Class::Timer, name: "stckf", taken: false, ss_len: 0 };
+        let t = IssueInfo { class: Class::Timer(TimerKind::Stckf), taken: false, ss_len: 0 };
         assert_eq!(m.issue(&t), 3);
         assert_eq!(m.now(), 15);
         assert_eq!(units_of(5000, 5000), 4096);

@@ -19,10 +19,25 @@ pub enum Class {
     Mul,
     /// Divides.
     Div,
-    /// STPT, SPT, STCK, STCKF (costed individually).
-    Timer,
+    /// STPT, SPT, STCK, STCKF, ECTG: each kind has its own cost.
+    Timer(TimerKind),
     /// Serialising control: LPSWE, SSM, STNSM, STOSM, SVC and other privileged operations.
     Serial,
+}
+
+/// The timer and clock instructions, each costed by its own parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimerKind {
+    /// STPT: store CPU timer ([`S390Params::stpt`]).
+    Stpt,
+    /// SPT: set CPU timer ([`S390Params::spt`]).
+    Spt,
+    /// STCK: store clock, serialising ([`S390Params::stck`]).
+    Stck,
+    /// STCKF: store clock fast ([`S390Params::stckf`]).
+    Stckf,
+    /// ECTG: extract CPU time; costed as STCK ([`S390Params::stck`]).
+    Ectg,
 }
 
 /// The model's parameters, in cycles unless the name says otherwise.

@@ -10,7 +10,8 @@ mod shift;
 
 use emu_core::memory::{MemFault, Memory};
 
-use crate::decode::{Insn, MemRef, Op, Operand, Seg};
+use crate::decode::{Insn, MemRef, Operand, Seg};
+use crate::optable::{op_info, Sem};
 use crate::state::{mask, X86State};
 
 /// Why an instruction could not complete (the CPU adds the instruction's text and bytes).
@@ -143,51 +144,24 @@ impl<'a> Ctx<'a> {
 /// # Errors
 /// A [`Trap`] for faults, #DE and unimplemented operations.
 pub fn execute(insn: &Insn, cx: &mut Ctx<'_>) -> Result<Flow, Trap> {
-    // The families below compute with the operand size; a form whose size is not 1, 2, 4
-    // or 8 bytes (none the decoder maps should have one) is refused here, once.
-    let sizeless = matches!(
-        insn.op,
-        Op::Jcc
-            | Op::Jmp
-            | Op::Call
-            | Op::Ret
-            | Op::Leave
-            | Op::Cli
-            | Op::Sti
-            | Op::Clc
-            | Op::Stc
-            | Op::Cmc
-            | Op::Rdtsc
-            | Op::Rdtscp
-            | Op::Lfence
-            | Op::Mfence
-            | Op::Sfence
-            | Op::Pause
-            | Op::Nop
-            | Op::Endbr64
-            | Op::Hlt
-    );
-    if !sizeless && !matches!(insn.size, 1 | 2 | 4 | 8) {
+    // The families compute with the operand size; a form whose size is not 1, 2, 4 or 8
+    // bytes (say a mov to a control register, whose operand is no GPR) is refused here, once.
+    let info = op_info(insn.op);
+    if info.sized && !matches!(insn.size, 1 | 2 | 4 | 8) {
         return Err(Trap::Unsupported);
     }
-    match insn.op {
-        Op::Mov | Op::Movzx | Op::Movsx | Op::Lea | Op::Xchg | Op::Xadd | Op::Cmpxchg => alu::moves(insn, cx),
-        Op::Add | Op::Adc | Op::Sub | Op::Sbb | Op::And | Op::Or | Op::Xor | Op::Cmp | Op::Test => {
-            alu::binary(insn, cx)
-        }
-        Op::Inc | Op::Dec | Op::Neg | Op::Not | Op::Clc | Op::Stc | Op::Cmc => alu::unary(insn, cx),
-        Op::Shl | Op::Shr | Op::Sar | Op::Rol | Op::Ror | Op::Rcl | Op::Rcr => shift::shift(insn, cx),
-        Op::Shld | Op::Shrd => shift::double(insn, cx),
-        Op::Bt | Op::Bts | Op::Btr | Op::Btc | Op::Bsf | Op::Bsr | Op::Tzcnt | Op::Lzcnt | Op::Popcnt => {
-            bits::bits(insn, cx)
-        }
-        Op::Imul1 | Op::Imul | Op::Mul | Op::Div | Op::Idiv | Op::Cbw | Op::Cwd => muldiv::muldiv(insn, cx),
-        Op::Setcc | Op::Cmovcc | Op::Jcc | Op::Jmp | Op::Call | Op::Ret | Op::Push | Op::Pop | Op::Leave => {
-            flow::flow(insn, cx)
-        }
-        Op::Pushf | Op::Popf | Op::Cli | Op::Sti | Op::Rdtsc | Op::Rdtscp | Op::Hlt => flow::system(insn, cx),
-        Op::Lfence | Op::Mfence | Op::Sfence | Op::Pause | Op::Nop | Op::Endbr64 => Ok(Flow::Next),
-        Op::Unsupported => Err(Trap::Unsupported),
+    match info.sem {
+        Sem::Moves => alu::moves(insn, cx),
+        Sem::Binary => alu::binary(insn, cx),
+        Sem::Unary => alu::unary(insn, cx),
+        Sem::Shift => shift::shift(insn, cx),
+        Sem::DoubleShift => shift::double(insn, cx),
+        Sem::Bits => bits::bits(insn, cx),
+        Sem::MulDiv => muldiv::muldiv(insn, cx),
+        Sem::Flow => flow::flow(insn, cx),
+        Sem::System => flow::system(insn, cx),
+        Sem::Hint => Ok(Flow::Next),
+        Sem::None => Err(Trap::Unsupported),
     }
 }
 

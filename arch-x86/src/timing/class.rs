@@ -1,5 +1,7 @@
-//! Timing classes: the decoder maps every instruction to one of these, and the timing model
-//! looks up latency, throughput and special rules by class alone.
+//! Timing classes: the operation table's rule ([`crate::optable::ClassRule`]) maps every
+//! instruction to one of these, and the timing model looks up latency, throughput and special
+//! rules by class alone; serialising classes name their kind ([`Serialise`]), microcoded ones
+//! the stall they charge ([`Microcode`]).
 //!
 //! The classes are coarse on purpose: Golden Cove's per-form differences within a class
 //! (e.g. `add r,r` against `sub r,imm`) are below what the model can claim to know without a
@@ -101,4 +103,73 @@ pub enum TimingClass {
     Nop,
     /// Sign extension of the accumulator: cbw, cwde, cdqe, cwd, cdq, cqo.
     Cqo,
+}
+
+/// Why an instruction waits until every earlier one has completed, naming the stall it causes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Serialise {
+    /// `lfence`.
+    Lfence,
+    /// `mfence` and `sfence`.
+    Mfence,
+    /// `rdtscp`.
+    Rdtscp,
+    /// A locked read-modify-write; later loads and stores also wait for it to complete.
+    LockedRmw,
+}
+
+impl Serialise {
+    /// Every kind, in stall-counter order.
+    pub const ALL: [Serialise; 4] = [Serialise::Lfence, Serialise::Mfence, Serialise::Rdtscp, Serialise::LockedRmw];
+
+    /// The name in stall texts ("dependency on <name> serialisation").
+    pub fn name(self) -> &'static str {
+        match self {
+            Serialise::Lfence => "lfence",
+            Serialise::Mfence => "mfence",
+            Serialise::Rdtscp => "rdtscp",
+            Serialise::LockedRmw => "locked RMW",
+        }
+    }
+}
+
+/// A microcoded instruction that holds the front end for its cost, naming the stall it causes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Microcode {
+    /// `rdtsc`.
+    Rdtsc,
+    /// `popf`.
+    Popf,
+    /// `pause`.
+    Pause,
+    /// `pushf`, `cli` and `sti` (charged together).
+    PushfCliSti,
+}
+
+impl Microcode {
+    /// Every kind, in stall-counter order.
+    pub const ALL: [Microcode; 4] = [Microcode::Rdtsc, Microcode::Popf, Microcode::Pause, Microcode::PushfCliSti];
+
+    /// The name in stall texts ("port microcode (<name>)").
+    pub fn name(self) -> &'static str {
+        match self {
+            Microcode::Rdtsc => "rdtsc",
+            Microcode::Popf => "popf",
+            Microcode::Pause => "pause",
+            Microcode::PushfCliSti => "pushf/cli/sti",
+        }
+    }
+}
+
+impl TimingClass {
+    /// The serialisation an instruction of this class waits for before it executes.
+    pub fn serialises(self) -> Option<Serialise> {
+        match self {
+            TimingClass::Lfence => Some(Serialise::Lfence),
+            TimingClass::Mfence => Some(Serialise::Mfence),
+            TimingClass::Rdtscp => Some(Serialise::Rdtscp),
+            TimingClass::LockedRmw => Some(Serialise::LockedRmw),
+            _ => None,
+        }
+    }
 }

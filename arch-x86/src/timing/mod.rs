@@ -60,7 +60,7 @@ mod calib_tests;
 #[cfg(test)]
 mod tests;
 
-pub use class::TimingClass;
+pub use class::{Microcode, Serialise, TimingClass};
 pub use params::{Core, X86Params};
 
 use std::fmt;
@@ -158,20 +158,29 @@ enum Group {
 enum Cause {
     Dep(XReg),
     Memory,
-    Serial(&'static str),
-    Microcode(&'static str),
+    Serial(Serialise),
+    Microcode(Microcode),
     Divider,
     Rob,
     Branch,
 }
+
+/// Stall counter slots: the 17 scoreboard registers, then one per other cause.
+const MEMORY_SLOT: usize = FLAGS + 1;
+const SERIAL_SLOT: usize = MEMORY_SLOT + 1;
+const MICROCODE_SLOT: usize = SERIAL_SLOT + Serialise::ALL.len();
+const DIVIDER_SLOT: usize = MICROCODE_SLOT + Microcode::ALL.len();
+const ROB_SLOT: usize = DIVIDER_SLOT + 1;
+const BRANCH_SLOT: usize = ROB_SLOT + 1;
+const CAUSES: usize = BRANCH_SLOT + 1;
 
 impl Cause {
     fn stall(self) -> StallCause {
         match self {
             Cause::Dep(r) => StallCause::Dependency(r.to_string()),
             Cause::Memory => StallCause::Dependency("store-forwarded memory".to_string()),
-            Cause::Serial(kind) => StallCause::Dependency(format!("{kind} serialisation")),
-            Cause::Microcode(kind) => StallCause::Port(format!("microcode ({kind})")),
+            Cause::Serial(kind) => StallCause::Dependency(format!("{} serialisation", kind.name())),
+            Cause::Microcode(kind) => StallCause::Port(format!("microcode ({})", kind.name())),
             Cause::Divider => StallCause::Port("divider".to_string()),
             Cause::Rob => StallCause::Port("reorder buffer".to_string()),
             Cause::Branch => StallCause::Branch,
@@ -182,42 +191,37 @@ impl Cause {
     fn slot(self) -> usize {
         match self {
             Cause::Dep(r) => r.index().unwrap_or(FLAGS),
-            Cause::Memory => 17,
-            Cause::Serial("lfence") => 18,
-            Cause::Serial("mfence") => 19,
-            Cause::Serial("rdtscp") => 20,
-            Cause::Serial(_) => 21,
-            Cause::Microcode("rdtsc") => 22,
-            Cause::Microcode("popf") => 23,
-            Cause::Microcode("pause") => 24,
-            Cause::Microcode(_) => 25,
-            Cause::Divider => 26,
-            Cause::Rob => 27,
-            Cause::Branch => 28,
+            Cause::Memory => MEMORY_SLOT,
+            Cause::Serial(kind) => SERIAL_SLOT + kind as usize,
+            Cause::Microcode(kind) => MICROCODE_SLOT + kind as usize,
+            Cause::Divider => DIVIDER_SLOT,
+            Cause::Rob => ROB_SLOT,
+            Cause::Branch => BRANCH_SLOT,
         }
     }
 
     /// Every cause, one per counter slot, for building the summary.
-    const ALL: [Cause; 29] = {
-        let mut all = [Cause::Branch; 29];
+    const ALL: [Cause; CAUSES] = {
+        let mut all = [Cause::Branch; CAUSES];
         let mut n = 0;
         while n < 16 {
             all[n] = Cause::Dep(XReg::Gpr(n as u8));
             n += 1;
         }
-        all[16] = Cause::Dep(XReg::Flags);
-        all[17] = Cause::Memory;
-        all[18] = Cause::Serial("lfence");
-        all[19] = Cause::Serial("mfence");
-        all[20] = Cause::Serial("rdtscp");
-        all[21] = Cause::Serial("locked RMW");
-        all[22] = Cause::Microcode("rdtsc");
-        all[23] = Cause::Microcode("popf");
-        all[24] = Cause::Microcode("pause");
-        all[25] = Cause::Microcode("pushf/cli/sti");
-        all[26] = Cause::Divider;
-        all[27] = Cause::Rob;
-        all[28] = Cause::Branch;
+        all[FLAGS] = Cause::Dep(XReg::Flags);
+        all[MEMORY_SLOT] = Cause::Memory;
+        let mut k = 0;
+        while k < Serialise::ALL.len() {
+            all[SERIAL_SLOT + k] = Cause::Serial(Serialise::ALL[k]);
+            k += 1;
+        }
+        let mut k = 0;
+        while k < Microcode::ALL.len() {
+            all[MICROCODE_SLOT + k] = Cause::Microcode(Microcode::ALL[k]);
+            k += 1;
+        }
+        all[DIVIDER_SLOT] = Cause::Divider;
+        all[ROB_SLOT] = Cause::Rob;
         all
     };
 }
@@ -252,7 +256,7 @@ pub struct X86Model {
     instructions: u64,
     nops: u64,
     groups: u64,
-    stalls: [u64; 29],
+    stalls: [u64; CAUSES],
     timeline: Option<Timeline>,
 }
 
@@ -280,7 +284,7 @@ impl X86Model {
             instructions: 0,
             nops: 0,
             groups: 0,
-            stalls: [0; 29],
+            stalls: [0; CAUSES],
             timeline: None,
         }
     }
@@ -311,7 +315,7 @@ impl X86Model {
         }
         let stack_engine =
             matches!(i.class, T::Push | T::Pop | T::Call | T::CallIndirect | T::Ret | T::Pushf | T::Popf);
-        let serialising = matches!(i.class, T::Rdtscp | T::Lfence | T::Mfence | T::LockedRmw);
+        let serialising = i.class.serialises();
         let dispatch = self.dispatch(i.addr);
 
         // Execution: sources, serialisation, memory ordering, then a pipe.
@@ -327,13 +331,13 @@ impl X86Model {
                 cause = Some(Cause::Dep(src));
             }
         }
-        if serialising && self.max_complete > start {
+        if let Some(kind) = serialising.filter(|_| self.max_complete > start) {
             start = self.max_complete;
-            cause = Some(Cause::Serial(serial_name(i.class)));
+            cause = Some(Cause::Serial(kind));
         }
         if (i.load.is_some() || i.store.is_some()) && self.mem_floor > start {
             start = self.mem_floor;
-            cause = Some(Cause::Serial("locked RMW"));
+            cause = Some(Cause::Serial(Serialise::LockedRmw));
         }
         if let T::Div { bytes, .. } = i.class {
             if self.divider_free > start {
@@ -513,15 +517,15 @@ impl X86Model {
             T::Jcc if i.taken => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
             T::Call | T::CallIndirect => Some((dispatch + p.call.max(1), Cause::Branch)),
             T::Ret => Some((dispatch + p.ret.max(1), Cause::Branch)),
-            T::Rdtsc => Some((dispatch + p.rdtsc, Cause::Microcode("rdtsc"))),
-            T::Popf => Some((dispatch + p.popf, Cause::Microcode("popf"))),
-            T::Pause => Some((dispatch + p.pause, Cause::Microcode("pause"))),
-            T::Pushf => Some((dispatch + p.pushf, Cause::Microcode("pushf/cli/sti"))),
-            T::Cli => Some((dispatch + p.cli, Cause::Microcode("pushf/cli/sti"))),
-            T::Sti => Some((dispatch + p.sti, Cause::Microcode("pushf/cli/sti"))),
-            T::Rdtscp => Some((start + p.rdtscp, Cause::Serial("rdtscp"))),
-            T::Lfence => Some((start + p.lfence, Cause::Serial("lfence"))),
-            T::Mfence => Some((start + p.mfence, Cause::Serial("mfence"))),
+            T::Rdtsc => Some((dispatch + p.rdtsc, Cause::Microcode(Microcode::Rdtsc))),
+            T::Popf => Some((dispatch + p.popf, Cause::Microcode(Microcode::Popf))),
+            T::Pause => Some((dispatch + p.pause, Cause::Microcode(Microcode::Pause))),
+            T::Pushf => Some((dispatch + p.pushf, Cause::Microcode(Microcode::PushfCliSti))),
+            T::Cli => Some((dispatch + p.cli, Cause::Microcode(Microcode::PushfCliSti))),
+            T::Sti => Some((dispatch + p.sti, Cause::Microcode(Microcode::PushfCliSti))),
+            T::Rdtscp => Some((start + p.rdtscp, Cause::Serial(Serialise::Rdtscp))),
+            T::Lfence => Some((start + p.lfence, Cause::Serial(Serialise::Lfence))),
+            T::Mfence => Some((start + p.mfence, Cause::Serial(Serialise::Mfence))),
             _ => None,
         };
         if let Some((min, cause)) = hold {
@@ -607,16 +611,6 @@ impl X86Model {
         if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
             g.waited.push((cause.stall(), cycles));
         }
-    }
-}
-
-/// The text naming a serialising class.
-fn serial_name(class: TimingClass) -> &'static str {
-    match class {
-        TimingClass::Lfence => "lfence",
-        TimingClass::Mfence => "mfence",
-        TimingClass::Rdtscp => "rdtscp",
-        _ => "locked RMW",
     }
 }
 
