@@ -81,6 +81,11 @@ fn format_operand(out: &mut String, kind: OpKind, insn: &Insn, ip: u64, syms: &d
             _ => write!(out, "{v}"),
         },
         OpClass::Hex => write!(out, "0x{:x}", v),
+        // multimedia (issue 12): mux1's permutation by name, a reserved value in hex.
+        OpClass::Named(names) => match names.iter().find(|(_, n)| *n == v) {
+            Some((text, _)) => write!(out, "{text}"),
+            None => write!(out, "0x{:x}", v),
+        },
         OpClass::Target => {
             let addr = v as u64;
             match syms.symbolize(addr) {

@@ -203,7 +203,8 @@ fn rewrite(syn: &InsnSyntax) -> Rewrite {
     let mut outs = syn.outputs.clone();
     let ins = syn.inputs.clone();
     let mut mnemonic = m.to_string();
-    for head in ["tbit", "tnat"] {
+    // tf (I30, issue 12 multimedia slice) has the same pseudo-ops as tbit/tnat.
+    for head in ["tbit", "tnat", "tf"] {
         if m == format!("{head}.nz") || m == format!("{head}.nz.unc") {
             // Only a well-formed `p1,p2=` has targets to swap; anything else fails to
             // match a row later with a located error.
@@ -275,6 +276,8 @@ fn fits(op: &Operand, kind: OpKind) -> bool {
                 | (Reg::Ip, "ip")
         ),
         (Operand::Expr(_), OpClass::Dec | OpClass::Hex | OpClass::Target) => true,
+        // multimedia (issue 12): `@rev` and friends are constants of the expression parser.
+        (Operand::Expr(_), OpClass::Named(_)) => true,
         _ => false,
     }
 }

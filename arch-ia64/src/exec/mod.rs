@@ -9,6 +9,8 @@ mod fp;
 mod indirect;
 pub mod interrupt;
 mod mem;
+// multimedia (issue 12)
+pub mod mm;
 pub mod op;
 pub mod predecode;
 mod system;
@@ -158,6 +160,8 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
         }
         Op::Branch { .. } | Op::Rfi | Op::Epc | Op::Break | Op::ChkS { .. } => branch::execute(st, mem, e, ctx),
         Op::MovToInd(_) | Op::MovFromInd(_) | Op::MovMsr | Op::Tlb(_) => indirect::execute(st, e, ctx),
+        // multimedia (issue 12)
+        Op::Mm(m) => mm::execute(st, e, ctx, m),
         _ => system::execute(st, mem, e, ctx),
     }
 }

@@ -275,6 +275,9 @@ pub enum Op {
         high: bool,
         unsigned: bool,
     },
+    // multimedia (issue 12)
+    /// A parallel (multimedia) operation, `exec/mm.rs`.
+    Mm(super::mm::MmOp),
 }
 
 /// The TLB instructions, grouped by the checks they make before touching the TLB.

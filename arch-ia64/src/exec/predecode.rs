@@ -475,6 +475,14 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
             };
             Op::Fma { sub: name.starts_with("fms"), neg: name.starts_with("fnma"), pc }
         }
+        // multimedia (issue 12)
+        _ if matches!(
+            form.timing,
+            TimingClass::MmAlu | TimingClass::MmShift | TimingClass::MmShiftImm | TimingClass::MmMul
+        ) || matches!(form.format, "I29" | "I30") =>
+        {
+            super::mm::op_of(form, slot)?
+        }
         _ => return None,
     })
 }

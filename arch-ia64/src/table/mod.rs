@@ -13,6 +13,8 @@ mod f;
 pub mod field;
 mod i;
 mod m;
+// multimedia (issue 12)
+mod mm;
 pub mod operand;
 mod x;
 
@@ -145,6 +147,15 @@ pub enum TimingClass {
     Fc,
     FpMerge,
     Fma,
+    // multimedia (issue 12): the [GCC] classes mmalua, mmshf, mmshfi and mmmul.
+    /// Parallel add/subtract/average/compare (A9, A10) and min/max/sad: MM ALU, I0/I1 or M.
+    MmAlu,
+    /// mix, mux, pack, unpack and shifts by a register: MM shift, I0/I1.
+    MmShift,
+    /// Parallel shifts by an immediate.
+    MmShiftImm,
+    /// pmpy, pmpyshr, popcnt, clz, mpy4: MM multiply, I0 only.
+    MmMul,
 }
 
 /// One row of the table: one instruction form.
@@ -296,6 +307,7 @@ impl Table {
         b::list(&mut forms);
         f::list(&mut forms);
         x::list(&mut forms);
+        mm::list(&mut forms);
         let mut by_unit_op: [[Vec<u16>; 16]; 5] = Default::default();
         for (idx, form) in forms.iter().enumerate() {
             if form.flags.has(Flags::ASM_ONLY) {

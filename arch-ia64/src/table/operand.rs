@@ -42,6 +42,9 @@ pub enum OpClass {
     Hex,
     /// An IP-relative target, shown as address and symbol.
     Target,
+    /// An immediate some of whose values have names (`@rev` for mux1's mbtype4), shown by
+    /// name when it has one and in hexadecimal otherwise, as objdump does (multimedia, issue 12).
+    Named(&'static [(&'static str, i64)]),
 }
 
 /// Every operand kind of the instruction table.
@@ -115,6 +118,14 @@ pub enum OpKind {
     Sof,
     Sol,
     Sor,
+    // multimedia (issue 12)
+    Cnt2Shladd,
+    Cnt2Pmpy,
+    Cnt5,
+    CCnt5,
+    Mbtype4,
+    Mhtype8,
+    ImmU5Tf,
 }
 
 /// How an operand's value maps onto its field bits.
@@ -140,6 +151,12 @@ enum Code {
     Imm62,
     /// The 60-bit brl displacement over X and L.
     Tgt64,
+    /// The index of the value in this list (pmpyshr2's shift counts 0, 7, 15, 16).
+    Choice(&'static [i64]),
+    /// 31 - value (the complemented count of pshl2/pshl4 by an immediate).
+    ThirtyOneMinus,
+    /// value - this (tf's feature number 32..63 as 0..31).
+    Bias(i64),
 }
 
 /// The description of one operand kind.
@@ -196,6 +213,14 @@ const F_27_2: &[Field] = &[Field::new(27, 2)];
 const F_27_4: &[Field] = &[Field::new(27, 4)];
 const F_27_6: &[Field] = &[Field::new(27, 6)];
 const F_31_6: &[Field] = &[Field::new(31, 6)];
+// multimedia (issue 12)
+const F_30_2: &[Field] = &[Field::new(30, 2)];
+const F_14_5: &[Field] = &[Field::new(14, 5)];
+const F_20_5: &[Field] = &[Field::new(20, 5)];
+const F_20_4: &[Field] = &[Field::new(20, 4)];
+const F_20_8: &[Field] = &[Field::new(20, 8)];
+/// mux1's named permutations (SDM vol. 3 mux, Table "Mux permutations for 8-bit elements").
+pub const MBTYPE4_NAMES: &[(&str, i64)] = &[("@brcst", 0), ("@mix", 8), ("@shuf", 9), ("@alt", 0xa), ("@rev", 0xb)];
 
 const R7: i128 = 127;
 const I64_MIN: i128 = i64::MIN as i128;
@@ -291,6 +316,22 @@ impl OpKind {
             Sof => spec(Dec, F_13_7, false, Plain, 0, 96, "0..96"),
             Sol => spec(Dec, F_20_7, false, Plain, 0, 96, "0..96"),
             Sor => spec(Dec, F_27_4, false, Shifted(3), 0, 96, "0..96 in multiples of 8"),
+            // multimedia (issue 12); the range texts are gas's operand descriptions.
+            Cnt2Shladd => spec(Dec, F_27_2, false, MinusOne, 1, 3, "a 2-bit count (1-3)"),
+            Cnt2Pmpy => spec(Dec, F_30_2, false, Code::Choice(&[0, 7, 15, 16]), 0, 16, "a count (0, 7, 15, or 16)"),
+            Cnt5 => spec(Dec, F_14_5, false, Plain, 0, 31, "a 5-bit count (0-31)"),
+            CCnt5 => spec(Dec, F_20_5, false, Code::ThirtyOneMinus, 0, 31, "a 5-bit count (0-31)"),
+            Mbtype4 => spec(
+                Named(MBTYPE4_NAMES),
+                F_20_4,
+                false,
+                Plain,
+                0,
+                15,
+                "a mix type (@rev, @mix, @shuf, @alt, or @brcst)",
+            ),
+            Mhtype8 => spec(Hex, F_20_8, false, Plain, 0, 255, "an 8-bit mix type"),
+            ImmU5Tf => spec(Dec, F_14_5, false, Code::Bias(32), 32, 63, "a 5-bit unsigned (32 + (0-31))"),
         }
     }
 
@@ -370,6 +411,12 @@ impl OpKind {
             Code::MinusOne => value - 1,
             Code::SixtyThreeMinus => 63 - value,
             Code::Literal(_) => return Ok(()),
+            Code::Choice(list) => match list.iter().position(|c| *c == value) {
+                Some(i) => i as i64,
+                None => return Err(OperandError::OutOfRange(s.range_text)),
+            },
+            Code::ThirtyOneMinus => 31 - value,
+            Code::Bias(b) => value - b,
             // pr0 is constant, so gas drops bit 0 of a predicate mask instead of refusing it.
             Code::Shifted(n) if self == OpKind::Mask17 => value >> n,
             Code::Shifted(n) => {
@@ -442,6 +489,9 @@ impl OpKind {
             Code::MinusOne => gather(s.pieces, raw.slot, false) + 1,
             Code::SixtyThreeMinus => 63 - gather(s.pieces, raw.slot, false),
             Code::Literal(v) => v,
+            Code::Choice(list) => list.get(gather(s.pieces, raw.slot, false) as usize).copied().unwrap_or(0),
+            Code::ThirtyOneMinus => 31 - gather(s.pieces, raw.slot, false),
+            Code::Bias(b) => gather(s.pieces, raw.slot, false) + b,
             Code::Shifted(n) => gather(s.pieces, raw.slot, s.signed) << n,
             Code::Bundles => (ip as i64).wrapping_add(gather(s.pieces, raw.slot, true) << 4),
             Code::Inc3 => {

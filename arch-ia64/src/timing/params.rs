@@ -131,6 +131,19 @@ pub struct Itanium2Params {
     /// Cost of `epc` beyond its split issue. GUESS: epc "is designed not to" flush (SDM vol. 2 section
     /// 4.4) and [GATE] names only the split issue, which the dispersal rules already charge: 0.
     pub epc_cost: u64,
+    // multimedia (issue 12)
+    /// Parallel ALU ops (padd, psub, pavg, pcmp, pshladd2, pmin/pmax/psad1). [GCC] mmalua 2, [KAPI] 2.
+    pub mm_alu: u64,
+    /// mix, mux, pack, unpack and shifts by a register. [GCC] mmshf 2, [KAPI] MMSHF 2.
+    pub mm_shift: u64,
+    /// Parallel shifts by an immediate. [GCC] mmshfi 1.
+    pub mm_shift_imm: u64,
+    /// pmpy, pmpyshr, popcnt, clz, mpy4 (I0 only). [GCC] mmmul 2.
+    pub mm_mul: u64,
+    /// Extra cycles when a multimedia result feeds an integer ALU, shift, load or store:
+    /// [GCC] bypass "MM ops->ialu/ilog/ishf/ld/st 3", [KAPI] +1. The scoreboard cannot tell an
+    /// MM consumer from an integer one, so every consumer pays it (MM to MM is 1 too slow).
+    pub mm_to_integer: u64,
 }
 
 impl Default for Itanium2Params {
@@ -192,6 +205,11 @@ impl Default for Itanium2Params {
             interruption_cost: 8,
             rfi_cost: 8,
             epc_cost: 0,
+            mm_alu: 2,
+            mm_shift: 2,
+            mm_shift_imm: 1,
+            mm_mul: 2,
+            mm_to_integer: 1,
         }
     }
 }
@@ -209,7 +227,7 @@ const fn row(name: &'static str, value: u64, source: &'static str, guess: bool) 
 }
 
 impl Itanium2Params {
-    fn rows(&self) -> [Row; 56] {
+    fn rows(&self) -> [Row; 61] {
         let p = self;
         [
             row("bundles_per_cycle", u64::from(p.bundles_per_cycle), "[KAPI] cluster0MaxBundleIssue, [GCC]", false),
@@ -268,6 +286,12 @@ impl Itanium2Params {
             row("interruption_cost", p.interruption_cost, "none; as break_cost", true),
             row("rfi_cost", p.rfi_cost, "none; as break_cost", true),
             row("epc_cost", p.epc_cost, "none; epc does not flush (SDM), split charged apart", true),
+            // multimedia (issue 12)
+            row("mm_alu", p.mm_alu, "[GCC] mmalua, [KAPI]", false),
+            row("mm_shift", p.mm_shift, "[GCC] mmshf, [KAPI] MMSHF", false),
+            row("mm_shift_imm", p.mm_shift_imm, "[GCC] mmshfi", false),
+            row("mm_mul", p.mm_mul, "[GCC] mmmul", false),
+            row("mm_to_integer", p.mm_to_integer, "[GCC] MM->ialu/ld/st bypass 3, [KAPI] +1", false),
         ]
     }
 

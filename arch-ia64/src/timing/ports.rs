@@ -143,6 +143,8 @@ fn i0_only(class: T) -> bool {
             | T::MovFromIp
             | T::MovToArI
             | T::MovFromArI
+            // multimedia (issue 12): pmpy/popcnt (MMMUL) are I0 only ([KAPI], [GCC] 2_only_ui0).
+            | T::MmMul
     )
 }
 

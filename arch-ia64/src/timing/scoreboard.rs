@@ -110,6 +110,11 @@ pub(crate) fn latency(p: &Itanium2Params, info: &IssueInfo, index: usize, dst: R
         T::Alloc => all(p.alloc),
         T::Probe => all(p.probe),
         T::Tlb => all(p.tlb),
+        // multimedia (issue 12): the integer-consumer figure (see `mm_to_integer`).
+        T::MmAlu => all(p.mm_alu + p.mm_to_integer),
+        T::MmShift => all(p.mm_shift + p.mm_to_integer),
+        T::MmShiftImm => all(p.mm_shift_imm + p.mm_to_integer),
+        T::MmMul => all(p.mm_mul + p.mm_to_integer),
         _ => all(p.other),
     }
 }
