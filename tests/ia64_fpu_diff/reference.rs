@@ -35,22 +35,22 @@ pub struct RefOut {
 const NATVAL: Fr = Fr { sign: false, exp: 0x1FFFE, sig: 0 };
 const INDEFINITE: Fr = Fr { sign: true, exp: 0x1FFFF, sig: 0xC000_0000_0000_0000 };
 
-fn is_nat(f: Fr) -> bool {
+pub fn is_nat(f: Fr) -> bool {
     f == NATVAL
 }
-fn is_unsupported(f: Fr) -> bool {
+pub fn is_unsupported(f: Fr) -> bool {
     f.exp == 0x1FFFF && f.sig >> 63 == 0
 }
-fn is_nan(f: Fr) -> bool {
+pub fn is_nan(f: Fr) -> bool {
     f.exp == 0x1FFFF && f.sig >> 63 == 1 && f.sig << 1 != 0
 }
 fn is_snan(f: Fr) -> bool {
     is_nan(f) && (f.sig >> 62) & 1 == 0
 }
-fn is_inf(f: Fr) -> bool {
+pub fn is_inf(f: Fr) -> bool {
     f.exp == 0x1FFFF && f.sig == 1 << 63
 }
-fn is_zero(f: Fr) -> bool {
+pub fn is_zero(f: Fr) -> bool {
     f.exp != 0x1FFFF && f.sig == 0 && !is_nat(f)
 }
 /// Denormal operand: finite, non-zero, integer bit clear or exponent field 0.
@@ -59,7 +59,7 @@ fn is_denormal(f: Fr) -> bool {
 }
 
 /// A finite value as (sign, magnitude, exponent of the magnitude's bit 0).
-fn value(f: Fr) -> (bool, Big, i64) {
+pub fn value(f: Fr) -> (bool, Big, i64) {
     let e = if f.exp == 0 { 0xC001 } else { i64::from(f.exp) };
     (f.sign, Big::from_u128(u128::from(f.sig)), e - 0xFFFF - 63)
 }
