@@ -16,6 +16,7 @@ pub mod elf;
 pub mod encode;
 pub mod exec;
 pub mod format;
+pub mod fpu;
 pub mod profile;
 pub mod regs;
 pub mod res;

@@ -1,15 +1,22 @@
-//! FP register moves and arithmetic: getf/setf, fmerge, and the fma family through `f64`
-//! (see `state::fr` for what that approximates).
+//! FP register moves and arithmetic: getf/setf, fmerge, the fma family and xma. The
+//! arithmetic and the format conversions are the exact model of `crate::fpu`; this file
+//! reads the operands and ar.fpsr, writes the result and the status-field flags, and raises
+//! the FP Exception fault (nothing written) or trap (result and flags written) an enabled
+//! exception asks for.
 
 use super::access::{fr, gr, set_fr, set_gr};
+use super::interrupt::{fp_fault, fp_trap, illegal_operation};
 use super::op::Op;
 use super::predecode::Exec;
-use super::{Ctx, ExecResult, Flow};
+use super::{Ctx, ExecResult, Flow, Trap};
+use crate::fpu::env::{fpsr_with_flags, Env, Event, Outcome, Precision};
+use crate::fpu::fma::{fma, FmaOp};
+use crate::fpu::memfmt;
 use crate::state::fr::Fr;
-use crate::state::State;
+use crate::state::{ar, State};
 
 /// Executes getf, setf, fmerge and fma-type instructions.
-pub(super) fn execute(st: &mut State, e: &Exec, _ctx: &Ctx) -> ExecResult {
+pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
     let o = &e.ops;
     match e.op {
         Op::Getf { kind } => {
@@ -17,9 +24,9 @@ pub(super) fn execute(st: &mut State, e: &Exec, _ctx: &Ctx) -> ExecResult {
             let nat = f == Fr::NATVAL;
             let v = match kind {
                 0 => f.sig,
-                1 => u64::from(f.exp) | (u64::from(f.sign) << 17),
-                2 => u64::from((f.to_f64() as f32).to_bits()),
-                _ => f.to_f64().to_bits(),
+                1 => memfmt::to_exp_image(f),
+                2 => u64::from(memfmt::to_single(f)),
+                _ => memfmt::to_double(f),
             };
             set_gr(st, o[0], if nat { 0 } else { v }, nat)?;
         }
@@ -27,10 +34,10 @@ pub(super) fn execute(st: &mut State, e: &Exec, _ctx: &Ctx) -> ExecResult {
             let (v, nat) = gr(st, o[1]);
             let f = match (nat, kind) {
                 (true, _) => Fr::NATVAL,
-                (false, 0) => Fr::integer(v),
-                (false, 1) => Fr { sign: v & (1 << 17) != 0, exp: (v & 0x1FFFF) as u32, sig: 1 << 63 },
-                (false, 2) => Fr::from_f64(f64::from(f32::from_bits(v as u32))),
-                (false, _) => Fr::from_f64(f64::from_bits(v)),
+                (false, 0) => memfmt::from_integer(v),
+                (false, 1) => memfmt::from_exp_image(v),
+                (false, 2) => memfmt::from_single(v as u32),
+                (false, _) => memfmt::from_double(v),
             };
             set_fr(st, o[0], f)?;
         }
@@ -43,31 +50,62 @@ pub(super) fn execute(st: &mut State, e: &Exec, _ctx: &Ctx) -> ExecResult {
             };
             set_fr(st, o[0], f)?;
         }
-        Op::Fma { sub, neg, pc } => {
-            let (a, b, c) = (fr(st, o[1]), fr(st, o[2]), fr(st, o[3]));
-            let f = if [a, b, c].contains(&Fr::NATVAL) {
-                Fr::NATVAL
-            } else {
-                let product = a.to_f64() * b.to_f64();
-                let product = if neg { -product } else { product };
-                let addend = if sub { -c.to_f64() } else { c.to_f64() };
-                let v = product + addend;
-                Fr::from_f64(if pc == 1 { f64::from(v as f32) } else { v })
+        Op::Fma { sub, neg, pc, sf } => {
+            check_target(o[0])?;
+            let precision = match pc {
+                1 => Precision::Single,
+                2 => Precision::Double,
+                _ => Precision::Dynamic,
             };
-            set_fr(st, o[0], f)?;
+            let env = Env::new(st.ar[ar::FPSR as usize], sf, precision)
+                .map_err(|err| super::unimplemented(ctx, format!("fma-family instruction: {err}")))?;
+            let op = if sub {
+                FmaOp::Fms
+            } else if neg {
+                FmaOp::Fnma
+            } else {
+                FmaOp::Fma
+            };
+            let f2 = if o[3] == 0 { None } else { Some(fr(st, o[3])) };
+            let out = fma(op, fr(st, o[1]), fr(st, o[2]), f2, &env);
+            commit(st, o[0], sf, out, "fma")?;
         }
         Op::Xma { high, unsigned } => {
             let (a, b, c) = (fr(st, o[1]), fr(st, o[2]), fr(st, o[3]));
             let f = if [a, b, c].contains(&Fr::NATVAL) {
                 Fr::NATVAL
             } else {
-                Fr::integer(xma_significand(a.sig, b.sig, c.sig, high, unsigned))
+                memfmt::from_integer(xma_significand(a.sig, b.sig, c.sig, high, unsigned))
             };
             set_fr(st, o[0], f)?;
         }
         _ => {}
     }
     Ok(Flow::Next)
+}
+
+/// f0 and f1 are read-only: writing them is an Illegal Operation fault, checked before any
+/// FP exception (SDM vol. 3 `fp_check_target_register`).
+fn check_target(f1: i64) -> Result<(), Trap> {
+    if f1 < 2 {
+        return Err(illegal_operation(&format!("write to f{f1}")));
+    }
+    Ok(())
+}
+
+/// Writes an FP outcome to `f1` and its flags to status field `sf`, or raises the fault or
+/// trap it asks for.
+fn commit(st: &mut State, f1: i64, sf: u8, out: Outcome, what: &str) -> Result<(), Trap> {
+    if let (Event::Fault { .. }, Some(code)) = (out.event, out.event.isr_code()) {
+        return Err(fp_fault(code, &format!("{what} (ISR.code 0x{code:x})")));
+    }
+    set_fr(st, f1, out.value)?;
+    let fpsr = &mut st.ar[ar::FPSR as usize];
+    *fpsr = fpsr_with_flags(*fpsr, sf, out.flags);
+    if let Some(code) = out.event.isr_code() {
+        return Err(fp_trap(code, &format!("{what} (ISR.code 0x{code:x})")));
+    }
+    Ok(())
 }
 
 /// The result significand of xma (SDM vol. 3, xma pseudo-code): f3 and f4's significands as

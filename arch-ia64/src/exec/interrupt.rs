@@ -21,6 +21,10 @@ pub mod vector {
     pub const SPECULATION: u16 = 0x5700;
     /// Unaligned data reference.
     pub const UNALIGNED: u16 = 0x5a00;
+    /// Floating-point fault (FP unit, issue 12).
+    pub const FP_FAULT: u16 = 0x5c00;
+    /// Floating-point trap (FP unit, issue 12).
+    pub const FP_TRAP: u16 = 0x5d00;
 }
 
 /// The data reference of a fault that records one: its address goes to cr.ifa, its kind to
@@ -70,6 +74,8 @@ impl Interruption {
             vector::NAT_CONSUMPTION => "NaT consumption",
             vector::SPECULATION => "speculation",
             vector::UNALIGNED => "unaligned data reference",
+            vector::FP_FAULT => "floating-point fault",
+            vector::FP_TRAP => "floating-point trap",
             _ => "interruption",
         }
     }
@@ -179,4 +185,24 @@ pub fn deliver(st: &mut State, int: &Interruption, ip: u64, slot: u8, next: (u64
         u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39) | (na << 35) | (r << 34) | (w << 33);
     st.psr = st.psr.on_interruption(st.cr[cr::DCR as usize]);
     (st.cr[cr::IVA as usize] & !0x7fff) + u64::from(int.vector)
+}
+
+// FP unit (issue 12): the FP Exception fault and trap (SDM vol. 2 section 5.5 and the
+// ISR.code layout of its FP vectors).
+
+/// A Floating-point Exception fault (vector 0x5c00): `code` has the enabled exceptions of
+/// the scalar or low half in bits 0-2 (v, d, z) and of the high half of a parallel
+/// operation in bits 4-6. Nothing of the instruction has been written.
+pub fn fp_fault(code: u16, what: &str) -> Trap {
+    Trap::Guest(Box::new(Interruption::fault(vector::FP_FAULT, code, format!("floating-point fault: {what}"))))
+}
+
+/// A Floating-point Exception trap (vector 0x5d00, IIP at the next instruction): `code`
+/// has o, u, i of the scalar or low half in bits 7-9, of the high half in bits 11-13, and
+/// fpa (the delivered result is larger in magnitude than the exact one) in bit 14. The
+/// result and the FPSR flags have been written.
+pub fn fp_trap(code: u16, what: &str) -> Trap {
+    let mut int = Interruption::fault(vector::FP_TRAP, code, format!("floating-point trap: {what}"));
+    int.trap = true;
+    Trap::Guest(Box::new(int))
 }

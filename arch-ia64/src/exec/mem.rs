@@ -114,8 +114,8 @@ fn load_fr(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, format: FpFormat) -> 
             Fr::from_extended_image(b)
         }
         FpFormat::Integer => Fr::integer(load(st, mem, ctx, addr, 8)?),
-        FpFormat::Double => Fr::from_f64(f64::from_bits(load(st, mem, ctx, addr, 8)?)),
-        FpFormat::Single => Fr::from_f64(f64::from(f32::from_bits(load(st, mem, ctx, addr, 4)? as u32))),
+        FpFormat::Double => crate::fpu::memfmt::from_double(load(st, mem, ctx, addr, 8)?),
+        FpFormat::Single => crate::fpu::memfmt::from_single(load(st, mem, ctx, addr, 4)? as u32),
     })
 }
 
@@ -208,12 +208,16 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             let addr = gr_no_nat(st, o[0], "store address")?;
             check_aligned(st, addr, fp_size(format), false, "FP store", WRITE)?;
             let f = fr(st, o[1]);
+            // Only the spill form may store a NaTVal (SDM vol. 3 stf).
+            if f == Fr::NATVAL && format != FpFormat::Spill {
+                return Err(nat_consumption(&format!("NaTVal in f{} stored", o[1])));
+            }
             match format {
                 FpFormat::Spill => store_bytes(mem, ctx, addr, &f.spill_image())?,
                 FpFormat::Extended => store_bytes(mem, ctx, addr, &f.extended_image())?,
                 FpFormat::Integer => store(st, mem, ctx, addr, 8, f.sig)?,
-                FpFormat::Double => store(st, mem, ctx, addr, 8, f.to_f64().to_bits())?,
-                FpFormat::Single => store(st, mem, ctx, addr, 4, u64::from((f.to_f64() as f32).to_bits()))?,
+                FpFormat::Double => store(st, mem, ctx, addr, 8, crate::fpu::memfmt::to_double(f))?,
+                FpFormat::Single => store(st, mem, ctx, addr, 4, u64::from(crate::fpu::memfmt::to_single(f)))?,
             }
             post_increment(st, e, 0, update)?;
         }

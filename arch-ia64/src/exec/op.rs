@@ -264,10 +264,13 @@ pub enum Op {
     Fmerge {
         kind: u8,
     },
+    /// fma/fms/fnma (and their pseudo-ops): `pc` 1 = `.s`, 2 = `.d`, 0 = the status field's
+    /// precision; `sf` the status field completer (bits 35:34, FP unit (issue 12)).
     Fma {
         sub: bool,
         neg: bool,
         pc: u8,
+        sf: u8,
     },
     /// xma.l / xma.h / xma.hu (xmpy is xma with f2 = f0): a 64 x 64 -> 128-bit integer
     /// multiply-add on the significands.

@@ -473,7 +473,7 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
             } else {
                 0
             };
-            Op::Fma { sub: name.starts_with("fms"), neg: name.starts_with("fnma"), pc }
+            Op::Fma { sub: name.starts_with("fms"), neg: name.starts_with("fnma"), pc, sf: field(slot, 34, 2) as u8 }
         }
         // multimedia (issue 12)
         _ if matches!(

@@ -2,8 +2,8 @@
 //! sign, 17-bit exponent, 64-bit significand with explicit integer bit), and the memory
 //! formats the entry paths use.
 //!
-//! Arithmetic (`fma` and friends) goes through `f64`: exact for the values the accounting
-//! paths handle, an approximation of 82-bit precision in general (stated in the README).
+//! Arithmetic and the single/double/extended conversions are the exact model of
+//! `crate::fpu`.
 
 /// Exponent bias of the register format.
 const BIAS: i32 = 0xFFFF;
@@ -36,51 +36,6 @@ impl Fr {
         Fr { sign: false, exp: INTEGER_EXP, sig: v }
     }
 
-    /// The value as an `f64` (rounded).
-    pub fn to_f64(self) -> f64 {
-        if self.exp == EXP_MAX {
-            let v = if self.sig << 1 == 0 { f64::INFINITY } else { f64::NAN };
-            return if self.sign { -v } else { v };
-        }
-        if self.sig == 0 {
-            return if self.sign { -0.0 } else { 0.0 };
-        }
-        // Scale in two halves so subnormal results do not underflow on the way.
-        let e = self.exp as i32 - BIAS;
-        let m = self.sig as f64 * pow2(-63);
-        let v = m * pow2(e / 2) * pow2(e - e / 2);
-        if self.sign {
-            -v
-        } else {
-            v
-        }
-    }
-
-    /// The register-format value of `x`, normalized.
-    pub fn from_f64(x: f64) -> Fr {
-        let sign = x.is_sign_negative();
-        if x.is_nan() {
-            return Fr { sign, exp: EXP_MAX, sig: 0xC000_0000_0000_0000 };
-        }
-        if x.is_infinite() {
-            return Fr { sign, exp: EXP_MAX, sig: 1 << 63 };
-        }
-        if x == 0.0 {
-            return Fr { sign, exp: 0, sig: 0 };
-        }
-        let bits = x.abs().to_bits();
-        let raw_exp = ((bits >> 52) & 0x7FF) as i32;
-        let mant = bits & ((1 << 52) - 1);
-        let (e, m) = if raw_exp == 0 {
-            // Subnormal: normalize.
-            let shift = mant.leading_zeros() as i32 - 11;
-            (1 - 1023 - shift, mant << shift)
-        } else {
-            (raw_exp - 1023, mant | (1 << 52))
-        };
-        Fr { sign, exp: (e + BIAS) as u32, sig: m << 11 }
-    }
-
     /// The 16-byte spill image (`stf.spill`): significand, then exponent and sign in
     /// bits 0-17 of the second doubleword (SDM vol. 1 Figure 5-9).
     pub fn spill_image(self) -> [u8; 16] {
@@ -101,76 +56,35 @@ impl Fr {
         Fr { sign: hi & (1 << 17) != 0, exp: (hi & u64::from(EXP_MAX)) as u32, sig: u64::from_le_bytes(lo) }
     }
 
-    /// The 80-bit extended memory image (`stfe`): significand, 15-bit exponent and sign.
+    /// The 80-bit extended memory image (`stfe`), see [`crate::fpu::memfmt::to_extended`].
     pub fn extended_image(self) -> [u8; 10] {
-        let e15 = match self.exp {
-            0 => 0,
-            EXP_MAX => 0x7FFF,
-            e => (e as i32 - BIAS + 0x3FFF).clamp(0, 0x7FFE) as u16,
-        };
-        let mut out = [0u8; 10];
-        out[..8].copy_from_slice(&self.sig.to_le_bytes());
-        out[8..].copy_from_slice(&(e15 | (u16::from(self.sign) << 15)).to_le_bytes());
-        out
+        crate::fpu::memfmt::to_extended(self)
     }
 
-    /// The register from an 80-bit extended image (`ldfe`).
+    /// The register from an 80-bit extended image (`ldfe`), see
+    /// [`crate::fpu::memfmt::from_extended`].
     pub fn from_extended_image(b: [u8; 10]) -> Fr {
-        let mut lo = [0u8; 8];
-        lo.copy_from_slice(&b[..8]);
-        let se = u16::from_le_bytes([b[8], b[9]]);
-        let e15 = u32::from(se & 0x7FFF);
-        let exp = match e15 {
-            0 => 0,
-            0x7FFF => EXP_MAX,
-            e => (e as i32 - 0x3FFF + BIAS) as u32,
-        };
-        Fr { sign: se & 0x8000 != 0, exp, sig: u64::from_le_bytes(lo) }
-    }
-}
-
-/// 2^e as an `f64` (0 or infinity outside the representable range).
-fn pow2(e: i32) -> f64 {
-    if e > 1023 {
-        f64::INFINITY
-    } else if e < -1074 {
-        0.0
-    } else if e < -1022 {
-        f64::from_bits(1u64 << (e + 1074))
-    } else {
-        f64::from_bits(((e + 1023) as u64) << 52)
+        crate::fpu::memfmt::from_extended(b)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fpu::memfmt::from_double;
 
     #[test]
     fn f1_is_one_and_f0_is_zero() {
-        assert_eq!(Fr::ONE.to_f64(), 1.0);
-        assert_eq!(Fr::ZERO.to_f64(), 0.0);
-        assert_eq!(Fr::from_f64(1.0), Fr::ONE);
-    }
-
-    #[test]
-    fn doubles_round_trip() {
-        for x in [1.5, -2.25, 1e300, 3e-310, 123456789.0, -0.0] {
-            assert_eq!(Fr::from_f64(x).to_f64().to_bits(), x.to_bits(), "{x}");
-        }
-    }
-
-    #[test]
-    fn integers_in_the_significand_have_their_value() {
-        assert_eq!(Fr::integer(12345).to_f64(), 12345.0);
+        assert_eq!(from_double(1.0f64.to_bits()), Fr::ONE);
+        assert_eq!(from_double(0.0f64.to_bits()), Fr::ZERO);
     }
 
     #[test]
     fn spill_and_extended_images_round_trip() {
-        for f in [Fr::ONE, Fr::NATVAL, Fr::integer(0xdead_beef), Fr::from_f64(-3.5)] {
+        let x = from_double((-3.5f64).to_bits());
+        for f in [Fr::ONE, Fr::NATVAL, Fr::integer(0xdead_beef), x] {
             assert_eq!(Fr::from_spill_image(f.spill_image()), f);
         }
-        let x = Fr::from_f64(-3.5);
         assert_eq!(Fr::from_extended_image(x.extended_image()), x);
     }
 }
