@@ -145,6 +145,11 @@ pub enum TimingClass {
     Fc,
     FpMerge,
     Fma,
+    // F unit (issue 12)
+    /// fcmp/fclass: a predicate result ([GCC] fcmp 2, fcmp->br bypass 1).
+    FpCompare,
+    /// fsetc/fclrf/fchkf: FPSR status-field operations.
+    FpStatus,
 }
 
 /// One row of the table: one instruction form.

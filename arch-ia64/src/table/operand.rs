@@ -115,6 +115,11 @@ pub enum OpKind {
     Sof,
     Sol,
     Sor,
+    // F unit (issue 12)
+    Fclass9,
+    Amask7,
+    Omask7,
+    Tgt25F,
 }
 
 /// How an operand's value maps onto its field bits.
@@ -196,6 +201,11 @@ const F_27_2: &[Field] = &[Field::new(27, 2)];
 const F_27_4: &[Field] = &[Field::new(27, 4)];
 const F_27_6: &[Field] = &[Field::new(27, 6)];
 const F_31_6: &[Field] = &[Field::new(31, 6)];
+// F unit (issue 12): fclass9 is fc2 (bits 33-34, low) and fclass7c (bits 20-26); fchkf's
+// target is imm20a (bits 6-25) and s (bit 36).
+const F_FCLASS9: &[Field] = &[Field::new(33, 2), Field::new(20, 7)];
+const F_20_7B: &[Field] = &[Field::new(20, 7)];
+const F_TGT25F: &[Field] = &[Field::new(6, 20), Field::new(36, 1)];
 
 const R7: i128 = 127;
 const I64_MIN: i128 = i64::MIN as i128;
@@ -291,6 +301,11 @@ impl OpKind {
             Sof => spec(Dec, F_13_7, false, Plain, 0, 96, "0..96"),
             Sol => spec(Dec, F_20_7, false, Plain, 0, 96, "0..96"),
             Sor => spec(Dec, F_27_4, false, Shifted(3), 0, 96, "0..96 in multiples of 8"),
+            // F unit (issue 12).
+            Fclass9 => spec(Hex, F_FCLASS9, false, Plain, 0, 0x1ff, "0..0x1ff"),
+            Amask7 => spec(Hex, F_13_7, false, Plain, 0, 0x7f, "0..0x7f"),
+            Omask7 => spec(Hex, F_20_7B, false, Plain, 0, 0x7f, "0..0x7f"),
+            Tgt25F => spec(Target, F_TGT25F, true, Bundles, -(1 << 24), (1 << 24) - 16, "within 16 MiB of the bundle"),
         }
     }
 
@@ -366,6 +381,9 @@ impl OpKind {
             return Err(OperandError::OutOfRange(s.range_text));
         }
         let encoded: i64 = match s.code {
+            // F unit (issue 12): gas adds both signs to an fclass mask that names a class
+            // (zero, unnormal, normal, infinity) but no sign, since such a mask would match nothing.
+            Code::Plain if self == OpKind::Fclass9 && value & 0x3c != 0 && value & 3 == 0 => value | 3,
             Code::Plain => value,
             Code::MinusOne => value - 1,
             Code::SixtyThreeMinus => 63 - value,
