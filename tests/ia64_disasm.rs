@@ -272,5 +272,38 @@ fn explained(ours: &Essence, theirs: &Essence) -> bool {
         && (theirs.base == "purple"
             || ["pshr2", "pshr4", "pmpyshr2", "pshl1", "pshl4"].contains(&theirs.base.as_str()));
     let tf = ours.base == "tf" && theirs.base == "tf";
-    ours.qp == theirs.qp && ((renamed || fmerge) && same_regs || chk || mm || tf)
+    ours.qp == theirs.qp && ((renamed || fmerge) && same_regs || chk || mm || tf || fp_unit_explained(ours, theirs))
+}
+
+/// F unit (issue 12), checked against objdump and the SDM:
+/// 10. objdump's pseudo-ops of the F unit (fabs/fneg/fnegabs/fpabs/fpneg/fpnegabs of the
+///    merges, fadd/fsub/fmpy/fnmpy/fpmpy/fpnmpy/fnorm of the multiply-adds) are the real
+///    instruction in yaxpeax, which lists the pinned f0/f1 operand too.
+/// 11. yaxpeax spells frsqrta `frsqta` and has no opcode for fpcmp (its placeholder `purple`).
+fn fp_unit_explained(ours: &Essence, theirs: &Essence) -> bool {
+    const PSEUDO: [(&str, &str); 13] = [
+        ("fabs", "fmerge"),
+        ("fneg", "fmerge"),
+        ("fnegabs", "fmerge"),
+        ("fpabs", "fpmerge"),
+        ("fpneg", "fpmerge"),
+        ("fpnegabs", "fpmerge"),
+        ("fadd", "fma"),
+        ("fsub", "fms"),
+        ("fmpy", "fma"),
+        ("fnmpy", "fnma"),
+        ("fpmpy", "fpma"),
+        ("fpnmpy", "fpnma"),
+        ("fnorm", "fma"),
+    ];
+    if PSEUDO.contains(&(ours.base.as_str(), theirs.base.as_str())) {
+        // Their operands are ours plus the pinned f0/f1 (and f3 again for fneg/fpneg).
+        let mut t = theirs.regs.clone();
+        return ours.regs.iter().all(|r| {
+            let found = t.iter().position(|x| x == r);
+            found.map(|i| t.remove(i)).is_some()
+        }) && t.iter().all(|r| r == "f0" || r == "f1" || ours.regs.contains(r));
+    }
+    (ours.base == "frsqrta" && theirs.base == "frsqta" && ours.regs == theirs.regs)
+        || (ours.base == "fpcmp" && theirs.base == "purple")
 }

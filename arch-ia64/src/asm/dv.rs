@@ -46,6 +46,10 @@
 
 use emu_core::error::{Diagnostic, SourceLoc};
 
+// F unit (issue 12): the FPSR fields of FP instructions.
+#[path = "dv_fp.rs"]
+mod dv_fp;
+
 /// A register resource, numbered as encoded (`ar.lc` = 65, `cr.ifs` = 23).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Resource {
@@ -864,6 +868,8 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
             Resource::Cr(n) => cr_use(&mut u, n, true, class),
         }
     }
+    let moves_fpsr = writes.iter().any(|(r, explicit)| *explicit && *r == Resource::Ar(40));
+    dv_fp::add_uses(&mut u, insn.name, insn.mnemonic, moves_fpsr);
     u
 }
 

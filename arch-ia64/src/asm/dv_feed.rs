@@ -102,7 +102,8 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
         }
     }
     let kind = match form.timing {
-        TimingClass::Compare | TimingClass::Tbit => DvKind::Compare {
+        // fcmp/fclass (F unit, issue 12) write their predicates as compares do.
+        TimingClass::Compare | TimingClass::Tbit | TimingClass::FpCompare => DvKind::Compare {
             p1: known(0).unwrap_or(0) as u8,
             p2: known(1).unwrap_or(0) as u8,
             unc: mnemonic.contains(".unc"),

@@ -65,6 +65,16 @@ fn at_constant(word: &str) -> Option<u64> {
         "shuf" => 9,
         "alt" => 0xa,
         "rev" => 0xb,
+        // fclass classes (issue 12, F unit).
+        "pos" => 0x001,
+        "neg" => 0x002,
+        "zero" => 0x004,
+        "unorm" => 0x008,
+        "norm" => 0x010,
+        "inf" => 0x020,
+        "snan" => 0x040,
+        "qnan" => 0x080,
+        "nat" => 0x100,
         _ => return None,
     })
 }

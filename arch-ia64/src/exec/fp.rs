@@ -41,15 +41,6 @@ pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
             };
             set_fr(st, o[0], f)?;
         }
-        Op::Fmerge { kind } => {
-            let (a, b) = (fr(st, o[1]), fr(st, o[2]));
-            let f = match kind {
-                0 => Fr { sign: a.sign, ..b },
-                1 => Fr { sign: !a.sign, ..b },
-                _ => Fr { sign: a.sign, exp: a.exp, sig: b.sig },
-            };
-            set_fr(st, o[0], f)?;
-        }
         Op::Fma { sub, neg, pc, sf } => {
             check_target(o[0])?;
             let precision = match pc {

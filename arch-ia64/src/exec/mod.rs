@@ -6,6 +6,7 @@ mod access;
 mod alu;
 mod branch;
 mod fp;
+pub mod fp_bits;
 mod indirect;
 pub mod interrupt;
 mod mem;
@@ -51,6 +52,16 @@ pub enum ExecError {
         slot: u8,
         /// What it was (mnemonic and detail).
         what: String,
+    },
+    /// An F-unit arithmetic form whose semantics wait for the FP arithmetic core (issue 12).
+    #[error("0x{pc:x} slot {slot}: not executed yet: {mnemonic} (FP arithmetic core)")]
+    FpNotExecutedYet {
+        /// Bundle address.
+        pc: u64,
+        /// Slot.
+        slot: u8,
+        /// The row's mnemonic.
+        mnemonic: String,
     },
     /// A memory access outside the mapped regions, or a protection failure.
     #[error("0x{pc:x} slot {slot}: {fault}")]
@@ -155,9 +166,16 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
         | Op::Xchg { .. }
         | Op::Cmpxchg { .. }
         | Op::Fetchadd { .. } => mem::access(st, mem, e, ctx),
-        Op::Getf { .. } | Op::Setf { .. } | Op::Fmerge { .. } | Op::Fma { .. } | Op::Xma { .. } => {
-            fp::execute(st, e, ctx)
-        }
+        Op::Getf { .. } | Op::Setf { .. } | Op::Fma { .. } | Op::Xma { .. } => fp::execute(st, e, ctx),
+        // F unit (issue 12): the merges moved here from fp.rs (they need no arithmetic).
+        Op::Fmerge { .. }
+        | Op::Fselect
+        | Op::FpBits(_)
+        | Op::Fpmerge { .. }
+        | Op::Fclass { .. }
+        | Op::Fsetc { .. }
+        | Op::Fclrf { .. }
+        | Op::FpArith { .. } => fp_bits::execute(st, e, ctx),
         Op::Branch { .. } | Op::Rfi | Op::Epc | Op::Break | Op::ChkS { .. } => branch::execute(st, mem, e, ctx),
         Op::MovToInd(_) | Op::MovFromInd(_) | Op::MovMsr | Op::Tlb(_) => indirect::execute(st, e, ctx),
         // multimedia (issue 12)
@@ -170,6 +188,7 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
 /// compares clear both their targets.
 pub fn nullified(st: &mut State, e: &Exec) {
     alu::predicated_off(st, e);
+    fp_bits::predicated_off(st, e);
 }
 
 /// Shorthand for an emulator error at the current instruction.

@@ -281,6 +281,107 @@ pub enum Op {
     // multimedia (issue 12)
     /// A parallel (multimedia) operation, `exec/mm.rs`.
     Mm(super::mm::MmOp),
+    // F unit (issue 12). Executed bit-exactly in `fp_bits.rs`:
+    /// fselect: f1 = f3 & f4 | f2 & ~f4 on the significands (operands f1, f3, f4, f2).
+    Fselect,
+    /// The F9 significand operations of op 0 (fmix, fsxt, fswap, fand, ...).
+    FpBits(FpBitsOp),
+    /// fpmerge.s (0), .ns (1), .se (2): the merges on both singles of a pair.
+    Fpmerge {
+        kind: u8,
+    },
+    /// fclass.m (`.unc`): operands p1, p2, f2, fclass9.
+    Fclass {
+        unc: bool,
+    },
+    /// fsetc.sf: operands amask7, omask7.
+    Fsetc {
+        sf: u8,
+    },
+    /// fclrf.sf.
+    Fclrf {
+        sf: u8,
+    },
+    /// The arithmetic F forms, executed by the FP arithmetic core (`sf` is the status field).
+    FpArith {
+        kind: FpArithOp,
+        sf: u8,
+    },
+}
+
+/// The F9 bit operations on significands (result exponent 0x1003E, sign 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)] // named after the mnemonics
+pub enum FpBitsOp {
+    MixL,
+    MixR,
+    MixLr,
+    SxtL,
+    SxtR,
+    Swap,
+    SwapNl,
+    SwapNr,
+    And,
+    Andcm,
+    Or,
+    Xor,
+}
+
+/// The arithmetic F-unit operations (SDM vol. 3 ch. 2), whose results need the FP core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FpArithOp {
+    /// fpma/fpms/fpnma (operands f1, f3, f4, f2).
+    Fpma {
+        /// fpms.
+        sub: bool,
+        /// fpnma.
+        neg: bool,
+    },
+    /// fcmp: operands p1, p2, f2, f3; `frel` 0 eq, 1 lt, 2 le, 3 unord.
+    Fcmp {
+        /// Relation.
+        frel: u8,
+        /// `.unc`.
+        unc: bool,
+    },
+    /// fpcmp: operands f1, f2, f3; `frel` 0-7 = eq lt le unord neq nlt nle ord (x6 0x30-0x37).
+    Fpcmp {
+        /// Relation.
+        frel: u8,
+    },
+    /// fcvt.fx/.fxu/.trunc and fpcvt (operands f1, f2).
+    Fcvt {
+        /// `.fxu`.
+        unsigned: bool,
+        /// `.trunc`.
+        trunc: bool,
+        /// fpcvt (a pair of singles).
+        parallel: bool,
+    },
+    /// fcvt.xf (operands f1, f2).
+    Fcvtxf,
+    /// fmin/fmax/famin/famax (0-3, x6 0x14-0x17) and the fp* forms (operands f1, f2, f3).
+    MinMax {
+        /// 0 min, 1 max, 2 amin, 3 amax.
+        kind: u8,
+        /// The pair-of-singles form.
+        parallel: bool,
+    },
+    /// frcpa/fprcpa (operands f1, p2, f2, f3).
+    Frcpa {
+        /// fprcpa.
+        parallel: bool,
+    },
+    /// frsqrta/fprsqrta (operands f1, p2, f3).
+    Frsqrta {
+        /// fprsqrta.
+        parallel: bool,
+    },
+    /// fpack: two register-format values to singles (operands f1, f2, f3).
+    Fpack,
+    /// fchkf: branch to operand 0 if the status field's flags show an exception the
+    /// main field (sf0) flags and traps do not.
+    Fchkf,
 }
 
 /// The TLB instructions, grouped by the checks they make before touching the TLB.

@@ -229,6 +229,7 @@ fn registers(form: &Form, e: &mut Exec) {
     const PFS: u8 = 64;
     const UNAT: u8 = 36;
     const CCV: u8 = 32;
+    const FPSR: u8 = 40;
     match e.op {
         Op::Branch { kind: BrKind::Call, .. } => push_dst(e, RegKind::Ar, PFS),
         Op::Branch { kind: BrKind::Ret, .. } => push_src(e, RegKind::Ar, PFS, Use::Data),
@@ -236,6 +237,13 @@ fn registers(form: &Form, e: &mut Exec) {
         Op::Store { spill: true, .. } => push_dst(e, RegKind::Ar, UNAT),
         Op::Cmpxchg { .. } => push_src(e, RegKind::Ar, CCV, Use::Data),
         Op::Alloc => push_src(e, RegKind::Ar, PFS, Use::Data),
+        // F unit (issue 12): the FPSR status-field operations.
+        Op::Fsetc { .. } => {
+            push_src(e, RegKind::Ar, FPSR, Use::Data);
+            push_dst(e, RegKind::Ar, FPSR);
+        }
+        Op::Fclrf { .. } => push_dst(e, RegKind::Ar, FPSR),
+        Op::FpArith { kind: super::op::FpArithOp::Fchkf, .. } => push_src(e, RegKind::Ar, FPSR, Use::Data),
         _ => {}
     }
 }
@@ -443,6 +451,9 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
         "bsw.0" => Op::Bsw { bank: 0 },
         "bsw.1" => Op::Bsw { bank: 1 },
         "epc" => Op::Epc,
+        // F unit (issue 12): every row but the existing fmerge/fma/xma ones (before the fma
+        // arm below, whose prefix test would take fmax/fmin).
+        _ if super::fp_bits::op_of(form, slot).is_some() => super::fp_bits::op_of(form, slot)?,
         "xma.l" => Op::Xma { high: false, unsigned: false },
         "xma.h" => Op::Xma { high: true, unsigned: false },
         "xma.hu" => Op::Xma { high: true, unsigned: true },

@@ -156,6 +156,11 @@ pub enum TimingClass {
     MmShiftImm,
     /// pmpy, pmpyshr, popcnt, clz, mpy4: MM multiply, I0 only.
     MmMul,
+    // F unit (issue 12)
+    /// fcmp/fclass: a predicate result ([GCC] fcmp 2, fcmp->br bypass 1).
+    FpCompare,
+    /// fsetc/fclrf/fchkf: FPSR status-field operations.
+    FpStatus,
 }
 
 /// One row of the table: one instruction form.

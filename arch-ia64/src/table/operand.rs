@@ -126,6 +126,11 @@ pub enum OpKind {
     Mbtype4,
     Mhtype8,
     ImmU5Tf,
+    // F unit (issue 12)
+    Fclass9,
+    Amask7,
+    Omask7,
+    Tgt25F,
 }
 
 /// How an operand's value maps onto its field bits.
@@ -221,6 +226,11 @@ const F_20_4: &[Field] = &[Field::new(20, 4)];
 const F_20_8: &[Field] = &[Field::new(20, 8)];
 /// mux1's named permutations (SDM vol. 3 mux, Table "Mux permutations for 8-bit elements").
 pub const MBTYPE4_NAMES: &[(&str, i64)] = &[("@brcst", 0), ("@mix", 8), ("@shuf", 9), ("@alt", 0xa), ("@rev", 0xb)];
+// F unit (issue 12): fclass9 is fc2 (bits 33-34, low) and fclass7c (bits 20-26); fchkf's
+// target is imm20a (bits 6-25) and s (bit 36).
+const F_FCLASS9: &[Field] = &[Field::new(33, 2), Field::new(20, 7)];
+const F_20_7B: &[Field] = &[Field::new(20, 7)];
+const F_TGT25F: &[Field] = &[Field::new(6, 20), Field::new(36, 1)];
 
 const R7: i128 = 127;
 const I64_MIN: i128 = i64::MIN as i128;
@@ -332,6 +342,11 @@ impl OpKind {
             ),
             Mhtype8 => spec(Hex, F_20_8, false, Plain, 0, 255, "an 8-bit mix type"),
             ImmU5Tf => spec(Dec, F_14_5, false, Code::Bias(32), 32, 63, "a 5-bit unsigned (32 + (0-31))"),
+            // F unit (issue 12).
+            Fclass9 => spec(Hex, F_FCLASS9, false, Plain, 0, 0x1ff, "0..0x1ff"),
+            Amask7 => spec(Hex, F_13_7, false, Plain, 0, 0x7f, "0..0x7f"),
+            Omask7 => spec(Hex, F_20_7B, false, Plain, 0, 0x7f, "0..0x7f"),
+            Tgt25F => spec(Target, F_TGT25F, true, Bundles, -(1 << 24), (1 << 24) - 16, "within 16 MiB of the bundle"),
         }
     }
 
@@ -407,6 +422,9 @@ impl OpKind {
             return Err(OperandError::OutOfRange(s.range_text));
         }
         let encoded: i64 = match s.code {
+            // F unit (issue 12): gas adds both signs to an fclass mask that names a class
+            // (zero, unnormal, normal, infinity) but no sign, since such a mask would match nothing.
+            Code::Plain if self == OpKind::Fclass9 && value & 0x3c != 0 && value & 3 == 0 => value | 3,
             Code::Plain => value,
             Code::MinusOne => value - 1,
             Code::SixtyThreeMinus => 63 - value,

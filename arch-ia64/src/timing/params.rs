@@ -117,6 +117,14 @@ pub struct Itanium2Params {
     pub tlb: u64,
     /// Results of `br.call` (b0, ar.pfs) and any class not named above. [KAPI] BR 1; [GCC] "unknown 1".
     pub other: u64,
+    // F unit (issue 12)
+    /// `fcmp`/`fclass` predicate to a non-branch reader. [GCC] fcmp 2; reference table "fcmp 2".
+    pub fp_cmp: u64,
+    /// `fcmp`/`fclass` predicate to a branch's qualifying predicate. [GCC] bypass fcmp->br 1.
+    pub fp_cmp_to_branch: u64,
+    /// `fsetc`/`fclrf` to a reader of ar.fpsr. GUESS: no source gives these; taken as the
+    /// [GCC] fmisc figure (4) of the F-unit misc operations.
+    pub fp_status: u64,
     /// Cycles lost after a taken branch. GUESS: no source gives it (reference section 2). The front end
     /// is 2 stages (IPG ROT, [OSDEV]); a predicted-taken branch resteers fetch and loses one cycle.
     pub taken_branch_bubble: u64,
@@ -200,6 +208,9 @@ impl Default for Itanium2Params {
             probe: 5,
             tlb: 5,
             other: 1,
+            fp_cmp: 2,
+            fp_cmp_to_branch: 1,
+            fp_status: 4,
             taken_branch_bubble: 1,
             break_cost: 8,
             interruption_cost: 8,
@@ -227,7 +238,7 @@ const fn row(name: &'static str, value: u64, source: &'static str, guess: bool) 
 }
 
 impl Itanium2Params {
-    fn rows(&self) -> [Row; 61] {
+    fn rows(&self) -> [Row; 64] {
         let p = self;
         [
             row("bundles_per_cycle", u64::from(p.bundles_per_cycle), "[KAPI] cluster0MaxBundleIssue, [GCC]", false),
@@ -281,6 +292,10 @@ impl Itanium2Params {
             row("probe", p.probe, "[FSYS] takes 5 cycles", false),
             row("tlb", p.tlb, "none; probe figure", true),
             row("other", p.other, "[KAPI] BR, [GCC] unknown", false),
+            // F unit (issue 12).
+            row("fp_cmp", p.fp_cmp, "[GCC] fcmp", false),
+            row("fp_cmp_to_branch", p.fp_cmp_to_branch, "[GCC] fcmp->br bypass", false),
+            row("fp_status", p.fp_status, "none; [GCC] fmisc figure", true),
             row("taken_branch_bubble", p.taken_branch_bubble, "none; 2-stage front end [OSDEV]", true),
             row("break_cost", p.break_cost, "none; flush of the 8-stage pipeline [OSDEV]", true),
             row("interruption_cost", p.interruption_cost, "none; as break_cost", true),

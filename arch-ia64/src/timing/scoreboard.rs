@@ -93,6 +93,9 @@ pub(crate) fn latency(p: &Itanium2Params, info: &IssueInfo, index: usize, dst: R
         T::GetF => all(p.getf),
         T::SetF => all(p.setf),
         T::Fma | T::FpMerge => all(p.fp_op),
+        // F unit (issue 12).
+        T::FpCompare => Latency { data: p.fp_cmp, address: p.fp_cmp, branch: p.fp_cmp_to_branch },
+        T::FpStatus => all(p.fp_status),
         T::MovFromPr => all(p.mov_from_pr),
         T::MovToPr => all(p.mov_to_pr),
         T::MovFromBr => all(p.mov_from_br),
