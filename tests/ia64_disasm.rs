@@ -240,7 +240,7 @@ fn yaxpeax_agrees_on_mnemonics_and_registers() {
 /// 7. yaxpeax decodes `chk.s.i` (I20) with predicate operands and r127 instead of r2;
 ///    the SDM's I20 has r2 at bits 13-19 and a target, as objdump and gas agree.
 fn explained(ours: &Essence, theirs: &Essence) -> bool {
-    const RENAMED: [(&str, &str); 7] = [
+    const RENAMED: [(&str, &str); 8] = [
         ("add", "addplusone"),
         ("sub", "subminusone"),
         ("clrrrb", "clrrb"),
@@ -248,6 +248,8 @@ fn explained(ours: &Essence, theirs: &Essence) -> bool {
         ("shr", "extr"),
         ("ld2", "purple"),
         ("ld4", "purple"),
+        // yaxpeax-ia64 0.2.1 names ldfs.sa with register update (x6 0x0e, m = 1) "ldfp".
+        ("ldfs", "ldfp"),
     ];
     let renamed = RENAMED.contains(&(ours.base.as_str(), theirs.base.as_str()));
     let same_regs = {
@@ -257,5 +259,10 @@ fn explained(ours: &Essence, theirs: &Essence) -> bool {
     };
     let fmerge = ours.base == "mov" && theirs.base == "fmerge";
     let chk = ours.base == "chk" && theirs.base == "chk" && theirs.regs.iter().any(|r| r.starts_with('p'));
-    ours.qp == theirs.qp && ((renamed || fmerge) && same_regs || chk)
+    // yaxpeax-ia64 0.2.1 shows ld16's implied ar.csd as an r0 operand (memory forms, issue 12).
+    let ld16 = ours.base == "ld16" && {
+        let t: Vec<String> = theirs.regs.iter().filter(|r| *r != "r0").cloned().collect();
+        t == ours.regs
+    };
+    ours.qp == theirs.qp && ((renamed || fmerge) && same_regs || chk || ld16)
 }

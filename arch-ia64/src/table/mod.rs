@@ -13,6 +13,8 @@ mod f;
 pub mod field;
 mod i;
 mod m;
+// memory forms (issue 12)
+mod m_mem;
 pub mod operand;
 mod x;
 
@@ -293,6 +295,7 @@ impl Table {
         a::list(&mut forms);
         i::list(&mut forms);
         m::list(&mut forms);
+        m_mem::list(&mut forms); // memory forms (issue 12)
         b::list(&mut forms);
         f::list(&mut forms);
         x::list(&mut forms);
