@@ -246,7 +246,7 @@ fn yaxpeax_agrees_on_mnemonics_and_registers() {
 /// 9. (issue 12) yaxpeax-ia64 reads the p2 of `tf` (I30) from 7 bits (`p71`); the SDM's p2 is
 ///    bits 27-32, as objdump shows.
 fn explained(ours: &Essence, theirs: &Essence) -> bool {
-    const RENAMED: [(&str, &str); 7] = [
+    const RENAMED: [(&str, &str); 8] = [
         ("add", "addplusone"),
         ("sub", "subminusone"),
         ("clrrrb", "clrrb"),
@@ -254,6 +254,8 @@ fn explained(ours: &Essence, theirs: &Essence) -> bool {
         ("shr", "extr"),
         ("ld2", "purple"),
         ("ld4", "purple"),
+        // yaxpeax-ia64 0.2.1 names ldfs.sa with register update (x6 0x0e, m = 1) "ldfp".
+        ("ldfs", "ldfp"),
     ];
     let renamed = RENAMED.contains(&(ours.base.as_str(), theirs.base.as_str()));
     let same_regs = {
@@ -272,7 +274,13 @@ fn explained(ours: &Essence, theirs: &Essence) -> bool {
         && (theirs.base == "purple"
             || ["pshr2", "pshr4", "pmpyshr2", "pshl1", "pshl4"].contains(&theirs.base.as_str()));
     let tf = ours.base == "tf" && theirs.base == "tf";
-    ours.qp == theirs.qp && ((renamed || fmerge) && same_regs || chk || mm || tf || fp_unit_explained(ours, theirs))
+    // yaxpeax-ia64 0.2.1 shows ld16's implied ar.csd as an r0 operand (memory forms, issue 12).
+    let ld16 = ours.base == "ld16" && {
+        let t: Vec<String> = theirs.regs.iter().filter(|r| *r != "r0").cloned().collect();
+        t == ours.regs
+    };
+    ours.qp == theirs.qp
+        && ((renamed || fmerge) && same_regs || chk || mm || tf || ld16 || fp_unit_explained(ours, theirs))
 }
 
 /// F unit (issue 12), checked against objdump and the SDM:

@@ -268,6 +268,7 @@ fn fits(op: &Operand, kind: OpKind) -> bool {
             (Reg::Gr(0), "r0")
                 | (Reg::Ar(64), "ar.pfs")
                 | (Reg::Ar(32), "ar.ccv")
+                | (Reg::Ar(25), "ar.csd") // memory forms (issue 12)
                 | (Reg::PrAll, "pr")
                 | (Reg::PrRot, "pr.rot")
                 | (Reg::Psr, "psr")

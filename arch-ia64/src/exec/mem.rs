@@ -1,7 +1,7 @@
 //! Loads, stores, FP memory moves and the atomic read-modify-write instructions (SDM vol. 3
 //! ld, st, ldf, stf, xchg, cmpxchg, fetchadd; spill/fill NaT handling per
-//! `reference/ia64-system.md` section 6). Memory is one coherent CPU's view: no ALAT, no
-//! caches, no ordering effects.
+//! `reference/ia64-system.md` section 6). Memory is one coherent CPU's view: no caches, no
+//! ordering effects; stores remove the ALAT entries they overlap (`alat.rs`).
 
 use super::access::{fr, gr, gr_no_nat, load, load_bytes, set_fr, set_gr, store, store_bytes};
 use super::interrupt::{nat_consumption, nat_consumption_non_access, unaligned_reference, DataRef, NON_ACCESS_LFETCH};
@@ -21,20 +21,28 @@ fn unat_bit(addr: u64) -> u64 {
 
 /// Checks the alignment of a data access of `size` bytes at `addr` (SDM vol. 1 section 4.5):
 /// a semaphore must be naturally aligned whatever PSR.ac; any other access faults when
-/// misaligned only while PSR.ac is set. With PSR.ac clear an unaligned ordinary access is
-/// done in full, as the architecture allows an implementation to (Linux sets PSR.ac in the
-/// kernel, so its paths see the fault).
-fn check_aligned(st: &State, addr: u64, size: u8, semaphore: bool, what: &str, rw: (bool, bool)) -> Result<(), Trap> {
+/// misaligned while PSR.ac is set. With PSR.ac clear an unaligned ordinary access is done in
+/// full when it stays within one L1D line and faults when it crosses one (`unaligned.rs`).
+pub(super) fn check_aligned(
+    st: &State,
+    addr: u64,
+    size: u8,
+    semaphore: bool,
+    what: &str,
+    rw: (bool, bool),
+) -> Result<(), Trap> {
     // Every access size is a power of two.
     let aligned = addr & (u64::from(size.max(1)) - 1) == 0;
-    if aligned || !(semaphore || st.psr.contains(Psr::AC)) {
+    // Without PSR.ac, Itanium 2 completes a misaligned access within one line (issue 12).
+    let hardware = !(semaphore || st.psr.contains(Psr::AC)) && super::unaligned::handled_in_hardware(addr, size);
+    if aligned || hardware {
         return Ok(());
     }
     Err(unaligned_reference(what, size, DataRef { addr, read: rw.0, write: rw.1 }))
 }
 
 /// Natural alignment of an FP memory format (extended and spill images: 16 bytes).
-fn fp_size(format: FpFormat) -> u8 {
+pub(super) fn fp_size(format: FpFormat) -> u8 {
     match format {
         FpFormat::Spill | FpFormat::Extended => 16,
         FpFormat::Integer | FpFormat::Double => 8,
@@ -44,11 +52,11 @@ fn fp_size(format: FpFormat) -> u8 {
 
 /// Reads and writes of a semaphore, for ISR.r and ISR.w.
 const READ_WRITE: (bool, bool) = (true, true);
-const READ: (bool, bool) = (true, false);
+pub(super) const READ: (bool, bool) = (true, false);
 const WRITE: (bool, bool) = (false, true);
 
 /// Adds the post-increment to the base register `base_op` (operand index of `[r3]`).
-fn post_increment(st: &mut State, e: &Exec, base_op: usize, update: Update) -> Result<(), Trap> {
+pub(super) fn post_increment(st: &mut State, e: &Exec, base_op: usize, update: Update) -> Result<(), Trap> {
     let inc_op = base_op + if base_op == 0 { 2 } else { 1 };
     let (inc, inc_nat) = match update {
         Update::None => return Ok(()),
@@ -101,7 +109,7 @@ fn load_fp_pair(
 }
 
 /// The FP register value of one `format` element in memory at `addr` (ldf and ldfp).
-fn load_fr(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, format: FpFormat) -> Result<Fr, Trap> {
+pub(super) fn load_fr(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, format: FpFormat) -> Result<Fr, Trap> {
     Ok(match format {
         FpFormat::Spill => {
             let mut b = [0u8; 16];
@@ -160,7 +168,9 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
     match e.op {
         Op::Load { size, kind, update, .. } => {
             let (addr, addr_nat) = gr(st, o[1]);
-            let loaded = if addr_nat {
+            // PSR.ed: a speculative load defers without accessing memory (issue 12).
+            let ed = kind == LoadKind::Speculative && st.psr.contains(Psr::ED);
+            let loaded = if addr_nat || ed {
                 if kind == LoadKind::Speculative {
                     None
                 } else {
@@ -190,6 +200,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             }
             check_aligned(st, addr, size, false, "store", WRITE)?;
             store(st, mem, ctx, addr, size, value)?;
+            super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)
             if spill {
                 let unat = &mut st.ar[ar::UNAT as usize];
                 *unat = if nat { *unat | unat_bit(addr) } else { *unat & !unat_bit(addr) };
@@ -219,6 +230,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
                 FpFormat::Double => store(st, mem, ctx, addr, 8, crate::fpu::memfmt::to_double(f))?,
                 FpFormat::Single => store(st, mem, ctx, addr, 4, u64::from(crate::fpu::memfmt::to_single(f)))?,
             }
+            super::alat::invalidate(st, addr, u64::from(fp_size(format))); // ALAT (issue 12)
             post_increment(st, e, 0, update)?;
         }
         Op::Lfetch { fault, update } => lfetch(st, mem, e, ctx, fault, update)?,
@@ -232,6 +244,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             check_aligned(st, addr, size, true, "xchg", READ_WRITE)?;
             let old = load(st, mem, ctx, addr, size)?;
             store(st, mem, ctx, addr, size, new)?;
+            super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)
             set_gr(st, o[0], old, false)?;
         }
         Op::Cmpxchg { size } => {
@@ -247,6 +260,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             // vol. 3 cmpxchg), so a ccv with high bits set never matches a short operand.
             if old == st.ar[ar::CCV as usize] {
                 store(st, mem, ctx, addr, size, new)?;
+                super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)
             }
             set_gr(st, o[0], old, false)?;
         }
@@ -255,6 +269,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             check_aligned(st, addr, size, true, "fetchadd", READ_WRITE)?;
             let old = load(st, mem, ctx, addr, size)?;
             store(st, mem, ctx, addr, size, old.wrapping_add(o[2] as u64))?;
+            super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)
             set_gr(st, o[0], old, false)?;
         }
         _ => {}

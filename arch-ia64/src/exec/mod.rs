@@ -3,6 +3,7 @@
 //! timing model is fed separately by the CPU (STYLE.md section 4).
 
 mod access;
+mod alat; // memory forms (issue 12)
 mod alu;
 mod branch;
 mod fp;
@@ -11,10 +12,12 @@ mod indirect;
 pub mod interrupt;
 mod mem;
 // multimedia (issue 12)
+mod mem16; // memory forms (issue 12)
 pub mod mm;
 pub mod op;
 pub mod predecode;
 mod system;
+mod unaligned; // memory forms (issue 12)
 
 use crate::state::State;
 use emu_core::memory::{MemFault, Memory};
@@ -166,6 +169,11 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
         | Op::Xchg { .. }
         | Op::Cmpxchg { .. }
         | Op::Fetchadd { .. } => mem::access(st, mem, e, ctx),
+        // memory forms (issue 12)
+        Op::LoadAlat { .. } | Op::LoadFpAlat { .. } | Op::ChkA { .. } | Op::Invala | Op::InvalaE { .. } => {
+            alat::execute(st, mem, e, ctx)
+        }
+        Op::Load16 | Op::Store16 | Op::Cmp8xchg16 => mem16::execute(st, mem, e, ctx),
         Op::Getf { .. } | Op::Setf { .. } | Op::Fma { .. } | Op::Xma { .. } => fp::execute(st, e, ctx),
         // F unit (issue 12): the merges moved here from fp.rs (they need no arithmetic).
         Op::Fmerge { .. }

@@ -40,12 +40,27 @@ pub enum CmpType {
 /// What a load does besides loading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoadKind {
-    /// Plain, .bias, .acq, .a, .c.* (no ALAT modelled: check loads always reload).
+    /// Plain, .bias, .acq (the ALAT types are [`Op::LoadAlat`]).
     Plain,
     /// .s and .sa: a fault is deferred as a NaT in the target.
     Speculative,
     /// ld8.fill: the NaT comes from ar.unat.
     Fill,
+}
+
+/// The speculative and ALAT types of a load (memory forms, issue 12).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlatLoad {
+    /// `.s` (FP loads only here; the integer `.s` is [`LoadKind::Speculative`]).
+    Speculative,
+    /// `.a`: allocates an ALAT entry.
+    Advanced,
+    /// `.sa`: speculative and advanced; a deferred fault allocates nothing.
+    SpecAdvanced,
+    /// `.c.nc`: reloads on a miss and then allocates; the entry stays.
+    CheckNoClear,
+    /// `.c.clr` (and `.c.clr.acq`): reloads on a miss; a hit removes the entry.
+    CheckClear,
 }
 
 /// How the base register is updated after a memory access.
@@ -170,6 +185,36 @@ pub enum Op {
         format: FpFormat,
         update: Update,
     },
+    // memory forms (issue 12): the ALAT and speculative loads, the 16-byte accesses.
+    /// ld.a/.sa/.c.nc/.c.clr/.c.clr.acq.
+    LoadAlat {
+        size: u8,
+        kind: AlatLoad,
+        update: Update,
+    },
+    /// ldf.s/.a/.sa/.c.nc/.c.clr.
+    LoadFpAlat {
+        format: FpFormat,
+        kind: AlatLoad,
+        update: Update,
+    },
+    /// chk.a.nc/.clr on a GR or an FR; operand 1 is the recovery target.
+    ChkA {
+        fp: bool,
+        clr: bool,
+    },
+    /// invala (the whole ALAT).
+    Invala,
+    /// invala.e r1/f1.
+    InvalaE {
+        fp: bool,
+    },
+    /// ld16: low 8 bytes to r1, high 8 to ar.csd.
+    Load16,
+    /// st16: r2 then ar.csd.
+    Store16,
+    /// cmp8xchg16.
+    Cmp8xchg16,
     /// ldfps/ldfpd/ldfp8: two values of `format` into f1 and f2; operand 3 (M12) is the
     /// implied base update.
     LoadFpPair {

@@ -1,7 +1,7 @@
 //! Decode once: an image's code sections become compact records the executor steps through
 //! without looking at bits or the table again (DESIGN.md "Performance").
 
-use super::op::{BrKind, CmpType, FpFormat, LoadKind, Op, Rel, TlbOp, Update};
+use super::op::{AlatLoad, BrKind, CmpType, FpFormat, LoadKind, Op, Rel, TlbOp, Update};
 use crate::bundle::{SlotUnit, Template};
 use crate::decode::{decode_bundle, real_form, Slot};
 use crate::state::indirect::File;
@@ -209,6 +209,8 @@ fn registers(form: &Form, e: &mut Exec) {
                 Op::Load { update: Update::Reg | Update::Imm, .. }
                     | Op::Store { update: Update::Imm, .. }
                     | Op::LoadFp { update: Update::Reg | Update::Imm, .. }
+                    | Op::LoadAlat { update: Update::Reg | Update::Imm, .. }
+                    | Op::LoadFpAlat { update: Update::Reg | Update::Imm, .. }
                     | Op::LoadFpPair { update: Update::Imm, .. }
                     | Op::StoreFp { update: Update::Imm, .. }
                     | Op::Lfetch { update: Update::Reg | Update::Imm, .. }
@@ -236,6 +238,13 @@ fn registers(form: &Form, e: &mut Exec) {
         Op::Load { kind: LoadKind::Fill, .. } => push_src(e, RegKind::Ar, UNAT, Use::Data),
         Op::Store { spill: true, .. } => push_dst(e, RegKind::Ar, UNAT),
         Op::Cmpxchg { .. } => push_src(e, RegKind::Ar, CCV, Use::Data),
+        // memory forms (issue 12): ar.csd (25) of the 16-byte forms.
+        Op::Load16 => push_dst(e, RegKind::Ar, 25),
+        Op::Store16 => push_src(e, RegKind::Ar, 25, Use::Data),
+        Op::Cmp8xchg16 => {
+            push_src(e, RegKind::Ar, 25, Use::Data);
+            push_src(e, RegKind::Ar, CCV, Use::Data);
+        }
         Op::Alloc => push_src(e, RegKind::Ar, PFS, Use::Data),
         // F unit (issue 12): the FPSR status-field operations.
         Op::Fsetc { .. } => {
@@ -272,6 +281,18 @@ fn rel_of(s: &str) -> Option<Rel> {
         "gt" => Rel::Gt,
         "le" => Rel::Le,
         "ge" => Rel::Ge,
+        _ => return None,
+    })
+}
+
+/// The ALAT/speculation kind of a load type field (x6 bits 35:32; memory forms, issue 12).
+fn alat_load(ty: u64) -> Option<AlatLoad> {
+    Some(match ty {
+        1 => AlatLoad::Speculative,
+        2 => AlatLoad::Advanced,
+        3 => AlatLoad::SpecAdvanced,
+        8 | 0xA => AlatLoad::CheckClear,
+        9 => AlatLoad::CheckNoClear,
         _ => return None,
     })
 }
@@ -369,6 +390,23 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
         "sxt2" => Op::Sxt(2),
         "sxt4" => Op::Sxt(4),
         "movl" => Op::Movl,
+        // memory forms (issue 12): the ALAT types and ldf.s, the 16-byte forms, chk.a, invala.
+        "ld{}{}{}" if alat_load(field(slot, 32, 4)).is_some_and(|k| k != AlatLoad::Speculative) => Op::LoadAlat {
+            size: 1 << field(slot, 30, 2),
+            kind: alat_load(field(slot, 32, 4))?,
+            update: update_of(form.format),
+        },
+        "ldf{}{}{}" if alat_load(field(slot, 32, 4)).is_some() => Op::LoadFpAlat {
+            format: fp_format(field(slot, 30, 2)),
+            kind: alat_load(field(slot, 32, 4))?,
+            update: update_of(form.format),
+        },
+        "ld16{}{}" => Op::Load16,
+        "st16{}{}" => Op::Store16,
+        "cmp8xchg16{}{}" => Op::Cmp8xchg16,
+        "chk.a{}" => Op::ChkA { fp: form.format == "M23", clr: field(slot, 33, 1) == 1 },
+        "invala" => Op::Invala,
+        "invala.e" => Op::InvalaE { fp: form.format == "M27" },
         "ld{}{}{}" => {
             let ty = field(slot, 32, 4);
             Op::Load {
@@ -434,7 +472,7 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
         _ if name.starts_with("break.") => Op::Break,
         "chk.s.i" | "chk.s.m" => Op::ChkS { fp: false },
         "chk.s" => Op::ChkS { fp: true },
-        "invala" | "fwb" | "mf" | "mf.a" | "srlz.d" | "srlz.i" | "sync.i" | "fc" | "fc.i" => Op::Fence,
+        "fwb" | "mf" | "mf.a" | "srlz.d" | "srlz.i" | "sync.i" | "fc" | "fc.i" => Op::Fence,
         "flushrs" => Op::Flushrs,
         "loadrs" => Op::Loadrs,
         "alloc" => Op::Alloc,

@@ -2,6 +2,8 @@
 //! point registers (`fr`), the PSR (`psr`), predicates, branch, application and control
 //! registers, and the instruction pointer.
 
+// ALAT (memory forms, issue 12)
+pub mod alat;
 pub mod fr;
 pub mod indirect;
 pub mod psr;
@@ -93,6 +95,8 @@ pub struct State {
     pub itc_offset: u64,
     /// The indirect register files (rr, pkr, dbr, ibr, pmc, pmd).
     pub ind: indirect::IndirectRegs,
+    /// The ALAT (memory forms, issue 12).
+    pub alat: alat::Alat,
 }
 
 impl State {
@@ -112,6 +116,7 @@ impl State {
             ip: 0,
             itc_offset: 0,
             ind: indirect::IndirectRegs::default(),
+            alat: alat::Alat::default(),
         }
     }
 

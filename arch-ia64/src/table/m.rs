@@ -21,8 +21,33 @@ const LD_TYPE: Comp = Comp {
     ],
     implied: None,
 };
-const LD_HINT: Comp = Comp { field: f::HINT, opts: &[("", 0), (".nt1", 1), (".nt2", 2), (".nta", 3)], implied: None };
-const ST_HINT: Comp = Comp { field: f::HINT, opts: &[("", 0), (".nt1", 1), (".nta", 3)], implied: None };
+/// Load hints without base update: objdump 2.40 names hint 2 `.d2`; gas also takes `.d1`/`.d3`
+/// for 1/3 and `.nt2` for 2, but only in these forms.
+const LD_HINT: Comp = Comp {
+    field: f::HINT,
+    opts: &[("", 0), (".nt1", 1), (".d2", 2), (".nta", 3), (".nt2", 2), (".d1", 1), (".d3", 3)],
+    implied: None,
+};
+/// Load hints with base update: gas 2.40 takes none, `.nt1` and `.nta`; objdump shows hint 2
+/// in these forms as data8.
+const LD_HINT_UPD: Comp = Comp { field: f::HINT, opts: &[("", 0), (".nt1", 1), (".nta", 3)], implied: None };
+/// Store hints without base update: objdump 2.40 names hints 1 and 2 `.d1`/`.d2`; gas also
+/// takes `.nt1`, `.nt2` and `.d3`.
+const ST_HINT: Comp = Comp {
+    field: f::HINT,
+    opts: &[("", 0), (".d1", 1), (".d2", 2), (".nta", 3), (".nt1", 1), (".nt2", 2), (".d3", 3)],
+    implied: None,
+};
+/// Store hints with base update: only none and `.nta` (objdump shows hints 1 and 2 as data8).
+const ST_HINT_UPD: Comp = Comp { field: f::HINT, opts: &[("", 0), (".nta", 3)], implied: None };
+/// Hints of the FP load pairs and the semaphores: gas 2.40 takes only `.nt1` and `.nta`.
+pub(super) const SEM_HINT: Comp = Comp { field: f::HINT, opts: &[("", 0), (".nt1", 1), (".nta", 3)], implied: None };
+/// lfetch hints: objdump keeps `.nt2` for hint 2 (gas also takes `.d1`-`.d3`).
+const LF_HINT: Comp = Comp {
+    field: f::HINT,
+    opts: &[("", 0), (".nt1", 1), (".nt2", 2), (".nta", 3), (".d1", 1), (".d2", 2), (".d3", 3)],
+    implied: None,
+};
 const ST_TYPE: Comp = Comp { field: f::LS_TYPE, opts: &[("", 0xC), (".rel", 0xD)], implied: None };
 const LDF_SIZE: Comp = Comp { field: f::LS_SIZE, opts: &[("e", 0), ("8", 1), ("s", 2), ("d", 3)], implied: None };
 const LDF_TYPE: Comp = Comp {
@@ -46,7 +71,7 @@ const GETF_KIND: Comp =
 fn mem3(
     out: &mut Vec<Form>,
     name: &'static str,
-    comps: &'static [Comp],
+    comps: [&'static [Comp]; 2],
     base_op: u64,
     x6_fixed: Option<u64>,
     ops: [(&'static [super::OpKind], &'static [super::OpKind]); 3],
@@ -68,6 +93,8 @@ fn mem3(
         }
     };
     let [plain, reg, imm] = ops;
+    // The hint spellings differ between the forms without and with base update.
+    let [comps, comps_upd] = comps;
     out.push(
         Form::new(name, comps, Unit::M, fmt(0), &with(vec![(f::OP, base_op), (f::BIT36, 0), (f::X27, 0)]))
             .ops(plain.0, plain.1)
@@ -75,20 +102,20 @@ fn mem3(
     );
     if !reg.1.is_empty() {
         out.push(
-            Form::new(name, comps, Unit::M, fmt(1), &with(vec![(f::OP, base_op), (f::BIT36, 1), (f::X27, 0)]))
+            Form::new(name, comps_upd, Unit::M, fmt(1), &with(vec![(f::OP, base_op), (f::BIT36, 1), (f::X27, 0)]))
                 .ops(reg.0, reg.1)
                 .timing(timing),
         );
     }
     out.push(
-        Form::new(name, comps, Unit::M, fmt(2), &with(vec![(f::OP, base_op + 1)])).ops(imm.0, imm.1).timing(timing),
+        Form::new(name, comps_upd, Unit::M, fmt(2), &with(vec![(f::OP, base_op + 1)])).ops(imm.0, imm.1).timing(timing),
     );
 }
 
 /// lfetch in its three addressing forms: M13 (op 6, m = 0), M14 (op 6, m = 1, `[r3],r2`) and
 /// M15 (op 7, `[r3],imm9`); bit 27 (x) is 0 in all three, as for the FP loads that share op 6/7.
 fn lfetch3(out: &mut Vec<Form>, ops: [(&'static [super::OpKind], &'static [super::OpKind]); 3]) {
-    const COMPS: &[Comp] = &[LF_TYPE, LF_EXCL, LD_HINT];
+    const COMPS: &[Comp] = &[LF_TYPE, LF_EXCL, LF_HINT];
     const NAME: &str = "lfetch{}{}{}";
     let ty = (f::LS_TYPE, 0xB);
     let [plain, reg, imm] = ops;
@@ -131,12 +158,20 @@ pub(super) fn list(out: &mut Vec<Form>) {
     const LDF_OPS: [(&[super::OpKind], &[super::OpKind]); 3] =
         [(&[F1], &[Mem3]), (&[F1], &[Mem3, R2]), (&[F1], &[Mem3, Imm9Ld])];
     const STF_OPS: [(&[super::OpKind], &[super::OpKind]); 3] = [(&[Mem3], &[F2]), (&[], &[]), (&[Mem3], &[F2, Imm9St])];
-    mem3(out, "ld{}{}{}", &[LD_SIZE, LD_TYPE, LD_HINT], 4, None, LD_OPS, T::Load);
-    mem3(out, "ld8.fill{}", &[LD_HINT], 4, Some(0x1B), LD_OPS, T::Load);
-    mem3(out, "st{}{}{}", &[LD_SIZE, ST_TYPE, ST_HINT], 4, None, ST_OPS, T::Store);
-    mem3(out, "st8.spill{}", &[ST_HINT], 4, Some(0x3B), ST_OPS, T::Store);
-    mem3(out, "ldf{}{}{}", &[LDF_SIZE, LDF_TYPE, LD_HINT], 6, None, LDF_OPS, T::FpLoad);
-    mem3(out, "ldf.fill{}", &[LD_HINT], 6, Some(0x1B), LDF_OPS, T::FpLoad);
+    mem3(out, "ld{}{}{}", [&[LD_SIZE, LD_TYPE, LD_HINT], &[LD_SIZE, LD_TYPE, LD_HINT_UPD]], 4, None, LD_OPS, T::Load);
+    mem3(out, "ld8.fill{}", [&[LD_HINT], &[LD_HINT_UPD]], 4, Some(0x1B), LD_OPS, T::Load);
+    mem3(out, "st{}{}{}", [&[LD_SIZE, ST_TYPE, ST_HINT], &[LD_SIZE, ST_TYPE, ST_HINT_UPD]], 4, None, ST_OPS, T::Store);
+    mem3(out, "st8.spill{}", [&[ST_HINT], &[ST_HINT_UPD]], 4, Some(0x3B), ST_OPS, T::Store);
+    mem3(
+        out,
+        "ldf{}{}{}",
+        [&[LDF_SIZE, LDF_TYPE, LD_HINT], &[LDF_SIZE, LDF_TYPE, LD_HINT_UPD]],
+        6,
+        None,
+        LDF_OPS,
+        T::FpLoad,
+    );
+    mem3(out, "ldf.fill{}", [&[LD_HINT], &[LD_HINT_UPD]], 6, Some(0x1B), LDF_OPS, T::FpLoad);
     const PAIR8: &[super::OpKind] = &[Mem3, PairInc8];
     const PAIR16: &[super::OpKind] = &[Mem3, PairInc16];
     // The FP load pairs (M11 no update, M12 base update by the implied pair size): op 6 with
@@ -145,12 +180,20 @@ pub(super) fn list(out: &mut Vec<Form>) {
     for (size, name, inc) in [(1, "ldfp8{}{}", PAIR16), (2, "ldfps{}{}", PAIR8), (3, "ldfpd{}{}", PAIR16)] {
         let bits = |m: u64| [(f::OP, 6), (f::BIT36, m), (f::X27, 1), (f::LS_SIZE, size)];
         out.extend([
-            Form::new(name, &[LDF_TYPE, ST_HINT], Unit::M, "M11", &bits(0)).ops(&[F1, F2], &[Mem3]).timing(T::FpLoad),
-            Form::new(name, &[LDF_TYPE, ST_HINT], Unit::M, "M12", &bits(1)).ops(&[F1, F2], inc).timing(T::FpLoad),
+            Form::new(name, &[LDF_TYPE, SEM_HINT], Unit::M, "M11", &bits(0)).ops(&[F1, F2], &[Mem3]).timing(T::FpLoad),
+            Form::new(name, &[LDF_TYPE, SEM_HINT], Unit::M, "M12", &bits(1)).ops(&[F1, F2], inc).timing(T::FpLoad),
         ]);
     }
-    mem3(out, "stf{}{}{}", &[LDF_SIZE, STF_TYPE, ST_HINT], 6, None, STF_OPS, T::FpStore);
-    mem3(out, "stf.spill{}", &[ST_HINT], 6, Some(0x3B), STF_OPS, T::FpStore);
+    mem3(
+        out,
+        "stf{}{}{}",
+        [&[LDF_SIZE, STF_TYPE, ST_HINT], &[LDF_SIZE, STF_TYPE, ST_HINT_UPD]],
+        6,
+        None,
+        STF_OPS,
+        T::FpStore,
+    );
+    mem3(out, "stf.spill{}", [&[ST_HINT], &[ST_HINT_UPD]], 6, Some(0x3B), STF_OPS, T::FpStore);
     // lfetch (formats M13/M14/M15, SDM vol. 3 section 4.4): x6 = 0x2C-0x2F, i.e. type bits
     // 35:32 = 0xB with lftype and excl in bits 31 and 30; no target register, so r3 leads.
     const LF_OPS: [(&[super::OpKind], &[super::OpKind]); 3] =
@@ -162,12 +205,12 @@ pub(super) fn list(out: &mut Vec<Form>) {
         Form::new(name, comps, Unit::M, "M16", &all).timing(T::Atomic)
     };
     out.extend([
-        atomic("cmpxchg{}{}{}", &[XCHG_SIZE, SEM_ACQ_REL, LD_HINT], &[(Field::new(33, 3), 0)])
+        atomic("cmpxchg{}{}{}", &[XCHG_SIZE, SEM_ACQ_REL, SEM_HINT], &[(Field::new(33, 3), 0)])
             .ops(&[R1], &[Mem3, R2, ArCcv]),
-        atomic("xchg{}{}", &[XCHG_SIZE, LD_HINT], &[(Field::new(32, 4), 2)]).ops(&[R1], &[Mem3, R2]),
+        atomic("xchg{}{}", &[XCHG_SIZE, SEM_HINT], &[(Field::new(32, 4), 2)]).ops(&[R1], &[Mem3, R2]),
         atomic(
             "fetchadd{}{}{}",
-            &[FETCHADD_SIZE, SEM_ACQ_REL, LD_HINT],
+            &[FETCHADD_SIZE, SEM_ACQ_REL, SEM_HINT],
             &[(Field::new(33, 3), 2), (Field::new(31, 1), 1)],
         )
         .ops(&[R1], &[Mem3, Inc3]),

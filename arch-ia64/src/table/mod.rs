@@ -15,6 +15,8 @@ mod i;
 mod m;
 // multimedia (issue 12)
 mod mm;
+// memory forms (issue 12)
+mod m_mem;
 pub mod operand;
 mod x;
 
@@ -309,6 +311,7 @@ impl Table {
         a::list(&mut forms);
         i::list(&mut forms);
         m::list(&mut forms);
+        m_mem::list(&mut forms); // memory forms (issue 12)
         b::list(&mut forms);
         f::list(&mut forms);
         x::list(&mut forms);

@@ -79,6 +79,8 @@ pub enum OpKind {
     Gr0,
     ArPfs,
     ArCcv,
+    /// ar.csd, the implied second half of ld16/st16/cmp8xchg16 (memory forms, issue 12).
+    ArCsd,
     PrAll,
     PrRot,
     Psr,
@@ -273,6 +275,7 @@ impl OpKind {
             Gr0 => spec(Fixed("r0"), &[], false, Literal(0), 0, 0, "r0"),
             ArPfs => spec(Fixed("ar.pfs"), &[], false, Literal(64), 64, 64, "ar.pfs"),
             ArCcv => spec(Fixed("ar.ccv"), &[], false, Literal(32), 32, 32, "ar.ccv"),
+            ArCsd => spec(Fixed("ar.csd"), &[], false, Literal(25), 25, 25, "ar.csd"),
             PrAll => spec(Fixed("pr"), &[], false, Literal(0), 0, 0, "pr"),
             PrRot => spec(Fixed("pr.rot"), &[], false, Literal(0), 0, 0, "pr.rot"),
             Psr => spec(Fixed("psr"), &[], false, Literal(0), 0, 0, "psr"),
