@@ -12,6 +12,11 @@ mod mem;
 pub mod op;
 pub mod predecode;
 mod system;
+mod tlb;
+
+/// Instruction-address translation for the fetch, and the RSE's untranslated references (TLB,
+/// issue 12).
+pub use tlb::{instruction_address, rse_references};
 
 use crate::state::State;
 use emu_core::memory::{MemFault, Memory};
@@ -157,7 +162,11 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
             fp::execute(st, e, ctx)
         }
         Op::Branch { .. } | Op::Rfi | Op::Epc | Op::Break | Op::ChkS { .. } => branch::execute(st, mem, e, ctx),
-        Op::MovToInd(_) | Op::MovFromInd(_) | Op::MovMsr | Op::Tlb(_) => indirect::execute(st, e, ctx),
+        Op::MovToInd(_) | Op::MovFromInd(_) | Op::MovMsr => indirect::execute(st, e, ctx),
+        // TLB, issue 12.
+        Op::Tlb(_) | Op::Probe { .. } | Op::ProbeFault { .. } | Op::Thash | Op::Ttag | Op::Tpa | Op::Tak => {
+            tlb::execute(st, e, ctx)
+        }
         _ => system::execute(st, mem, e, ctx),
     }
 }

@@ -6,6 +6,7 @@ pub mod fr;
 pub mod indirect;
 pub mod psr;
 pub mod rse;
+pub mod tlb;
 
 use fr::Fr;
 use psr::Psr;
@@ -93,6 +94,8 @@ pub struct State {
     pub itc_offset: u64,
     /// The indirect register files (rr, pkr, dbr, ibr, pmc, pmd).
     pub ind: indirect::IndirectRegs,
+    /// The translation lookaside buffers and whether translation is modelled (TLB, issue 12).
+    pub tlb: tlb::Tlb,
 }
 
 impl State {
@@ -112,6 +115,7 @@ impl State {
             ip: 0,
             itc_offset: 0,
             ind: indirect::IndirectRegs::default(),
+            tlb: tlb::Tlb::default(),
         }
     }
 
