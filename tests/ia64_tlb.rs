@@ -309,6 +309,11 @@ fn insertion_reserved_fields() {
 /// `target` with PSR.it, PSR.ic, bank 1 and cpl 0. itr0 maps the first 64 KB (the text with
 /// the IVT) to itself, as a kernel maps its own text, so the handlers can be fetched.
 fn fetch_body(pte: u64, va: u64, target: u64) -> String {
+    fetch_body_at(pte, va, target, 1 << 36 | 1 << 44 | 1 << 13)
+}
+
+/// [`fetch_body`] entering with PSR `psr`.
+fn fetch_body_at(pte: u64, va: u64, target: u64, psr: u64) -> String {
     format!(
         "\tmovl r2={va:#x} ;;\n\tmovl r3={rr:#x} ;;\n\tmov rr[r2]=r3 ;;\n\tsrlz.d ;;\n\
         \tmovl r21={page:#x} ;;\n\tmov cr.ifa=r21\n\tmov r5=12<<2 ;;\n\tmov cr.itir=r5 ;;\n\
@@ -317,7 +322,6 @@ fn fetch_body(pte: u64, va: u64, target: u64) -> String {
         \tmovl r23={psr:#x}\n\tmovl r24={target:#x} ;;\n\tmov cr.ipsr=r23\n\tmov cr.iip=r24\n\tmov cr.ifs=r0 ;;\n\trfi ;;",
         rr = 0x77 << 8 | 12 << 2,
         page = va & !0xFFF,
-        psr = 1u64 << 36 | 1 << 44 | 1 << 13,
         ivt_pte = P | A | D | ar(3)
     )
 }
@@ -469,4 +473,19 @@ fn rse_references_need_an_identity_mapped_backing_store() {
     let map = insert(0x7100_0000, 0, 0x7100_0000 | P | A | D | ar(2), 0, "itc.d r6");
     let r = run_cfg(&program(&format!("{map}{call}"), ""), &cfg);
     assert_eq!(r.stop, "returned to the sentinel");
+}
+
+/// SDM V3 epc, ref §4: with translation on, epc promotes to the privilege level of its page's
+/// ITLB entry when that entry has access rights 7 (execute, promote) and a more privileged pl;
+/// from a page with other rights it changes nothing (the privileged `mov r8=psr` then faults).
+#[test]
+fn epc_promotes_through_the_itlb_entry() {
+    let va = 0x4000_0000_0000_0000;
+    let user = 1u64 << 36 | 1 << 44 | 1 << 13 | 3 << 32;
+    let pfs = "\tmovl r25=0xc000000000000000 ;;\n\tmov ar.pfs=r25 ;;\n";
+    let far = "\tepc ;;\n\tmov r8=psr ;;\n\tmov r9=7 ;;";
+    let r = run_program(&format!("{pfs}{}", fetch_body_at(P | A | ar(7) | pl(0), va, va, user)), far, &harness(true));
+    assert_eq!((reg(&r, "r9"), reg(&r, "r30")), (7, 0), "promoted: the psr read ran");
+    let r = run_program(&format!("{pfs}{}", fetch_body_at(P | A | ar(5) | pl(0), va, va, user)), far, &harness(true));
+    assert_eq!((reg(&r, "r30"), reg(&r, "cr.isr") & 0xFFFF), (0x5400, 0x10), "not promoted");
 }

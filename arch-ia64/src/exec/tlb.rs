@@ -246,6 +246,14 @@ pub fn rse_references(st: &State, ip: u64, slot: u8, before: u64) -> Result<(), 
     Ok(())
 }
 
+/// The privilege level `epc` at `ip` promotes to with PSR.it set: the ITLB entry of its page
+/// has access rights 7 (execute, promote) and a privilege level more privileged than cpl (SDM
+/// vol. 3 epc; reference section 4). Otherwise epc changes nothing.
+pub(super) fn epc_promotion(st: &State, ip: u64) -> Option<u8> {
+    let e = st.tlb.i.lookup(region(st, ip).rid, ip)?;
+    (e.ar == 7 && e.pl < st.psr.cpl()).then_some(e.pl)
+}
+
 /// The privilege level probe checks: the operand's, but never more privileged than cpl.
 fn probe_level(st: &State, pl: u64) -> u8 {
     ((pl & 3) as u8).max(st.psr.cpl())
