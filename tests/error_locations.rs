@@ -576,9 +576,9 @@ fn ia64_runtime_errors_name_pc_and_slot() {
             case(
                 "unimplemented instruction",
                 &["run", "t.S"],
-                &["0x0 slot 0: `thash", "is not implemented by the ia64 core"],
+                &["0x0 slot 0: `mov to/from msr", "is not implemented by the ia64 core"],
             )
-            .file("t.S", ia64("\tthash r1=r2 ;;\n")),
+            .file("t.S", ia64("\tmov r1=msr[r2] ;;\n")),
             case(
                 "memory fault",
                 &["run", "m.S"],

@@ -326,6 +326,14 @@ fn x86_values_that_would_be_cut_are_refused_at_their_place() {
             sets: &[],
             expect: &["h.toml:1:7: error: cpl: cpl 3 cannot be run: the x86-64 core models privilege level 0 only"],
         },
+        // TLB, issue 12: only the ia64 core models address translation.
+        Refusal {
+            name: "x86 translation",
+            core: Core::X86,
+            harness: Some("translation = true\n"),
+            sets: &[],
+            expect: &["h.toml:1:15: error: translation: translation = true: this core models no address translation"],
+        },
     ]);
 }
 
@@ -380,6 +388,14 @@ fn s390_values_that_would_be_cut_are_refused_at_their_place() {
             harness: Some("cpl = 3\n"),
             sets: &[],
             expect: &["h.toml:1:7: error: cpl: cpl 3 cannot be run: the s390x core has no privilege levels"],
+        },
+        // TLB, issue 12: only the ia64 core models address translation.
+        Refusal {
+            name: "s390 translation",
+            core: Core::S390,
+            harness: Some("translation = true\n"),
+            sets: &[],
+            expect: &["h.toml:1:15: error: translation: translation = true: this core models no address translation"],
         },
     ]);
 }

@@ -6,6 +6,7 @@ use crate::exec::interrupt::{deliver, Interruption};
 use crate::exec::op::{BrKind, Op};
 use crate::exec::predecode::{predecode, SlotRec};
 use crate::exec::{execute, Ctx, ExecError, Flow, Trap};
+use crate::state::psr::Psr;
 use crate::state::{cr, State};
 use crate::timing::{Event, Itanium2, Itanium2Params};
 use emu_core::cpu::{Cpu, StepEvent};
@@ -171,6 +172,7 @@ impl Ia64Cpu {
             trap: true,
             data: None,
             non_access: false,
+            translation: None,
         };
         if self.state.cr[cr::IVA as usize] == 0 {
             return Err(ExecError::Unhandled { pc: ip, slot, vector: int.vector, what: int.what });
@@ -253,7 +255,22 @@ impl Cpu for Ia64Cpu {
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
         let ip = self.state.ip;
         let slot = self.state.psr.ri();
-        let Some(bundle) = self.code.find(ip) else { return Err(ExecError::NoCode { pc: ip, slot }) };
+        // The fetch translates through the ITLB when the harness enables translation (TLB,
+        // issue 12); otherwise code is found at its virtual address.
+        let fetch = if self.state.tlb.enabled && self.state.psr.contains(Psr::IT) {
+            match crate::exec::instruction_address(&self.state, ip) {
+                Ok(pa) => pa,
+                Err(Trap::Guest(int)) => {
+                    let event = self.interrupt(&int, ip, slot, (ip, slot))?;
+                    self.state.gr.set_bank(self.state.psr.bank());
+                    return Ok(event);
+                }
+                Err(Trap::Error(err)) => return Err(*err),
+            }
+        } else {
+            ip
+        };
+        let Some(bundle) = self.code.find(fetch) else { return Err(ExecError::NoCode { pc: ip, slot }) };
         let flow_info = bundle.flow;
         let Some(here) = bundle.slots.get(usize::from(slot)) else { return Err(ExecError::NoCode { pc: ip, slot }) };
         let e = match &here.rec {
@@ -278,10 +295,18 @@ impl Cpu for Ia64Cpu {
             gate: self.config.gate,
         };
         // A third of most IA-64 code is nops: they change nothing, so they skip dispatch.
+        // RSE references under translation are checked after the instruction (TLB, issue 12).
+        let rse_op = matches!(e.op, Op::Alloc | Op::Flushrs | Op::Loadrs | Op::Branch { .. } | Op::Rfi);
+        let rse_before =
+            (rse_op && self.state.tlb.enabled && self.state.psr.contains(Psr::RT)).then(|| self.state.gr.bspstore());
         let flow = if e.nop {
             Ok(Flow::Next)
         } else if executes {
-            execute(&mut self.state, mem, e, &ctx)
+            let flow = execute(&mut self.state, mem, e, &ctx);
+            if let Some(before) = rse_before {
+                crate::exec::rse_references(&self.state, ip, slot, before)?;
+            }
+            flow
         } else {
             crate::exec::nullified(&mut self.state, e);
             Ok(Flow::Next)
@@ -306,6 +331,13 @@ impl Cpu for Ia64Cpu {
                 StepEvent::Continue
             }
             Ok(Flow::Branch(target)) => {
+                // IP-relative targets were resolved at predecode from the physical address the
+                // code was loaded at: move them to the virtual page being executed.
+                let target = if fetch != ip && !matches!(e.op, Op::Branch { indirect: true, .. }) {
+                    target.wrapping_sub(fetch).wrapping_add(ip)
+                } else {
+                    target
+                };
                 if let Some(t) = &mut self.timing {
                     t.taken_branch();
                 }

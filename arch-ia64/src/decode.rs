@@ -71,9 +71,22 @@ pub fn decode_slot(unit: DecodeUnit, raw: Raw) -> Option<Insn> {
     let op = f::OP.get(raw.slot) as u8;
     t.candidates(unit, op).iter().copied().find(|&idx| matches(t.form(idx), raw)).map(|form| Insn {
         form,
-        qp: f::QP.get(raw.slot) as u8,
+        qp: qp_of(t.form(form), raw.slot),
         raw,
     })
+}
+
+/// The qualifying predicate of `slot`: bits 5:0, except in the unpredicated rows whose
+/// completers live there (brp's whether hint, bits 4:3), which have none (branch hints,
+/// issue 12).
+fn qp_of(form: &crate::table::Form, slot: u64) -> u8 {
+    let hint_bits =
+        form.flags.has(crate::table::Flags::NO_QP) && form.comps.iter().any(|c| c.field.mask() & f::QP.mask() != 0);
+    if hint_bits {
+        0
+    } else {
+        f::QP.get(slot) as u8
+    }
 }
 
 /// The real row (not a display alias) that also describes `insn`'s bits: `mov b6=r2`

@@ -153,6 +153,7 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
         cpu.add_code(s.addr, &s.data);
     }
     cpu.state.psr = initial_psr(harness, &env)?;
+    cpu.state.tlb.enabled = harness.translation;
     cpu.state.gr.set_bank(cpu.state.psr.bank());
     // The entry first, so an `ip` the harness or the command line gives is the one that runs.
     let entry = entry_point(cfg.entry.as_deref(), harness, &symbol, first_label(image)).map_err(RunError::Setup)?;

@@ -5,6 +5,7 @@
 //! itc = 1000                      # starting cycle / time-stamp counter
 //! cpl = 0
 //! psr = "0x0000101008026038"      # optional full PSR (or the arch's status word)
+//! translation = false             # translate through the core's TLB model (ia64), default off
 //!
 //! [[region]]
 //! name = "stack"
@@ -138,6 +139,12 @@ pub struct Harness {
     pub cpl_origin: Option<Origin>,
     /// Starting processor status word.
     pub psr: Option<ValueExpr>,
+    /// Translate addresses through the core's TLB model (ia64: PSR.dt/PSR.it accesses go
+    /// through the TLB and its faults). Off by default: paths written for a flat address space
+    /// run with translation bits set and no TLB entries.
+    pub translation: bool,
+    /// Where the file gives it (for a core without a TLB model).
+    pub translation_origin: Option<Origin>,
     /// Regions to map, in file order.
     pub regions: Vec<Region>,
     /// Register names and initial values, in file order.
@@ -360,6 +367,8 @@ impl Harness {
             cpl: raw.cpl.as_ref().map(|c| src.cpl(c)).transpose()?,
             cpl_origin: raw.cpl.as_ref().map(|c| src.origin("cpl", span(c))),
             psr: raw.psr.as_ref().map(|v| src.expr("psr", v)).transpose()?,
+            translation: raw.translation.as_ref().is_some_and(|t| *t.get_ref()),
+            translation_origin: raw.translation.as_ref().map(|t| src.origin("translation", span(t))),
             regions: raw.region.iter().map(|r| src.region(r)).collect::<Result<_, _>>()?,
             registers: src.table("registers", &raw.registers)?,
             symbols: src.table("symbols", &raw.symbols)?,

@@ -176,6 +176,14 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
         _ => false,
     };
     refuse_cpl(&harness, req.cpl_refusal)?;
+    // The cores set up here (x86-64, s390x) have no TLB model (TLB, issue 12).
+    if harness.translation {
+        return Err(error_at(
+            harness.translation_origin.as_ref(),
+            "translation = true: this core models no address translation (only the ia64 core has a TLB model)"
+                .to_string(),
+        ));
+    }
     let mut registers = Vec::with_capacity(harness.registers.len() + req.sets.len() + 1);
     if let Some(expr) = &harness.psr {
         let value = env.eval(expr)?;

@@ -531,9 +531,22 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
             gas_name: gas_name.to_string(),
         });
     }
-    // alloc r1=ar.pfs,i,l,o,r: the row holds sof, sol, sor.
-    let (outs, ins) = if base == "alloc" && rw.ins.len() == 5 {
-        let sizes: Vec<Option<i64>> = rw.ins[1..]
+    // alloc r1=ar.pfs,i,l,o,r: the row holds sof, sol, sor. gas also takes `alloc r1=i,l,o,r`,
+    // with ar.pfs implied (M-system forms, issue 12), but not ar.pfs with only three sizes.
+    let implied_pfs = base == "alloc" && rw.ins.len() == 4;
+    if implied_pfs && matches!(rw.ins[0].value, Operand::Reg(Reg::Ar(_))) {
+        return Err(Diagnostic::error(rw.ins[1].loc.clone(), "alloc needs four frame sizes after ar.pfs (i,l,o,r)"));
+    }
+    let with_pfs: Vec<Located<Operand>>;
+    let rw_ins = if implied_pfs {
+        let pfs = Located { value: Operand::Reg(Reg::Ar(64)), loc: rw.ins[0].loc.clone() };
+        with_pfs = std::iter::once(pfs).chain(rw.ins.iter().cloned()).collect();
+        &with_pfs[..]
+    } else {
+        &rw.ins[..]
+    };
+    let (outs, ins) = if base == "alloc" && rw_ins.len() == 5 {
+        let sizes: Vec<Option<i64>> = rw_ins[1..]
             .iter()
             .map(|o| match &o.value {
                 Operand::Expr(e) => e.eval(env).ok(),
@@ -541,17 +554,17 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
             })
             .collect();
         let [Some(i), Some(l), Some(o), Some(r)] = sizes[..] else {
-            return Err(Diagnostic::error(rw.ins[1].loc.clone(), "alloc frame sizes must be constants"));
+            return Err(Diagnostic::error(rw_ins[1].loc.clone(), "alloc frame sizes must be constants"));
         };
         if r > i + l + o {
             return Err(Diagnostic::error(
-                rw.ins[4].loc.clone(),
+                rw_ins[4].loc.clone(),
                 format!("rotating size {r} larger than the frame ({})", i + l + o),
             ));
         }
         let num =
-            |v: i64, at: usize| Located { value: Operand::Expr(Expr::Num(v as u64)), loc: rw.ins[at].loc.clone() };
-        (rw.outs.clone(), vec![rw.ins[0].clone(), num(i + l + o, 1), num(i + l, 2), num(r, 4)])
+            |v: i64, at: usize| Located { value: Operand::Expr(Expr::Num(v as u64)), loc: rw_ins[at].loc.clone() };
+        (rw.outs.clone(), vec![rw_ins[0].clone(), num(i + l + o, 1), num(i + l, 2), num(r, 4)])
     } else {
         (rw.outs.clone(), rw.ins.clone())
     };

@@ -1,10 +1,13 @@
 //! Register and memory access for the semantic functions: the bank from the PSR, the
-//! register stack through the CFM, data endianness from PSR.be, and the faults each raises.
+//! register stack through the CFM, data endianness from PSR.be, address translation (when the
+//! harness enables it), and the faults each raises.
 
 use super::interrupt::{illegal_operation, nat_consumption};
+use super::tlb::data_address;
 use super::{memory, Ctx, Trap};
 use crate::state::fr::Fr;
 use crate::state::psr::Psr;
+use crate::state::tlb::Access;
 use crate::state::State;
 use emu_core::memory::Memory;
 
@@ -50,6 +53,7 @@ pub(super) fn set_fr(st: &mut State, f: i64, v: Fr) -> Result<(), Trap> {
 pub(super) fn load(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, size: u8) -> Result<u64, Trap> {
     let mut buf = [0u8; 8];
     let n = usize::from(size.min(8));
+    let addr = data_address(st, ctx, addr, n, Access::Read)?;
     mem.read_bytes(addr, &mut buf[..n]).map_err(|f| memory(ctx, f))?;
     Ok(if st.psr.contains(Psr::BE) {
         buf[..n].iter().fold(0u64, |v, b| (v << 8) | u64::from(*b))
@@ -61,6 +65,7 @@ pub(super) fn load(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, size: u8) -> 
 /// Stores the low `size` bytes of `value` at `addr` in the data endianness of PSR.be.
 pub(super) fn store(st: &State, mem: &mut Memory, ctx: &Ctx, addr: u64, size: u8, value: u64) -> Result<(), Trap> {
     let n = usize::from(size.min(8));
+    let addr = data_address(st, ctx, addr, n, Access::Write)?;
     let le = value.to_le_bytes();
     let mut buf = [0u8; 8];
     buf[..n].copy_from_slice(&le[..n]);
@@ -71,11 +76,13 @@ pub(super) fn store(st: &State, mem: &mut Memory, ctx: &Ctx, addr: u64, size: u8
 }
 
 /// Reads raw bytes (FP images) at `addr`.
-pub(super) fn load_bytes(mem: &Memory, ctx: &Ctx, addr: u64, out: &mut [u8]) -> Result<(), Trap> {
+pub(super) fn load_bytes(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, out: &mut [u8]) -> Result<(), Trap> {
+    let addr = data_address(st, ctx, addr, out.len(), Access::Read)?;
     mem.read_bytes(addr, out).map_err(|f| memory(ctx, f))
 }
 
 /// Writes raw bytes (FP images) at `addr`.
-pub(super) fn store_bytes(mem: &mut Memory, ctx: &Ctx, addr: u64, bytes: &[u8]) -> Result<(), Trap> {
+pub(super) fn store_bytes(st: &State, mem: &mut Memory, ctx: &Ctx, addr: u64, bytes: &[u8]) -> Result<(), Trap> {
+    let addr = data_address(st, ctx, addr, bytes.len(), Access::Write)?;
     mem.write_bytes(addr, bytes).map_err(|f| memory(ctx, f))
 }

@@ -54,8 +54,14 @@ pub(super) fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> 
             if ppl < st.psr.cpl() {
                 return Err(illegal_operation("epc with PFS.ppl below the current privilege level"));
             }
-            let in_gate = (ctx.gate.0..ctx.gate.1).contains(&ctx.ip);
-            if !st.psr.contains(Psr::IT) || in_gate {
+            if !st.psr.contains(Psr::IT) {
+                st.psr = st.psr.with_cpl(0);
+            } else if st.tlb.enabled {
+                // With the TLB model the page's own ITLB entry decides (TLB, issue 12).
+                if let Some(pl) = super::tlb::epc_promotion(st, ctx.ip) {
+                    st.psr = st.psr.with_cpl(pl);
+                }
+            } else if (ctx.gate.0..ctx.gate.1).contains(&ctx.ip) {
                 st.psr = st.psr.with_cpl(0);
             }
             Ok(Flow::Next)

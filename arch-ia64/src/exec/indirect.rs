@@ -1,17 +1,12 @@
-//! Moves to and from the indirect register files and the TLB instructions (SDM vol. 3 `mov`
-//! indirect, `itc`, `itr`, `ptc`, `ptr`; privilege per `reference/ia64-system.md` section 9).
-//!
-//! No TLB is modelled, so the insertion and purge instructions stop the run with an error once
-//! their architectural checks (Illegal Operation, Privileged Operation) have passed: silently
-//! doing nothing would misstate what the guest's translations are.
+//! Moves to and from the indirect register files (SDM vol. 3 `mov` indirect; privilege per
+//! `reference/ia64-system.md` section 9). The TLB instructions are in `tlb.rs`.
 
 use super::access::{gr_no_nat, set_gr};
-use super::interrupt::{illegal_operation, privileged_operation, privileged_register, reserved_field};
-use super::op::{Op, TlbOp};
+use super::interrupt::{privileged_register, reserved_field};
+use super::op::Op;
 use super::predecode::Exec;
 use super::{unimplemented, Ctx, ExecResult, Flow, Trap};
 use crate::state::indirect::{File, CPUID};
-use crate::state::psr::Psr;
 use crate::state::State;
 
 /// Reserved bits of a region register: rv bit 1 and 63:32 (SDM vol. 2 Figure 4-x, RR format).
@@ -21,7 +16,7 @@ const PKR_RESERVED: u64 = 0xFFFF_FFFF_0000_00F0;
 /// PMC.pm, the privileged-monitor bit of a generic counter's configuration register.
 const PMC_PM: u64 = 1 << 6;
 
-/// Executes an indirect-file move or a TLB instruction.
+/// Executes an indirect-file move.
 pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
     let o = &e.ops;
     match e.op {
@@ -38,28 +33,9 @@ pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
         }
         // The model-specific registers have no architectural contents to model.
         Op::MovMsr => return Err(unimplemented(ctx, "mov to/from msr[] (model-specific registers are not modelled)")),
-        Op::Tlb(op) => {
-            // itc/itr check PSR.ic before the privilege level (ski's order, reference section 9);
-            // their rows' privilege check is deferred to here for that reason.
-            if matches!(op, TlbOp::Itc | TlbOp::Itr) {
-                if st.psr.contains(Psr::IC) {
-                    return Err(illegal_operation(&format!("{} with PSR.ic = 1", tlb_name(e))));
-                }
-                if st.psr.cpl() != 0 {
-                    return Err(privileged_operation(ctx));
-                }
-            }
-            return Err(unimplemented(ctx, format!("{} (not modelled: there is no TLB)", tlb_name(e))));
-        }
         _ => return Err(unimplemented(ctx, format!("{:?}", e.op))),
     }
     Ok(Flow::Next)
-}
-
-/// The row's mnemonic, for messages.
-fn tlb_name(e: &Exec) -> String {
-    let form = crate::table::table().form(e.form);
-    form.name.replace("{}", "")
 }
 
 /// The index an access uses: the region number r3{63:61} for rr, r3{7:0} for the others.

@@ -25,6 +25,47 @@ pub mod vector {
     pub const FP_FAULT: u16 = 0x5c00;
     /// Floating-point trap (FP unit, issue 12).
     pub const FP_TRAP: u16 = 0x5d00;
+    // Translation faults (TLB, issue 12; SDM vol. 2 section 8, reference section 2).
+    /// Instruction TLB miss (VHPT walker enabled, search aborted).
+    pub const ITLB: u16 = 0x0400;
+    /// Data TLB miss (VHPT walker enabled, search aborted).
+    pub const DTLB: u16 = 0x0800;
+    /// Alternate instruction TLB miss (VHPT walker disabled).
+    pub const ALT_ITLB: u16 = 0x0c00;
+    /// Alternate data TLB miss (VHPT walker disabled).
+    pub const ALT_DTLB: u16 = 0x1000;
+    /// Data nested TLB: a data TLB miss with PSR.ic = 0.
+    pub const DATA_NESTED_TLB: u16 = 0x1400;
+    /// Instruction key miss.
+    pub const IKEY_MISS: u16 = 0x1800;
+    /// Data key miss.
+    pub const DKEY_MISS: u16 = 0x1c00;
+    /// Dirty bit.
+    pub const DIRTY_BIT: u16 = 0x2000;
+    /// Instruction access bit.
+    pub const IACCESS_BIT: u16 = 0x2400;
+    /// Data access bit.
+    pub const DACCESS_BIT: u16 = 0x2800;
+    /// Page not present.
+    pub const PAGE_NOT_PRESENT: u16 = 0x5000;
+    /// Key permission.
+    pub const KEY_PERMISSION: u16 = 0x5100;
+    /// Instruction access rights.
+    pub const IACCESS_RIGHTS: u16 = 0x5200;
+    /// Data access rights.
+    pub const DACCESS_RIGHTS: u16 = 0x5300;
+}
+
+/// What a translation fault records besides cr.ifa (TLB, issue 12): cr.itir and cr.iha, and
+/// whether the reference was an instruction fetch (ISR.x).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Translation {
+    /// cr.itir: the faulting entry's ps and key, or the region's defaults on a miss.
+    pub itir: u64,
+    /// cr.iha: the VHPT entry address of cr.ifa.
+    pub iha: u64,
+    /// An instruction fetch (ISR.x, bit 32).
+    pub exec: bool,
 }
 
 /// The data reference of a fault that records one: its address goes to cr.ifa, its kind to
@@ -57,11 +98,14 @@ pub struct Interruption {
     /// Raised by a non-access instruction (ISR.na, bit 35; `code{3:0}` then names which, e.g.
     /// 4 for lfetch: SDM vol. 2 Table 3-7, reference section 2).
     pub non_access: bool,
+    /// cr.itir/cr.iha/ISR.x of a translation fault (TLB, issue 12).
+    pub translation: Option<Translation>,
 }
 
 impl Interruption {
-    fn fault(vector: u16, code: u16, what: String) -> Interruption {
-        Interruption { vector, code, iim: None, what, trap: false, data: None, non_access: false }
+    /// A fault at `vector` with ISR.code `code` and nothing else recorded.
+    pub fn fault(vector: u16, code: u16, what: String) -> Interruption {
+        Interruption { vector, code, iim: None, what, trap: false, data: None, non_access: false, translation: None }
     }
 
     /// The name of the vector, for reports.
@@ -76,6 +120,20 @@ impl Interruption {
             vector::UNALIGNED => "unaligned data reference",
             vector::FP_FAULT => "floating-point fault",
             vector::FP_TRAP => "floating-point trap",
+            vector::ITLB => "instruction TLB",
+            vector::DTLB => "data TLB",
+            vector::ALT_ITLB => "alternate instruction TLB",
+            vector::ALT_DTLB => "alternate data TLB",
+            vector::DATA_NESTED_TLB => "data nested TLB",
+            vector::IKEY_MISS => "instruction key miss",
+            vector::DKEY_MISS => "data key miss",
+            vector::DIRTY_BIT => "dirty bit",
+            vector::IACCESS_BIT => "instruction access bit",
+            vector::DACCESS_BIT => "data access bit",
+            vector::PAGE_NOT_PRESENT => "page not present",
+            vector::KEY_PERMISSION => "key permission",
+            vector::IACCESS_RIGHTS => "instruction access rights",
+            vector::DACCESS_RIGHTS => "data access rights",
             _ => "interruption",
         }
     }
@@ -91,6 +149,7 @@ pub fn break_fault(imm: u64) -> Trap {
         trap: false,
         data: None,
         non_access: false,
+        translation: None,
     }))
 }
 
@@ -177,12 +236,21 @@ pub fn deliver(st: &mut State, int: &Interruption, ip: u64, slot: u8, next: (u64
         if let Some(d) = int.data {
             st.cr[cr::IFA as usize] = d.addr;
         }
+        if let Some(t) = int.translation {
+            st.cr[cr::ITIR as usize] = t.itir;
+            st.cr[cr::IHA as usize] = t.iha;
+        }
     }
-    let ni = u64::from(!collect);
-    let (r, w) = int.data.map_or((0, 0), |d| (u64::from(d.read), u64::from(d.write)));
-    let na = u64::from(int.non_access);
-    st.cr[cr::ISR as usize] =
-        u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39) | (na << 35) | (r << 34) | (w << 33);
+    // A Data Nested TLB fault records nothing: the handler it interrupts still needs its own
+    // ISR and IFA (reference section 2).
+    if int.vector != vector::DATA_NESTED_TLB {
+        let ni = u64::from(!collect);
+        let (r, w) = int.data.map_or((0, 0), |d| (u64::from(d.read), u64::from(d.write)));
+        let na = u64::from(int.non_access);
+        let x = u64::from(int.translation.is_some_and(|t| t.exec));
+        st.cr[cr::ISR as usize] =
+            u64::from(int.code) | (u64::from(slot) << 41) | (ni << 39) | (na << 35) | (r << 34) | (w << 33) | (x << 32);
+    }
     st.psr = st.psr.on_interruption(st.cr[cr::DCR as usize]);
     (st.cr[cr::IVA as usize] & !0x7fff) + u64::from(int.vector)
 }

@@ -113,12 +113,12 @@ pub(super) fn load_fr(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, format: Fp
     Ok(match format {
         FpFormat::Spill => {
             let mut b = [0u8; 16];
-            load_bytes(mem, ctx, addr, &mut b)?;
+            load_bytes(st, mem, ctx, addr, &mut b)?;
             Fr::from_spill_image(b)
         }
         FpFormat::Extended => {
             let mut b = [0u8; 10];
-            load_bytes(mem, ctx, addr, &mut b)?;
+            load_bytes(st, mem, ctx, addr, &mut b)?;
             Fr::from_extended_image(b)
         }
         FpFormat::Integer => Fr::integer(load(st, mem, ctx, addr, 8)?),
@@ -150,7 +150,16 @@ fn lfetch(st: &mut State, mem: &Memory, e: &Exec, ctx: &Ctx, fault: bool, update
                 NON_ACCESS_LFETCH,
             ));
         }
-        load_bytes(mem, ctx, addr, &mut [0u8; 1])?;
+        // Its translation faults are those of a non-access reference (ISR.na, code 4).
+        let pa = super::tlb::data_address_as(
+            st,
+            ctx,
+            addr,
+            1,
+            crate::state::tlb::Access::Read,
+            Some(super::tlb::non_access::LFETCH),
+        )?;
+        mem.read_bytes(pa, &mut [0u8; 1]).map_err(|f| super::memory(ctx, f))?;
     }
     match update {
         Update::None => Ok(()),
@@ -224,8 +233,8 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
                 return Err(nat_consumption(&format!("NaTVal in f{} stored", o[1])));
             }
             match format {
-                FpFormat::Spill => store_bytes(mem, ctx, addr, &f.spill_image())?,
-                FpFormat::Extended => store_bytes(mem, ctx, addr, &f.extended_image())?,
+                FpFormat::Spill => store_bytes(st, mem, ctx, addr, &f.spill_image())?,
+                FpFormat::Extended => store_bytes(st, mem, ctx, addr, &f.extended_image())?,
                 FpFormat::Integer => store(st, mem, ctx, addr, 8, f.sig)?,
                 FpFormat::Double => store(st, mem, ctx, addr, 8, crate::fpu::memfmt::to_double(f))?,
                 FpFormat::Single => store(st, mem, ctx, addr, 4, u64::from(crate::fpu::memfmt::to_single(f)))?,
@@ -242,6 +251,8 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             }
             // Register NaT consumption outranks the unaligned reference (SDM vol. 2 section 5.6).
             check_aligned(st, addr, size, true, "xchg", READ_WRITE)?;
+            // A semaphore is checked for both rights at once (translation, issue 12).
+            super::tlb::data_address(st, ctx, addr, usize::from(size), crate::state::tlb::Access::ReadWrite)?;
             let old = load(st, mem, ctx, addr, size)?;
             store(st, mem, ctx, addr, size, new)?;
             super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)
@@ -255,6 +266,8 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             }
             // Register NaT consumption outranks the unaligned reference (SDM vol. 2 section 5.6).
             check_aligned(st, addr, size, true, "cmpxchg", READ_WRITE)?;
+            // A semaphore is checked for both rights at once (translation, issue 12).
+            super::tlb::data_address(st, ctx, addr, usize::from(size), crate::state::tlb::Access::ReadWrite)?;
             let old = load(st, mem, ctx, addr, size)?;
             // The zero-extended memory value is compared with all 64 bits of ar.ccv (SDM
             // vol. 3 cmpxchg), so a ccv with high bits set never matches a short operand.
@@ -267,6 +280,8 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
         Op::Fetchadd { size } => {
             let addr = gr_no_nat(st, o[1], "semaphore address")?;
             check_aligned(st, addr, size, true, "fetchadd", READ_WRITE)?;
+            // A semaphore is checked for both rights at once (translation, issue 12).
+            super::tlb::data_address(st, ctx, addr, usize::from(size), crate::state::tlb::Access::ReadWrite)?;
             let old = load(st, mem, ctx, addr, size)?;
             store(st, mem, ctx, addr, size, old.wrapping_add(o[2] as u64))?;
             super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)

@@ -17,7 +17,12 @@ pub mod mm;
 pub mod op;
 pub mod predecode;
 mod system;
+mod tlb;
 mod unaligned; // memory forms (issue 12)
+
+/// Instruction-address translation for the fetch, and the RSE's untranslated references (TLB,
+/// issue 12).
+pub use tlb::{instruction_address, rse_references};
 
 use crate::state::State;
 use emu_core::memory::{MemFault, Memory};
@@ -185,7 +190,11 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
         | Op::Fclrf { .. }
         | Op::FpArith { .. } => fp_bits::execute(st, e, ctx),
         Op::Branch { .. } | Op::Rfi | Op::Epc | Op::Break | Op::ChkS { .. } => branch::execute(st, mem, e, ctx),
-        Op::MovToInd(_) | Op::MovFromInd(_) | Op::MovMsr | Op::Tlb(_) => indirect::execute(st, e, ctx),
+        Op::MovToInd(_) | Op::MovFromInd(_) | Op::MovMsr => indirect::execute(st, e, ctx),
+        // TLB, issue 12.
+        Op::Tlb(_) | Op::Probe { .. } | Op::ProbeFault { .. } | Op::Thash | Op::Ttag | Op::Tpa | Op::Tak => {
+            tlb::execute(st, e, ctx)
+        }
         // multimedia (issue 12)
         Op::Mm(m) => mm::execute(st, e, ctx, m),
         _ => system::execute(st, mem, e, ctx),

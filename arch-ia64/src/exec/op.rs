@@ -280,7 +280,11 @@ pub enum Op {
         write: bool,
         imm: bool,
     },
-    ProbeFault,
+    /// probe.r.fault / probe.w.fault / probe.rw.fault: the access checked.
+    ProbeFault {
+        read: bool,
+        write: bool,
+    },
     Thash,
     Ttag,
     Tpa,
@@ -291,7 +295,7 @@ pub enum Op {
     MovFromInd(crate::state::indirect::File),
     /// `mov msr[r3]=r2` / `mov r1=msr[r3]` (model-specific: stops the run).
     MovMsr,
-    /// A TLB insertion or purge (no TLB is modelled: stops the run).
+    /// A TLB insertion or purge.
     Tlb(TlbOp),
     Branch {
         kind: BrKind,
@@ -429,13 +433,27 @@ pub enum FpArithOp {
     Fchkf,
 }
 
-/// The TLB instructions, grouped by the checks they make before touching the TLB.
+/// The TLB insertions and purges (SDM vol. 3 itc, itr, ptc, ptr).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TlbOp {
-    /// itc.i / itc.d.
-    Itc,
-    /// itr.i / itr.d.
-    Itr,
-    /// ptc.l / ptc.g / ptc.ga / ptc.e / ptr.i / ptr.d.
-    Purge,
+    /// itc.i / itc.d: a translation-cache insertion.
+    Itc {
+        /// The data side (itc.d).
+        data: bool,
+    },
+    /// itr.i / itr.d: a translation-register insertion.
+    Itr {
+        /// The data side (itr.d).
+        data: bool,
+    },
+    /// ptc.l / ptc.g / ptc.ga: purge the translation caches of both sides over a range (the
+    /// global forms act locally on this one-processor model).
+    Ptc,
+    /// ptc.e: purge every translation-cache entry.
+    PtcE,
+    /// ptr.i / ptr.d: purge translation registers (and caches) of one side over a range.
+    Ptr {
+        /// The data side (ptr.d).
+        data: bool,
+    },
 }

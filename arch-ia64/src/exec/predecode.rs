@@ -157,7 +157,8 @@ fn exec_of(insn: &crate::decode::Insn, unit: SlotUnit, ip: u64) -> Option<Exec> 
         n_dsts: 0,
         nop: matches!(form.timing, TimingClass::Nop),
         // itc/itr check PSR.ic before the privilege level, so their semantics check both.
-        privileged: form.flags.has(crate::table::Flags::PRIV) && !matches!(op, Op::Tlb(TlbOp::Itc | TlbOp::Itr)),
+        privileged: form.flags.has(crate::table::Flags::PRIV)
+            && !matches!(op, Op::Tlb(TlbOp::Itc { .. } | TlbOp::Itr { .. })),
     };
     registers(form, &mut e);
     Some(e)
@@ -446,9 +447,11 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
         "mov" if outs.first().and_then(|k| ind_file(*k)).is_some() => Op::MovToInd(ind_file(outs[0])?),
         "mov" if ins.first().and_then(|k| ind_file(*k)).is_some() => Op::MovFromInd(ind_file(ins[0])?),
         "mov" if outs.first() == Some(&OpKind::IndMsr) || ins.first() == Some(&OpKind::IndMsr) => Op::MovMsr,
-        "itc.i" | "itc.d" => Op::Tlb(TlbOp::Itc),
-        "itr.i" | "itr.d" => Op::Tlb(TlbOp::Itr),
-        "ptc.l" | "ptc.g" | "ptc.ga" | "ptc.e" | "ptr.i" | "ptr.d" => Op::Tlb(TlbOp::Purge),
+        "itc.i" | "itc.d" => Op::Tlb(TlbOp::Itc { data: name == "itc.d" }),
+        "itr.i" | "itr.d" => Op::Tlb(TlbOp::Itr { data: name == "itr.d" }),
+        "ptc.l" | "ptc.g" | "ptc.ga" => Op::Tlb(TlbOp::Ptc),
+        "ptc.e" => Op::Tlb(TlbOp::PtcE),
+        "ptr.i" | "ptr.d" => Op::Tlb(TlbOp::Ptr { data: name == "ptr.d" }),
         "mov" => match (outs.first(), ins.first()) {
             (Some(OpKind::Cr3), _) => Op::MovToCr,
             (_, Some(OpKind::Cr3)) => Op::MovFromCr,
@@ -477,7 +480,9 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
         "loadrs" => Op::Loadrs,
         "alloc" => Op::Alloc,
         "probe.r" | "probe.w" => Op::Probe { write: name == "probe.w", imm: has(OpKind::Imm2) },
-        "probe.rw.fault" | "probe.r.fault" | "probe.w.fault" => Op::ProbeFault,
+        "probe.rw.fault" => Op::ProbeFault { read: true, write: true },
+        "probe.r.fault" => Op::ProbeFault { read: true, write: false },
+        "probe.w.fault" => Op::ProbeFault { read: false, write: true },
         "thash" => Op::Thash,
         "ttag" => Op::Ttag,
         "tpa" => Op::Tpa,
@@ -498,6 +503,8 @@ fn op_of(form: &Form, slot: u64) -> Option<Op> {
         "fmerge.s" => Op::Fmerge { kind: 0 },
         "fmerge.ns" => Op::Fmerge { kind: 1 },
         "fmerge.se" => Op::Fmerge { kind: 2 },
+        // Branch predict hints have no architectural effect (branch hints, issue 12).
+        "brp{}{}" | "brp.ret{}{}" => Op::Nop,
         _ if name.starts_with("br") => {
             let kind_text = name.trim_start_matches("brl").trim_start_matches("br").trim_start_matches('.');
             let kind = match kind_text.split(['{', '.']).next().unwrap_or("") {

@@ -2,7 +2,7 @@
 //! the register-stack instructions; probes; ordering and cache instructions (SDM vol. 3;
 //! privilege rules per `reference/ia64-system.md` section 9).
 
-use super::access::{gr, gr_no_nat, set_gr};
+use super::access::{gr_no_nat, set_gr};
 use super::branch::rse_trap;
 use super::interrupt::{illegal_operation, privileged_register, reserved_field};
 use super::op::Op;
@@ -159,26 +159,6 @@ pub(super) fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> 
             }
         }
         Op::Bsw { bank } => st.psr.set(Psr::BN, bank == 1),
-        Op::Probe { imm, .. } => {
-            // No TLB or protection keys are modelled: every address is accessible at the
-            // requested level, so probe answers 1.
-            let _ = gr_no_nat(st, o[1], "probe address")?;
-            if !imm {
-                let _ = gr(st, o[2]);
-            }
-            set_gr(st, o[0], 1, false)?;
-        }
-        Op::ProbeFault => {
-            let _ = gr_no_nat(st, o[0], "probe address")?;
-        }
-        Op::Tpa => {
-            // Identity translation: physical = virtual without a TLB.
-            let v = gr_no_nat(st, o[1], "tpa address")?;
-            set_gr(st, o[0], v, false)?;
-        }
-        Op::Thash | Op::Ttag | Op::Tak => {
-            return Err(unimplemented(ctx, "thash/ttag/tak (no VHPT or protection keys are modelled)"))
-        }
         _ => return Err(unimplemented(ctx, format!("{:?}", e.op))),
     }
     Ok(Flow::Next)

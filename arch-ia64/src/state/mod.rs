@@ -8,6 +8,7 @@ pub mod fr;
 pub mod indirect;
 pub mod psr;
 pub mod rse;
+pub mod tlb;
 
 use fr::Fr;
 use psr::Psr;
@@ -97,6 +98,8 @@ pub struct State {
     pub ind: indirect::IndirectRegs,
     /// The ALAT (memory forms, issue 12).
     pub alat: alat::Alat,
+    /// The translation lookaside buffers and whether translation is modelled (TLB, issue 12).
+    pub tlb: tlb::Tlb,
 }
 
 impl State {
@@ -117,6 +120,7 @@ impl State {
             itc_offset: 0,
             ind: indirect::IndirectRegs::default(),
             alat: alat::Alat::default(),
+            tlb: tlb::Tlb::default(),
         }
     }
 

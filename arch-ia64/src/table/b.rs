@@ -1,7 +1,7 @@
 //! B-unit rows: branches, calls, returns and the B8 system instructions
 //! (SDM vol. 3 section 4.5; reference section 8).
 
-use super::field::f;
+use super::field::{f, Field};
 use super::{Comp, Flags, Form, OpKind::*, TimingClass as T, Unit};
 
 /// Whether hint of B1, B3, B4 (two bits at 33-34). Omitted means .sptk.
@@ -14,6 +14,13 @@ const WH3: Comp =
 pub(super) const PH: Comp = Comp { field: f::PH, opts: &[(".few", 0), (".many", 1)], implied: Some(0) };
 /// Deallocation hint.
 pub(super) const DH: Comp = Comp { field: f::DH, opts: &[("", 0), (".clr", 1)], implied: None };
+
+/// brp's importance hint (bit 35).
+const IH: Comp = Comp { field: Field::new(35, 1), opts: &[("", 0), (".imp", 1)], implied: None };
+/// brp's whether hint (bits 4:3): B6 has four, B7 (indirect) only .sptk and .dptk.
+const WH_BRP: Comp =
+    Comp { field: Field::new(3, 2), opts: &[(".sptk", 0), (".loop", 1), (".dptk", 2), (".exit", 3)], implied: None };
+const WH_BRP7: Comp = Comp { field: Field::new(3, 2), opts: &[(".sptk", 0), (".dptk", 2)], implied: None };
 
 fn ip_rel(name: &'static str, comps: &'static [Comp], btype: u64) -> Form {
     Form::new(name, comps, Unit::B, "B1", &[(f::OP, 4), (f::B1, btype)]).ops(&[], &[Tgt25]).timing(T::Branch)
@@ -56,5 +63,19 @@ pub(super) fn list(out: &mut Vec<Form>) {
         Form::new("break.b", &[], Unit::B, "B9", &[(f::OP, 0), (f::X6, 0)]).ops(&[], &[Imm21]).timing(T::Break),
         Form::new("nop.b", &[], Unit::B, "B9", &[(f::OP, 2), (f::X6, 0)]).ops(&[], &[Imm21]).timing(T::Nop),
         Form::new("hint.b", &[], Unit::B, "B9", &[(f::OP, 2), (f::X6, 1)]).ops(&[], &[Imm21]).timing(T::Nop),
+        // Branch predict (B6 IP-relative, B7 indirect; SDM vol. 3 brp): hints with no
+        // architectural effect, timed as the other hints (branch hints, issue 12).
+        Form::new("brp{}{}", &[WH_BRP, IH], Unit::B, "B6", &[(f::OP, 7)])
+            .ops(&[], &[Tgt25, Tag13b])
+            .flags(Flags::NO_QP)
+            .timing(T::Nop),
+        Form::new("brp{}{}", &[WH_BRP7, IH], Unit::B, "B7", &[(f::OP, 2), (f::X6, 0x10)])
+            .ops(&[], &[B2, Tag13b])
+            .flags(Flags::NO_QP)
+            .timing(T::Nop),
+        Form::new("brp.ret{}{}", &[WH_BRP7, IH], Unit::B, "B7", &[(f::OP, 2), (f::X6, 0x11)])
+            .ops(&[], &[B2, Tag13b])
+            .flags(Flags::NO_QP)
+            .timing(T::Nop),
     ]);
 }

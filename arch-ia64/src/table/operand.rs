@@ -117,6 +117,8 @@ pub enum OpKind {
     Tgt25Chk,
     Tgt64,
     Tag13,
+    /// brp's tag (B6/B7: timm7a 12:6 and t2e 34:33; gas's TAG13b). Branch hints, issue 12.
+    Tag13b,
     Sof,
     Sol,
     Sor,
@@ -216,6 +218,8 @@ const F_14_6: &[Field] = &[Field::new(14, 6)];
 const F_20_6: &[Field] = &[Field::new(20, 6)];
 const F_20_7: &[Field] = &[Field::new(20, 7)];
 const F_24_9: &[Field] = &[Field::new(24, 9)];
+/// brp's tag (branch hints, issue 12).
+const F_TAG13B: &[Field] = &[Field::new(6, 7), Field::new(33, 2)];
 const F_27_2: &[Field] = &[Field::new(27, 2)];
 const F_27_4: &[Field] = &[Field::new(27, 4)];
 const F_27_6: &[Field] = &[Field::new(27, 6)];
@@ -326,6 +330,7 @@ impl OpKind {
             }
             Tgt64 => spec(Target, &[], true, Code::Tgt64, I64_MIN, U64_MAX, "a 64-bit address"),
             Tag13 => spec(Target, F_24_9, true, Bundles, -4096, 4080, "within 4 KiB of the bundle"),
+            Tag13b => spec(Target, F_TAG13B, true, Bundles, -4096, 4080, "within 4 KiB of the bundle"),
             Sof => spec(Dec, F_13_7, false, Plain, 0, 96, "0..96"),
             Sol => spec(Dec, F_20_7, false, Plain, 0, 96, "0..96"),
             Sor => spec(Dec, F_27_4, false, Shifted(3), 0, 96, "0..96 in multiples of 8"),
@@ -455,7 +460,7 @@ impl OpKind {
                 let w = width(s.pieces);
                 let lim = 1i64 << (w - 1);
                 // The tag of mov-to-br keeps only the low bits, like gas.
-                if self != OpKind::Tag13 && (d < -lim || d >= lim) {
+                if !matches!(self, OpKind::Tag13 | OpKind::Tag13b) && (d < -lim || d >= lim) {
                     return Err(OperandError::OutOfRange(s.range_text));
                 }
                 d

@@ -71,6 +71,8 @@ pub(super) struct RawHarness {
     pub itc: Option<Spanned<u64>>,
     pub cpl: Option<Spanned<i64>>,
     pub psr: Option<SValue>,
+    /// Address translation through the core's TLB model (ia64; TLB, issue 12).
+    pub translation: Option<Spanned<bool>>,
     #[serde(default)]
     pub region: Vec<RawRegion>,
     #[serde(default)]
