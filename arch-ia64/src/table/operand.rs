@@ -254,8 +254,9 @@ impl OpKind {
             Imm14 => spec(Dec, F_IMM14, true, Plain, -8192, 8191, "-8192..8191"),
             Imm22 => spec(Dec, F_IMM22, true, Plain, -2097152, 2097151, "-2097152..2097151"),
             Imm21 => spec(Hex, F_IMM21, false, Plain, 0, 0x1f_ffff, "0..0x1fffff"),
-            // hint.m's immediate, which objdump alone shows in decimal.
-            Imm21Dec => spec(Dec, F_IMM21, false, Plain, 0, 0x1f_ffff, "0..0x1fffff"),
+            // hint.m's immediate, which objdump alone shows in decimal. The field has 21 bits
+            // but gas 2.40 accepts only 19 ("should be a 19-bit unsigned"); decoding reads all 21.
+            Imm21Dec => spec(Dec, F_IMM21, false, Plain, 0, 0x7_ffff, "0..0x7ffff"),
             Imm24 => spec(Hex, F_IMM24, false, Plain, 0, 0xff_ffff, "0..0xffffff"),
             Imm1 => spec(Dec, F_BIT36, true, Plain, -1, 0, "0 or -1"),
             Imm2 => spec(Dec, F_13_2, false, Plain, 0, 3, "0..3"),
@@ -362,7 +363,10 @@ impl OpKind {
         let s = self.spec();
         let v = i128::from(value);
         let unsigned_ok = s.code == Code::Imm64 && v >= 0;
-        if (v < s.min || v > s.max) && !unsigned_ok {
+        // A bundle displacement is checked below, after subtracting the bundle address: the
+        // value itself is an address (rows-live test, issue 12).
+        let displacement = s.code == Code::Bundles;
+        if (v < s.min || v > s.max) && !unsigned_ok && !displacement {
             return Err(OperandError::OutOfRange(s.range_text));
         }
         let encoded: i64 = match s.code {
