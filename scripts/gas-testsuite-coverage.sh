@@ -10,7 +10,7 @@
 #     files both accept give GNU as's exact .text bytes;
 #   - the instructions and `@` keywords our assembler does not know, most
 #     frequent first (counted once per source line), and every error message
-#     by kind (names folded to X).
+#     by kind (names folded to X, numbers to N).
 # The comparison is of .text as `acctemu asm -o` writes it (laid out from
 # address 0, relocations resolved where the file can), against
 # `objcopy -O binary -j .text` of GNU as's object; a file whose .text needs a
@@ -62,7 +62,7 @@ for src in "$dir"/*.s; do
         grep -o "unknown instruction \`[^\`]*\`" "$work/$name.err" | sed 's/.*`\(.*\)`/\1/' >>"$work/unknown" || true
         grep -o "unknown keyword '@[A-Za-z0-9_]*'" "$work/$name.err" | sed "s/.*'\(.*\)'/\1/" >>"$work/keywords" || true
         # Every error message without its location, quoted names folded.
-        grep ': error: ' "$work/$name.err" | sed -e 's/^.*: error: //' -e 's/`[^`]*`/`X`/g' -e "s/'[^']*'/'X'/g" >>"$work/messages" || true
+        grep ': error: ' "$work/$name.err" | sed -e 's/^.*: error: //' -e 's/`[^`]*`/`X`/g' -e "s/'[^']*'/'X'/g" -e 's/[0-9][0-9]*/N/g' >>"$work/messages" || true
     fi
     if [ $g = yes ] && [ $o = yes ]; then
         both=$((both + 1))
@@ -81,6 +81,9 @@ echo "files: $total; GNU as accepts $gas_ok; we accept $ours_ok; both accept $bo
 echo
 echo "unknown instructions (top $TOP of $(sort -u "$work/unknown" | wc -l) distinct, $(wc -l <"$work/unknown") lines):"
 sort "$work/unknown" | uniq -c | sort -rn | head -n "$TOP"
+echo
+echo "unknown instructions by base name, before the first '.' (top $TOP of $(sed 's/\..*//' "$work/unknown" | sort -u | wc -l)):"
+sed 's/\..*//' "$work/unknown" | sort | uniq -c | sort -rn | head -n "$TOP"
 echo
 echo "error messages by kind (top $TOP):"
 sort "$work/messages" | uniq -c | sort -rn | head -n "$TOP"
