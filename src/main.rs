@@ -23,7 +23,7 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Assemble an IA-64 source file (GNU as syntax, explicit stops, C preprocessor).
+    /// Assemble an IA-64 source file (GNU as syntax, explicit stops, C preprocessor for .S; .s as written).
     Asm {
         /// The source file.
         file: PathBuf,

@@ -126,8 +126,10 @@ fn addr_width(sec: &Section) -> usize {
         // Empty at 0 prints like a small section; a wrapped end keeps every digit.
         return if sec.addr == 0 { 4 } else { 16 };
     }
+    // objdump drops leading zero digits in groups of 4 but always keeps one zero: an end of
+    // 0x4400 prints 8 digits wide, not 4.
     let zeros = (end.leading_zeros() / 4) as usize;
-    16 - zeros / 4 * 4
+    16 - zeros.saturating_sub(1) / 4 * 4
 }
 
 /// objdump's region loop over one section.

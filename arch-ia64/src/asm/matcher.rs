@@ -497,6 +497,21 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
     let is_mov_ar =
         (base == "mov") && rw.outs.iter().chain(rw.ins.iter()).any(|o| matches!(o.value, Operand::Reg(Reg::Ar(_))));
     let is_chk_gr = base == "chk.s" && matches!(rw.ins.first().map(|o| &o.value), Some(Operand::Reg(Reg::Gr(_))));
+    // An explicit unit must be one that can reach the AR, as gas checks.
+    if base == "mov.m" || base == "mov.i" {
+        let ar = rw.outs.iter().chain(rw.ins.iter()).find_map(|o| match o.value {
+            Operand::Reg(Reg::Ar(n)) => Some(n),
+            _ => None,
+        });
+        let wrong = match (ar.and_then(ar_m_unit_only), base) {
+            (Some(true), "mov.i") => Some("M"),
+            (Some(false), "mov.m") => Some("I"),
+            _ => None,
+        };
+        if let (Some(n), Some(unit)) = (ar, wrong) {
+            return Err(Diagnostic::error(mloc, format!("AR {n} can only be accessed by {unit}-unit")));
+        }
+    }
     if is_mov_ar || is_chk_gr {
         let ar = rw.outs.iter().chain(rw.ins.iter()).find_map(|o| match o.value {
             Operand::Reg(Reg::Ar(n)) => Some(n),

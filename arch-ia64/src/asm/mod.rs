@@ -18,7 +18,7 @@ pub mod syntax;
 use crate::bundle::Template;
 use emu_core::error::{Diagnostic, Diagnostics, SourceLoc};
 use emu_core::image::Image;
-use emu_core::preprocess::{preprocess, PreprocessOptions, SourceLoader};
+use emu_core::preprocess::{preprocess, verbatim, PreprocessOptions, SourceLoader};
 
 /// The result of assembling one file.
 #[derive(Debug, Clone)]
@@ -54,7 +54,15 @@ pub struct ListingEntry {
     pub source: Option<String>,
 }
 
-/// Assembles `text` (named `file` in messages) after preprocessing it with `opts`.
+/// Whether `file` names plain assembly that is not preprocessed: a `.s` file, as for gcc
+/// and GNU as (only `.S` goes through the C preprocessor; in a `.s` file `#` at the start of
+/// a line is a comment, `#define` included, and `-D`/`-I` do nothing).
+pub fn is_plain_assembly(file: &str) -> bool {
+    std::path::Path::new(file).extension().is_some_and(|e| e == "s")
+}
+
+/// Assembles `text` (named `file` in messages) after preprocessing it with `opts`, unless
+/// `file` is a `.s` file ([`is_plain_assembly`]), which is assembled as written.
 ///
 /// # Errors
 /// Every error found (preprocessing, syntax, unknown instructions, operand ranges,
@@ -65,7 +73,11 @@ pub fn assemble(
     opts: &PreprocessOptions,
     loader: &dyn SourceLoader,
 ) -> Result<Assembly, Diagnostics> {
-    let pp = preprocess(file, text, opts, loader).map_err(Diagnostics::from)?;
+    let pp = if is_plain_assembly(file) {
+        verbatim(file, text)
+    } else {
+        preprocess(file, text, opts, loader).map_err(Diagnostics::from)?
+    };
     let locate = |line: u32, col: u32| pp.lines.origin_col(line, col);
     let (statements, mut errors) = parse::parse(&pp.text, &locate);
     let source_line = |loc: &SourceLoc| -> Option<String> { pp.lines.source_line_at(loc).map(str::to_string) };

@@ -227,7 +227,9 @@ pub(super) fn list(out: &mut Vec<Form>) {
         // System/memory management, op 0 (x3 = 0, x6 split into x2:x4).
         sys0("break.m", 0x00).ops(&[], &[Imm21]).timing(T::Break),
         sys0("nop.m", 0x01).pin(f::Y26, 0).ops(&[], &[Imm21]).timing(T::Nop),
-        sys0("hint.m", 0x01).pin(f::Y26, 1).ops(&[], &[Imm21Dec]).timing(T::Nop),
+        // Slot bits 10-11 lie inside M48's imm20a but are not part of gas's hint.m operand;
+        // objdump shows hint.m only when they are zero (rows-live test, issue 12).
+        sys0("hint.m", 0x01).pin(f::Y26, 1).pin(Field::new(10, 2), 0).ops(&[], &[Imm21Dec]).timing(T::Nop),
         sys0("invala", 0x10).timing(T::Invala),
         sys0("fwb", 0x20).timing(T::Fence),
         sys0("mf", 0x22).timing(T::Fence),

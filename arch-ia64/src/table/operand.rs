@@ -205,6 +205,7 @@ const F_IMM9ST: &[Field] = &[Field::new(6, 7), Field::new(27, 1), Field::new(36,
 const F_IMM14: &[Field] = &[Field::new(13, 7), Field::new(27, 6), Field::new(36, 1)];
 const F_IMM22: &[Field] = &[Field::new(13, 7), Field::new(27, 9), Field::new(22, 5), Field::new(36, 1)];
 const F_IMM21: &[Field] = &[Field::new(6, 20), Field::new(36, 1)];
+const F_HINT_M: &[Field] = &[Field::new(6, 4), Field::new(12, 14), Field::new(36, 1)];
 const F_IMM24: &[Field] = &[Field::new(6, 21), Field::new(31, 2), Field::new(36, 1)];
 const F_TGT25: &[Field] = &[Field::new(13, 20), Field::new(36, 1)];
 const F_TGT25C: &[Field] = &[Field::new(6, 7), Field::new(20, 13), Field::new(36, 1)];
@@ -296,8 +297,10 @@ impl OpKind {
             Imm14 => spec(Dec, F_IMM14, true, Plain, -8192, 8191, "-8192..8191"),
             Imm22 => spec(Dec, F_IMM22, true, Plain, -2097152, 2097151, "-2097152..2097151"),
             Imm21 => spec(Hex, F_IMM21, false, Plain, 0, 0x1f_ffff, "0..0x1fffff"),
-            // hint.m's immediate, which objdump alone shows in decimal.
-            Imm21Dec => spec(Dec, F_IMM21, false, Plain, 0, 0x1f_ffff, "0..0x1fffff"),
+            // hint.m's immediate, which objdump alone shows in decimal. gas 2.40 takes 19 bits
+            // ("should be a 19-bit unsigned") and, with objdump 2.40, places them at 6-9, 12-25
+            // and 36, not over M48's contiguous imm21 (rows-live test, issue 12).
+            Imm21Dec => spec(Dec, F_HINT_M, false, Plain, 0, 0x7_ffff, "0..0x7ffff"),
             Imm24 => spec(Hex, F_IMM24, false, Plain, 0, 0xff_ffff, "0..0xffffff"),
             Imm1 => spec(Dec, F_BIT36, true, Plain, -1, 0, "0 or -1"),
             Imm2 => spec(Dec, F_13_2, false, Plain, 0, 3, "0..3"),
@@ -426,7 +429,10 @@ impl OpKind {
         let s = self.spec();
         let v = i128::from(value);
         let unsigned_ok = s.code == Code::Imm64 && v >= 0;
-        if (v < s.min || v > s.max) && !unsigned_ok {
+        // A bundle displacement is checked below, after subtracting the bundle address: the
+        // value itself is an address (rows-live test, issue 12).
+        let displacement = s.code == Code::Bundles;
+        if (v < s.min || v > s.max) && !unsigned_ok && !displacement {
             return Err(OperandError::OutOfRange(s.range_text));
         }
         let encoded: i64 = match s.code {

@@ -20,6 +20,9 @@ mod expand;
 mod expr;
 mod lines;
 mod token;
+mod verbatim;
+
+pub use verbatim::verbatim;
 
 #[cfg(test)]
 mod tests;
