@@ -168,14 +168,24 @@ fn operand(kind: OpKind, p: Pick, rng: &mut Rng, used: &mut Used, label: &str, p
         One => "1".to_string(),
         PairInc8 => "8".to_string(),
         PairInc16 => "16".to_string(),
-        Imm8 | Imm9Ld | Imm9St | Imm14 | Imm22 | Imm21Dec | Imm1 | Imm2 | Count6 | Sol | Sor => {
+        Imm8 | Imm9Ld | Imm9St | Imm14 | Imm22 | Imm21Dec | Imm1 | Imm2 | Count6 | Sol | Sor | Cnt2Shladd | Cnt5
+        | CCnt5 | ImmU5Tf => {
             let s = kind.spec();
             num(pick(p, rng, s.min, s.max), false)
         }
-        Imm21 | Imm24 => {
+        Imm21 | Imm24 | Mhtype8 | Fclass9 | Amask7 | Omask7 => {
             let s = kind.spec();
             num(pick(p, rng, s.min, s.max), true)
         }
+        Cnt2Pmpy => {
+            const COUNTS: [i128; 4] = [0, 7, 15, 16];
+            num(COUNTS[pick(p, rng, 0, 3) as usize], false)
+        }
+        Mbtype4 => {
+            let names = arch_ia64::table::operand::MBTYPE4_NAMES;
+            names[pick(p, rng, 0, names.len() as i128 - 1) as usize].0.to_string()
+        }
+        ArCsd => "ar.csd".to_string(),
         Inc3 => {
             const INC: [i128; 8] = [-16, -8, -4, -1, 1, 4, 8, 16];
             num(INC[pick(p, rng, 0, 7) as usize], false)
@@ -189,7 +199,7 @@ fn operand(kind: OpKind, p: Pick, rng: &mut Rng, used: &mut Used, label: &str, p
         Len6 => len(rng, pos, 1, 64),
         Len4 => len(rng, pos, 1, 16),
         Count2 => num(pick(p, rng, 1, 4), false),
-        Tgt25 | Tgt25Chk | Tgt64 | Tag13 => target(p, rng, label),
+        Tgt25 | Tgt25Chk | Tgt64 | Tag13 | Tag13b | Tgt25F => target(p, rng, label),
         // alloc is written with i,l,o,r; the row holds sof, sol and sor (see `alloc_sizes`).
         Sof => alloc_sizes(p, rng),
     }

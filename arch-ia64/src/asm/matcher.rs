@@ -238,7 +238,7 @@ fn rewrite(syn: &InsnSyntax) -> Rewrite {
             mnemonic = format!("br.cond.sptk.{rest}");
         }
     } else if m == "br" {
-        mnemonic = "br.cond".to_string();
+        mnemonic = "br.cond.sptk".to_string();
     } else if let Some(rest) = m.strip_prefix("brl.") {
         if [".sptk", ".spnt", ".dptk", ".dpnt"].iter().any(|h| format!(".{rest}").starts_with(h)) {
             mnemonic = format!("brl.cond.{rest}");
@@ -246,7 +246,7 @@ fn rewrite(syn: &InsnSyntax) -> Rewrite {
             mnemonic = format!("brl.cond.sptk.{rest}");
         }
     } else if m == "brl" {
-        mnemonic = "brl.cond".to_string();
+        mnemonic = "brl.cond.sptk".to_string();
     }
     Rewrite { mnemonic, outs, ins, imm_adjust: 0 }
 }

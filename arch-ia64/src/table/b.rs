@@ -4,12 +4,13 @@
 use super::field::{f, Field};
 use super::{Comp, Flags, Form, OpKind::*, TimingClass as T, Unit};
 
-/// Whether hint of B1, B3, B4 (two bits at 33-34). Omitted means .sptk.
+/// Whether hint of B1, B3, B4 (two bits at 33-34). gas requires it (`br.cond.many` and
+/// `br.call b0=x` are unknown opcodes); only the `br`/`brl` pseudo rows omit it.
 pub(super) const WH: Comp =
-    Comp { field: f::WH, opts: &[(".sptk", 0), (".spnt", 1), (".dptk", 2), (".dpnt", 3)], implied: Some(0) };
+    Comp { field: f::WH, opts: &[(".sptk", 0), (".spnt", 1), (".dptk", 2), (".dpnt", 3)], implied: None };
 /// Whether hint of B5 (three bits at 32-34).
 const WH3: Comp =
-    Comp { field: f::WH3, opts: &[(".sptk", 1), (".spnt", 3), (".dptk", 5), (".dpnt", 7)], implied: Some(1) };
+    Comp { field: f::WH3, opts: &[(".sptk", 1), (".spnt", 3), (".dptk", 5), (".dpnt", 7)], implied: None };
 /// Prefetch hint; omitted means .few.
 pub(super) const PH: Comp = Comp { field: f::PH, opts: &[(".few", 0), (".many", 1)], implied: Some(0) };
 /// Deallocation hint.
