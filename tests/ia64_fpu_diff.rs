@@ -116,7 +116,7 @@ fn expected_event(out: &RefOut, enabled: u8) -> Event {
     if fault != 0 {
         Event::Fault { low: Flags(fault), high: Flags::NONE }
     } else if out.flags & 0x38 & enabled != 0 {
-        Event::Trap { low: Flags(out.flags & 0x38), high: Flags::NONE, fpa: out.fpa }
+        Event::Trap { low: Flags(out.flags & 0x38), high: Flags::NONE, fpa: out.fpa, fpa_high: false }
     } else {
         Event::None
     }

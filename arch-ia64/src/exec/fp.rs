@@ -9,7 +9,7 @@ use super::interrupt::{fp_fault, fp_trap, illegal_operation};
 use super::op::Op;
 use super::predecode::Exec;
 use super::{Ctx, ExecResult, Flow, Trap};
-use crate::fpu::env::{fpsr_with_flags, Env, Event, Outcome, Precision};
+use crate::fpu::env::{fpsr_with_flags, Env, Outcome, Precision};
 use crate::fpu::fma::{fma, FmaOp};
 use crate::fpu::memfmt;
 use crate::state::fr::Fr;
@@ -77,7 +77,7 @@ pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
 
 /// f0 and f1 are read-only: writing them is an Illegal Operation fault, checked before any
 /// FP exception (SDM vol. 3 `fp_check_target_register`).
-fn check_target(f1: i64) -> Result<(), Trap> {
+pub(super) fn check_target(f1: i64) -> Result<(), Trap> {
     if f1 < 2 {
         return Err(illegal_operation(&format!("write to f{f1}")));
     }
@@ -87,10 +87,24 @@ fn check_target(f1: i64) -> Result<(), Trap> {
 /// Writes an FP outcome to `f1` and its flags to status field `sf`, or raises the fault or
 /// trap it asks for.
 fn commit(st: &mut State, f1: i64, sf: u8, out: Outcome, what: &str) -> Result<(), Trap> {
-    if let (Event::Fault { .. }, Some(code)) = (out.event, out.event.isr_code()) {
+    commit_with(st, sf, out, what, |st, v| set_fr(st, f1, v))
+}
+
+/// The commit path of every FP arithmetic result: an enabled fault (or a Software Assist
+/// fault) raises the FP Exception fault with nothing written; otherwise `write` stores the
+/// value, the flags are ORed into status field `sf`, and an enabled trap raises the FP
+/// Exception trap.
+pub(super) fn commit_with<T>(
+    st: &mut State,
+    sf: u8,
+    out: Outcome<T>,
+    what: &str,
+    write: impl FnOnce(&mut State, T) -> Result<(), Trap>,
+) -> Result<(), Trap> {
+    if let (true, Some(code)) = (out.event.is_fault(), out.event.isr_code()) {
         return Err(fp_fault(code, &format!("{what} (ISR.code 0x{code:x})")));
     }
-    set_fr(st, f1, out.value)?;
+    write(st, out.value)?;
     let fpsr = &mut st.ar[ar::FPSR as usize];
     *fpsr = fpsr_with_flags(*fpsr, sf, out.flags);
     if let Some(code) = out.event.isr_code() {

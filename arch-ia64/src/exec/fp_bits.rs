@@ -1,22 +1,20 @@
 //! The F-unit forms that need no FP arithmetic, executed on the exact bits of the 82-bit
 //! register format (SDM vol. 3 ch. 2, each instruction's "Operation"; vol. 1 section 5.1,
 //! Table 5-2 for the register encodings): fmerge/fpmerge, fselect, fmix, fsxt, fswap,
-//! fand/fandcm/for/fxor, fclass, fsetc and fclrf. The arithmetic forms (`Op::FpArith`) stop
-//! the run with a located error until the FP arithmetic core executes them.
+//! fand/fandcm/for/fxor, fclass, fsetc and fclrf. The arithmetic forms (`Op::FpArith`) are
+//! executed by `fp_arith.rs`.
 
 use super::access::{fr, set_fr};
 use super::interrupt::{illegal_operation, reserved_field};
 use super::op::{FpArithOp, FpBitsOp, Op};
 use super::predecode::Exec;
-use super::{Ctx, ExecError, ExecResult, Flow, Trap};
+use super::{Ctx, ExecResult, Flow};
 use crate::state::ar;
 use crate::state::fr::{Fr, INTEGER_EXP};
 use crate::state::State;
-use crate::table::table;
 
-/// Executes the non-arithmetic F-unit forms; the arithmetic ones report that they wait for
-/// the FP core.
-pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
+/// Executes the non-arithmetic F-unit forms.
+pub(super) fn execute(st: &mut State, e: &Exec, _ctx: &Ctx) -> ExecResult {
     let o = &e.ops;
     match e.op {
         Op::Fmerge { kind } => {
@@ -54,7 +52,6 @@ pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
             let fpsr = st.ar[usize::from(ar::FPSR)];
             st.ar[usize::from(ar::FPSR)] = fclrf(fpsr, sf);
         }
-        Op::FpArith { .. } => return Err(not_executed_yet(e, ctx)),
         _ => {}
     }
     Ok(Flow::Next)
@@ -68,11 +65,6 @@ pub(super) fn predicated_off(st: &mut State, e: &Exec) {
         st.set_p(e.ops[0] as u8, false);
         st.set_p(e.ops[1] as u8, false);
     }
-}
-
-fn not_executed_yet(e: &Exec, ctx: &Ctx) -> Trap {
-    let mnemonic = table().form(e.form).name.replace("{}", "");
-    Trap::Error(Box::new(ExecError::FpNotExecutedYet { pc: ctx.ip, slot: ctx.slot, mnemonic }))
 }
 
 /// The register-format encoding of NaTVal (SDM vol. 1 Table 5-2): sign 0, exponent 0x1FFFE,

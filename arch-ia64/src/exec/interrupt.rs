@@ -258,17 +258,17 @@ pub fn deliver(st: &mut State, int: &Interruption, ip: u64, slot: u8, next: (u64
 // FP unit (issue 12): the FP Exception fault and trap (SDM vol. 2 section 5.5 and the
 // ISR.code layout of its FP vectors).
 
-/// A Floating-point Exception fault (vector 0x5c00): `code` has the enabled exceptions of
-/// the scalar or low half in bits 0-2 (v, d, z) and of the high half of a parallel
-/// operation in bits 4-6. Nothing of the instruction has been written.
+/// A Floating-point Exception fault (vector 0x5c00): `code` has v, d, z, swa of the scalar
+/// or low half in bits 0-3 and of the high half of a parallel operation in bits 4-7
+/// (`fpu::Event::isr_code`). Nothing of the instruction has been written.
 pub fn fp_fault(code: u16, what: &str) -> Trap {
     Trap::Guest(Box::new(Interruption::fault(vector::FP_FAULT, code, format!("floating-point fault: {what}"))))
 }
 
 /// A Floating-point Exception trap (vector 0x5d00, IIP at the next instruction): `code`
-/// has o, u, i of the scalar or low half in bits 7-9, of the high half in bits 11-13, and
-/// fpa (the delivered result is larger in magnitude than the exact one) in bit 14. The
-/// result and the FPSR flags have been written.
+/// has o, u, i, fpa (the delivered result is larger in magnitude than the exact one) of the
+/// scalar or low half in bits 11-14 and of the high half in bits 7-10, and bit 0 set
+/// (`fpu::Event::isr_code`). The result and the FPSR flags have been written.
 pub fn fp_trap(code: u16, what: &str) -> Trap {
     let mut int = Interruption::fault(vector::FP_TRAP, code, format!("floating-point trap: {what}"));
     int.trap = true;

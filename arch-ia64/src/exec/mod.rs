@@ -7,6 +7,7 @@ mod alat; // memory forms (issue 12)
 mod alu;
 mod branch;
 mod fp;
+pub mod fp_arith; // FP arithmetic forms (issue 12)
 pub mod fp_bits;
 mod indirect;
 pub mod interrupt;
@@ -60,16 +61,6 @@ pub enum ExecError {
         slot: u8,
         /// What it was (mnemonic and detail).
         what: String,
-    },
-    /// An F-unit arithmetic form whose semantics wait for the FP arithmetic core (issue 12).
-    #[error("0x{pc:x} slot {slot}: not executed yet: {mnemonic} (FP arithmetic core)")]
-    FpNotExecutedYet {
-        /// Bundle address.
-        pc: u64,
-        /// Slot.
-        slot: u8,
-        /// The row's mnemonic.
-        mnemonic: String,
     },
     /// A memory access outside the mapped regions, or a protection failure.
     #[error("0x{pc:x} slot {slot}: {fault}")]
@@ -187,8 +178,9 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
         | Op::Fpmerge { .. }
         | Op::Fclass { .. }
         | Op::Fsetc { .. }
-        | Op::Fclrf { .. }
-        | Op::FpArith { .. } => fp_bits::execute(st, e, ctx),
+        | Op::Fclrf { .. } => fp_bits::execute(st, e, ctx),
+        // FP arithmetic forms (issue 12)
+        Op::FpArith { .. } => fp_arith::execute(st, e, ctx),
         Op::Branch { .. } | Op::Rfi | Op::Epc | Op::Break | Op::ChkS { .. } => branch::execute(st, mem, e, ctx),
         Op::MovToInd(_) | Op::MovFromInd(_) | Op::MovMsr => indirect::execute(st, e, ctx),
         // TLB, issue 12.
@@ -206,6 +198,7 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
 pub fn nullified(st: &mut State, e: &Exec) {
     alu::predicated_off(st, e);
     fp_bits::predicated_off(st, e);
+    fp_arith::predicated_off(st, e); // FP arithmetic forms (issue 12)
 }
 
 /// Shorthand for an emulator error at the current instruction.

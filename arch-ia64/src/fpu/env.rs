@@ -212,14 +212,21 @@ pub enum Event {
         /// The enabled fault flags of the high half (parallel FP only).
         high: Flags,
     },
+    /// The operands need system software to complete the operation (the Software Assist
+    /// fault of frcpa/frsqrta, SDM vol. 3 frcpa/frsqrta pages): FP Exception fault with
+    /// ISR.code swa, nothing written, raised whatever the trap controls say.
+    SwaFault,
     /// An enabled O, U or I: the result and the flags are written, then an FP Exception trap.
     Trap {
         /// The trap flags of the scalar or low half (o, u, i as raised).
         low: Flags,
         /// The trap flags of the high half (parallel FP only).
         high: Flags,
-        /// ISR.fpa: the delivered result is larger in magnitude than the exact one.
+        /// ISR.fpa of the scalar or low half: the delivered result is larger in magnitude
+        /// than the exact one.
         fpa: bool,
+        /// The same for the high half (parallel FP only).
+        fpa_high: bool,
     },
 }
 
@@ -243,7 +250,7 @@ impl<T> Outcome<T> {
         let event = if !fault.is_empty() {
             Event::Fault { low: fault, high: Flags::NONE }
         } else if !trap.is_empty() {
-            Event::Trap { low: flags.and(Flags::TRAPS), high: Flags::NONE, fpa }
+            Event::Trap { low: flags.and(Flags::TRAPS), high: Flags::NONE, fpa, fpa_high: false }
         } else {
             Event::None
         };
@@ -251,17 +258,37 @@ impl<T> Outcome<T> {
     }
 }
 
+/// Bit 0 of a trap's ISR.code: the trap is a floating-point trap (the trap code's fp bit,
+/// beside lp, tb and ss in bits 1-3).
+const TRAP_CODE_FP: u16 = 1;
+
 impl Event {
-    /// The ISR.code of the FP Exception fault or trap this event raises (SDM vol. 2: fault
-    /// v d z in bits 0-2, high half in 4-6; trap o u i in bits 7-9, high half in 11-13,
-    /// fpa in bit 14), or None.
+    /// The ISR.code of the FP Exception fault or trap this event raises, or None.
+    ///
+    /// Fault (vector 0x5c00): v d z swa of the scalar or low half in bits 0-3, of the high
+    /// half of a parallel operation in bits 4-7. Trap (vector 0x5d00): o u i fpa of the
+    /// scalar or low half in bits 11-14 (SDM vol. 1 section 5.4.1.3: "the fpa bit in
+    /// ISR.code (ISR{14})"), of the high half in bits 7-10. Linux's `handle_fpu_swa`
+    /// (arch/ia64/kernel/traps.c) tests the same positions: v 0x11, d 0x22, z 0x44 for
+    /// faults, o 0x880, u 0x1100, i 0x2200 for traps. A trap's code also has bit 0 (fp) of
+    /// the trap code set, as every FP Exception trap does (Ski's `fpExceptionTrap` too).
     pub fn isr_code(self) -> Option<u16> {
         match self {
             Event::None => None,
             Event::Fault { low, high } => Some(u16::from(low.0 & 7) | (u16::from(high.0 & 7) << 4)),
-            Event::Trap { low, high, fpa } => {
-                Some((u16::from((low.0 >> 3) & 7) << 7) | (u16::from((high.0 >> 3) & 7) << 11) | (u16::from(fpa) << 14))
-            }
+            Event::SwaFault => Some(1 << 3),
+            Event::Trap { low, high, fpa, fpa_high } => Some(
+                TRAP_CODE_FP
+                    | (u16::from((low.0 >> 3) & 7) << 11)
+                    | (u16::from(fpa) << 14)
+                    | (u16::from((high.0 >> 3) & 7) << 7)
+                    | (u16::from(fpa_high) << 10),
+            ),
         }
+    }
+
+    /// Whether the event is a fault (nothing of the instruction is written).
+    pub fn is_fault(self) -> bool {
+        matches!(self, Event::Fault { .. } | Event::SwaFault)
     }
 }

@@ -19,8 +19,9 @@
 //! indefinite); the trap-enabled overflow/underflow result keeps the 17-bit exponent
 //! field modulo 2^17 when even that range is exceeded.
 //!
-//! Not modelled: frcpa/frsqrta/fprcpa/fprsqrta (see [`recip`]), and the optional Software
-//! Assist faults (this model always completes the operation in "hardware").
+//! frcpa/frsqrta/fprcpa/fprsqrta follow the SDM's reference tables (see [`recip`]) and raise
+//! the Software Assist fault the SDM defines for them; no other operation asks for software
+//! assistance (this model completes them all in "hardware").
 
 pub mod class;
 pub mod cmp;

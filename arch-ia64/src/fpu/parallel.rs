@@ -13,16 +13,16 @@ use super::fma::{fma, FmaOp};
 use super::memfmt::{from_single, to_single};
 use crate::state::fr::Fr;
 
-fn halves(f: Fr) -> [u32; 2] {
+pub(crate) fn halves(f: Fr) -> [u32; 2] {
     [(f.sig >> 32) as u32, f.sig as u32]
 }
 
-fn pack(hi: u32, lo: u32) -> Fr {
+pub(crate) fn pack(hi: u32, lo: u32) -> Fr {
     Fr { sign: false, exp: EXP_INTEGER, sig: (u64::from(hi) << 32) | u64::from(lo) }
 }
 
 /// Combines the two halves' outcomes into one (faults of either half first).
-fn combine(hi: Outcome<u32>, lo: Outcome<u32>, env: &Env) -> Outcome {
+pub(crate) fn combine(hi: Outcome<u32>, lo: Outcome<u32>, env: &Env) -> Outcome {
     let value = pack(hi.value, lo.value);
     let flags = hi.flags.with(lo.flags);
     let fault = |o: &Outcome<u32>| o.flags.and(Flags::FAULTS).and(env.enabled);
@@ -30,9 +30,8 @@ fn combine(hi: Outcome<u32>, lo: Outcome<u32>, env: &Env) -> Outcome {
     let event = if !fault(&hi).is_empty() || !fault(&lo).is_empty() {
         Event::Fault { low: fault(&lo), high: fault(&hi) }
     } else if !flags.and(Flags::TRAPS).and(env.enabled).is_empty() {
-        let fpa =
-            matches!(hi.event, Event::Trap { fpa: true, .. }) || matches!(lo.event, Event::Trap { fpa: true, .. });
-        Event::Trap { low: trap(&lo), high: trap(&hi), fpa }
+        let fpa = |o: &Outcome<u32>| matches!(o.event, Event::Trap { fpa: true, .. });
+        Event::Trap { low: trap(&lo), high: trap(&hi), fpa: fpa(&lo), fpa_high: fpa(&hi) }
     } else {
         Event::None
     };

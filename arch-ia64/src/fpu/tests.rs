@@ -112,7 +112,7 @@ fn parallel_faults_report_the_half() {
 }
 
 /// An enabled overflow traps with the unbounded-exponent result in the 17-bit register
-/// exponent, and ISR.code o (bit 7).
+/// exponent, and ISR.code o (bit 11: the scalar o u i fpa are bits 11-14).
 #[test]
 fn enabled_overflow_delivers_the_unbounded_result() {
     let e = match Env::new(0x3F & !8, 0, Precision::Double) {
@@ -121,6 +121,6 @@ fn enabled_overflow_delivers_the_unbounded_result() {
     };
     let o = fma(FmaOp::Fma, d(f64::MAX), d(2.0), None, &e);
     assert_eq!(o.value.exp, 0xFFFF + 1024);
-    assert_eq!(o.event, Event::Trap { low: Flags::O, high: Flags::NONE, fpa: false });
-    assert_eq!(o.event.isr_code(), Some(0x80));
+    assert_eq!(o.event, Event::Trap { low: Flags::O, high: Flags::NONE, fpa: false, fpa_high: false });
+    assert_eq!(o.event.isr_code(), Some(0x801));
 }
