@@ -356,6 +356,14 @@ pub enum Op {
         kind: FpArithOp,
         sf: u8,
     },
+    // semantics ids in the row (issue 12): forms the checker and the scoreboard tell apart.
+    /// srlz.d / srlz.i: executed as the other fences (the model has no serialisation state).
+    Srlz {
+        /// `srlz.i` rather than `srlz.d`.
+        instr: bool,
+    },
+    /// brp / brp.ret: a branch-predict hint with no architectural effect.
+    Brp,
 }
 
 /// The F9 bit operations on significands (result exponent 0x1003E, sign 0).

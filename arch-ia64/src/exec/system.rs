@@ -127,7 +127,7 @@ pub(super) fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> 
         }
         Op::MovFromPr => set_gr(st, o[0], st.pr | 1, false)?,
         Op::MovFromIp => set_gr(st, o[0], ctx.ip, false)?,
-        Op::Nop | Op::Fence => {}
+        Op::Nop | Op::Fence | Op::Srlz { .. } | Op::Brp => {}
         Op::Flushrs => st.gr.flushrs(mem).map_err(|e| rse_trap(ctx, e))?,
         Op::Loadrs => {
             let rsc = st.ar[ar::RSC as usize];
