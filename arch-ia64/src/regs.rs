@@ -127,6 +127,9 @@ pub mod cr {
 /// Predicate register p63, written by the modulo-scheduled loop branches (`br.ctop`, ...).
 pub const PR_LOOP: u8 = 63;
 
+/// PSR.vm (bit 46): virtual machine mode, written by `vmsw` (SDM vol. 2 Table 3-2).
+pub const PSR_VM: u8 = 46;
+
 /// A register named by its architectural number: an operand or an implicit use of a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Resource {
@@ -142,6 +145,8 @@ pub enum Resource {
     Ar(u8),
     /// Control register cr0..cr127.
     Cr(u8),
+    /// A PSR field, by its bit number (only [`PSR_VM`] is named by a row).
+    Psr(u8),
 }
 
 /// Application registers with names, by number.

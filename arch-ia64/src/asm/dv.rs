@@ -751,6 +751,8 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
             Resource::Br(n) => br_read(&mut u, n, class),
             Resource::Ar(n) => ar_use(&mut u, n, false, class),
             Resource::Cr(n) => cr_use(&mut u, n, false, class),
+            // No row of this module has a PSR-field reader.
+            Resource::Psr(_) => {}
         }
     }
     if let DvKind::Compare { p1, p2, .. } = insn.kind {
@@ -791,6 +793,7 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
             Resource::Br(n) => br_write(&mut u, n, class),
             Resource::Ar(n) => ar_use(&mut u, n, true, class),
             Resource::Cr(n) => cr_use(&mut u, n, true, class),
+            Resource::Psr(n) => psr_write(&mut u, n),
         }
     }
     let moves_fpsr = writes.iter().any(|(r, explicit)| *explicit && *r == Resource::Ar(ar::FPSR));
@@ -1018,6 +1021,17 @@ fn ar_use(u: &mut Uses, n: u8, write: bool, class: Class) {
         u.chk(waw, spec);
     } else {
         u.chk(raw, spec);
+    }
+}
+
+/// A PSR field written implicitly (issue 12): gas's `PSR.vm` WAW row between two vmsw. Its
+/// RAW rows (vmsw then a memory access, a privileged operation, ...) are out of scope, as
+/// every other PSR field is.
+fn psr_write(u: &mut Uses, n: u8) {
+    if n == crate::regs::PSR_VM {
+        let waw = dep(Mode::Waw, 450, "PSR.vm", Sem::ImpliedF);
+        u.reg(waw, Spec::whole());
+        u.chk(waw, Spec::whole());
     }
 }
 

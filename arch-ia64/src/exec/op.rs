@@ -364,6 +364,12 @@ pub enum Op {
     },
     /// brp / brp.ret: a branch-predict hint with no architectural effect.
     Brp,
+    /// vmsw.0 / vmsw.1: sets PSR.vm. Itanium 2 does not implement PSR.vm, so it takes an
+    /// Illegal Operation fault (SDM rev 2.3 vol. 3 p. 3:273, checked before the privilege level).
+    Vmsw {
+        /// The value PSR.vm would take.
+        vm: bool,
+    },
 }
 
 /// The F9 bit operations on significands (result exponent 0x1003E, sign 0).

@@ -60,6 +60,9 @@ const RFI_READS: &[Resource] = &[
     Resource::Cr(cr::TPR),
 ];
 const PFS: &[Resource] = &[Resource::Ar(ar::PFS)];
+/// rfi restores the frame and the whole PSR, of which only PSR.vm is named by a row.
+const RFI_WRITES: &[Resource] = &[Resource::Ar(ar::BSP), Resource::Psr(crate::regs::PSR_VM)];
+const PSR_VM: &[Resource] = &[Resource::Psr(crate::regs::PSR_VM)];
 
 const fn br(kind: BrKind, indirect: bool) -> Sem {
     Sem::Branch { kind, indirect }
@@ -147,10 +150,13 @@ pub(super) fn list(out: &mut Vec<Form>) {
         b8("cover", 0x02, T::Cover).flags(Flags::LAST).sem(Sem::Cover).implicit(BSP, COVER_WRITES),
         b8("clrrrb", 0x04, T::Clrrrb).flags(Flags::LAST).sem(Sem::Clrrrb { pr_only: false }),
         b8("clrrrb.pr", 0x05, T::Clrrrb).flags(Flags::LAST).sem(Sem::Clrrrb { pr_only: true }),
-        b8("rfi", 0x08, T::Rfi).flags(Flags::LAST | Flags::PRIV).sem(Sem::Rfi).implicit(RFI_READS, BSP),
+        b8("rfi", 0x08, T::Rfi).flags(Flags::LAST | Flags::PRIV).sem(Sem::Rfi).implicit(RFI_READS, RFI_WRITES),
         b8("bsw.0", 0x0C, T::Bsw).flags(Flags::LAST | Flags::PRIV).sem(Sem::Bsw { bank: 0 }),
         b8("bsw.1", 0x0D, T::Bsw).flags(Flags::LAST | Flags::PRIV).sem(Sem::Bsw { bank: 1 }),
         b8("epc", 0x10, T::Epc).sem(Sem::Epc).implicit(PFS, &[]),
+        // vmsw (issue 12): privileged, writes PSR.vm; timed as bsw, the other B8 PSR write.
+        b8("vmsw.0", 0x18, T::Bsw).flags(Flags::PRIV).sem(Sem::Vmsw { vm: false }).implicit(&[], PSR_VM),
+        b8("vmsw.1", 0x19, T::Bsw).flags(Flags::PRIV).sem(Sem::Vmsw { vm: true }).implicit(&[], PSR_VM),
         Form::new("break.b", &[], Unit::B, "B9", &[(f::OP, 0), (f::X6, 0)])
             .ops(&[], &[Imm21])
             .timing(T::Break)

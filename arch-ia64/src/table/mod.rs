@@ -391,3 +391,6 @@ pub fn table() -> &'static Table {
 
 #[cfg(test)]
 mod tests;
+// semantics and implicit registers in the row (issue 12)
+#[cfg(test)]
+mod implicit_tests;
