@@ -81,7 +81,8 @@ fn drop_unmodelled(gas: &str) -> String {
     let mut skipping = false;
     for line in gas.lines() {
         if line.contains(": Warning: Use of") {
-            skipping = line.contains("dependency 'PSR.");
+            // Of the PSR fields only PSR.vm's WAW (two vmsw, issue 12) is modelled.
+            skipping = line.contains("dependency 'PSR.") && !line.contains("WAW dependency 'PSR.vm'");
         } else if !line.contains("Warning: Only the first path") && !line.contains("Warning: This is the location") {
             skipping = false;
         }
@@ -105,7 +106,8 @@ fn dependency_warnings_match_gnu_as() {
             continue;
         };
         let got = gas_lines(&format!("{stem}.S"), &a.warnings);
-        // PSR, CFM, RSE and other non-register resources are not modelled (asm/dv.rs).
+        // PSR (but PSR.vm's WAW), CFM, RSE and other non-register resources are not modelled
+        // (asm/dv.rs).
         let want = drop_unmodelled(&want);
         if got != want {
             failures.push(format!("{stem}.S:\n--- gas\n{want}--- ours\n{got}"));

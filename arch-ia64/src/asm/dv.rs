@@ -50,22 +50,12 @@ use emu_core::error::{Diagnostic, SourceLoc};
 #[path = "dv_fp.rs"]
 mod dv_fp;
 
+use crate::exec::mm::MmOp;
+use crate::exec::op::{BrKind, CmpType, FpArithOp, LoadKind, TlbOp};
 /// A register resource, numbered as encoded (`ar.lc` = 65, `cr.ifs` = 23).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Resource {
-    /// General register r0..r127.
-    Gr(u8),
-    /// Floating-point register f0..f127.
-    Fr(u8),
-    /// Predicate register p0..p63.
-    Pr(u8),
-    /// Branch register b0..b7.
-    Br(u8),
-    /// Application register ar0..ar127.
-    Ar(u8),
-    /// Control register cr0..cr127.
-    Cr(u8),
-}
+pub use crate::regs::Resource;
+use crate::regs::{ar, cr};
+use crate::table::{Implicit, Sem as Op};
 
 /// What kind of instruction, as far as DV bookkeeping is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,8 +98,13 @@ pub struct DvInsn<'a> {
     pub loc: SourceLoc,
     /// The opcode name gas uses in messages (e.g. "add", "mov.i", "br.call.sptk.many").
     pub name: &'a str,
-    /// The full canonical mnemonic as objdump prints it, used for implicit resources.
-    pub mnemonic: &'a str,
+    /// The row's semantics id with its completers resolved (issue 12): what the instruction
+    /// is, for the checks that treat calls, returns, loop branches, compares, ... apart.
+    pub sem: Option<Op>,
+    /// The registers the row reads and writes implicitly (issue 12).
+    pub implicit: Implicit,
+    /// Whether the row has a status-field completer (`.s0`-`.s3`), whose FPSR fields it uses.
+    pub status_field: bool,
     /// Qualifying predicate (0 when unpredicated).
     pub qp: u8,
     /// Explicit register operands read (inputs, `[rN]` bases). For `mov r=pr` pass
@@ -140,80 +135,6 @@ pub fn predicates_in_mask(mask: u64) -> Vec<Resource> {
 /// p16..p63, the predicates `mov pr.rot=imm` writes.
 pub fn rotating_predicates() -> Vec<Resource> {
     (16..64).map(Resource::Pr).collect()
-}
-
-// Application and control register numbers named by the implicit-resource rules.
-const AR_RSC: u8 = 16;
-const AR_BSP: u8 = 17;
-const AR_BSPSTORE: u8 = 18;
-const AR_RNAT: u8 = 19;
-const AR_CSD: u8 = 25;
-const AR_CCV: u8 = 32;
-const AR_UNAT: u8 = 36;
-const AR_PFS: u8 = 64;
-const AR_LC: u8 = 65;
-const AR_EC: u8 = 66;
-const CR_IPSR: u8 = 16;
-const CR_IIP: u8 = 19;
-const CR_IFA: u8 = 20;
-const CR_ITIR: u8 = 21;
-const CR_IFS: u8 = 23;
-const CR_IVR: u8 = 65;
-const CR_TPR: u8 = 66;
-
-/// The application registers that have a name (and therefore a row of their own).
-const NAMED_ARS: [u8; 28] =
-    [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 21, 24, 25, 26, 27, 28, 29, 30, 32, 36, 40, 44, 45, 64, 65, 66];
-
-/// The GR/FR/PR/BR/AR/CR resources an instruction reads and writes without naming them, as
-/// `(reads, writes)`, from its canonical mnemonic. Only what gas 2.40's tables give for these
-/// register resources; uses that depend on operands (`mov ar.bspstore=` also writes `AR[BSP]`
-/// and `AR[RNAT]`, ...) are added by [`DvChecker::insn`] itself.
-pub fn implicit_resources(mnemonic: &str) -> (Vec<Resource>, Vec<Resource>) {
-    use Resource::{Ar, Cr, Pr};
-    let m = mnemonic;
-    let starts = |p: &str| m == p || m.starts_with(&format!("{p}."));
-    if starts("br.call") || starts("brl.call") {
-        (vec![Ar(AR_BSP), Ar(AR_EC)], vec![Ar(AR_BSP), Ar(AR_PFS)])
-    } else if starts("br.ret") {
-        (vec![Ar(AR_BSP), Ar(AR_PFS)], vec![Ar(AR_BSP), Ar(AR_EC)])
-    } else if starts("br.ia") {
-        (NAMED_ARS.iter().map(|&n| Ar(n)).collect(), Vec::new())
-    } else if starts("br.cloop") {
-        (vec![Ar(AR_LC)], vec![Ar(AR_LC)])
-    } else if starts("br.ctop") || starts("br.cexit") {
-        (vec![Ar(AR_LC), Ar(AR_EC)], vec![Ar(AR_LC), Ar(AR_EC), Pr(63)])
-    } else if starts("br.wtop") || starts("br.wexit") {
-        (vec![Ar(AR_EC)], vec![Ar(AR_EC), Pr(63)])
-    } else if starts("cover") {
-        (vec![Ar(AR_BSP)], vec![Ar(AR_BSP), Cr(CR_IFS)])
-    } else if starts("rfi") {
-        (vec![Ar(AR_BSP), Cr(CR_IPSR), Cr(CR_IIP), Cr(CR_IFS), Cr(CR_TPR)], vec![Ar(AR_BSP)])
-    } else if starts("alloc") {
-        (vec![Ar(AR_RSC), Ar(AR_BSPSTORE), Ar(AR_RNAT), Ar(AR_PFS)], vec![Ar(AR_BSPSTORE), Ar(AR_RNAT)])
-    } else if starts("flushrs") {
-        (vec![Ar(AR_RSC), Ar(AR_BSP), Ar(AR_BSPSTORE), Ar(AR_RNAT)], vec![Ar(AR_BSPSTORE), Ar(AR_RNAT)])
-    } else if starts("loadrs") {
-        (vec![Ar(AR_RSC), Ar(AR_BSP), Ar(AR_RNAT)], vec![Ar(AR_BSPSTORE), Ar(AR_RNAT)])
-    } else if starts("epc") {
-        (vec![Ar(AR_PFS)], Vec::new())
-    } else if m.starts_with("cmp8xchg16") {
-        (vec![Ar(AR_CCV), Ar(AR_CSD)], Vec::new())
-    } else if m.starts_with("cmpxchg") {
-        (vec![Ar(AR_CCV)], Vec::new())
-    } else if starts("ld16") {
-        (Vec::new(), vec![Ar(AR_CSD)])
-    } else if starts("st16") {
-        (vec![Ar(AR_CSD)], Vec::new())
-    } else if starts("ld8.fill") {
-        (vec![Ar(AR_UNAT)], Vec::new())
-    } else if starts("st8.spill") {
-        (Vec::new(), vec![Ar(AR_UNAT)])
-    } else if ["itc.i", "itc.d", "itr.i", "itr.d"].iter().any(|p| starts(p)) {
-        (vec![Cr(CR_IFA), Cr(CR_ITIR)], Vec::new())
-    } else {
-        (Vec::new(), Vec::new())
-    }
 }
 
 /// RAW (a writer then a reader) or WAW (two writers).
@@ -464,10 +385,11 @@ impl DvChecker {
 
     fn check_and_record(&mut self, insn: &DvInsn) -> Vec<Diagnostic> {
         let class = classify(insn);
-        let loop_branch = is_loop_branch(insn.mnemonic);
+        let loop_branch = is_loop_branch(insn);
         let branch = !loop_branch && matches!(insn.kind, DvKind::Branch { .. });
         let taken = branch
-            && (matches!(insn.kind, DvKind::Branch { unconditional: true, .. }) || class_is_br_ia(insn.mnemonic));
+            && (matches!(insn.kind, DvKind::Branch { unconditional: true, .. })
+                || matches!(insn.sem, Some(Op::Branch { kind: BrKind::Ia, .. })));
         let uses = collect_uses(insn, class, branch || insn.kind == DvKind::Rfi);
         let out = self.check(insn, &uses);
         // Branches and rfi record only their predicate read, and no row of this module has a
@@ -612,7 +534,7 @@ impl DvChecker {
             }
         }
         self.clear_branch_link(changed);
-        if loop_branch || insn.mnemonic.starts_with("clrrrb") {
+        if loop_branch || matches!(insn.sem, Some(Op::Clrrrb { .. })) {
             // Rotating-register base changes invalidate everything about p16..p63.
             let rot = changed | !0xFFFFu64;
             self.clear_mutex(rot);
@@ -627,13 +549,13 @@ impl DvChecker {
             self.mutexes.clear();
             self.entry_labels.clear();
         } else if let DvKind::Compare { p1, p2, unc } = insn.kind {
-            let m = insn.mnemonic;
+            let ctype = compare_type(insn);
             let both = mask_of(&[p1, p2]);
-            if p1 == p2 || has_suffix(m, ".or.andcm") || has_suffix(m, ".and.orcm") {
+            if p1 == p2 || ctype == CmpType::OrAndcm {
                 // No statement about exclusion; existing relations stay.
-            } else if has_suffix(m, ".and") || has_suffix(m, ".andcm") {
+            } else if ctype == CmpType::And {
                 // An and-type write can only clear predicates: exclusion is preserved.
-            } else if has_suffix(m, ".or") || has_suffix(m, ".orcm") {
+            } else if ctype == CmpType::Or {
                 self.clear_mutex(both);
             } else if insn.qp == 0 || unc {
                 self.clear_mutex(both);
@@ -735,44 +657,46 @@ fn mask_of(preds: &[u8]) -> u64 {
     preds.iter().filter(|&&p| p != 0 && p < 64).fold(0, |m, &p| m | (1u64 << p))
 }
 
-fn has_suffix(m: &str, s: &str) -> bool {
-    m.ends_with(s)
+/// The parallel-compare type of a compare-like instruction (the table's canonical names
+/// have only `.and`, `.or` and `.or.andcm`; gas's `.andcm`/`.orcm` spellings are aliases).
+fn compare_type(insn: &DvInsn) -> CmpType {
+    match insn.sem {
+        Some(Op::Cmp { ctype, .. } | Op::Tbit { ctype, .. } | Op::Tnat { ctype, .. } | Op::Mm(MmOp::Tf { ctype })) => {
+            ctype
+        }
+        _ => CmpType::Normal,
+    }
 }
 
-fn is_loop_branch(m: &str) -> bool {
-    ["br.cloop", "br.ctop", "br.cexit", "br.wtop", "br.wexit"].iter().any(|p| m.starts_with(p))
-}
-
-fn class_is_br_ia(m: &str) -> bool {
-    m.starts_with("br.ia")
+/// The modulo-scheduled loop branches, which the checker treats as ordinary instructions.
+fn is_loop_branch(insn: &DvInsn) -> bool {
+    matches!(
+        insn.sem,
+        Some(Op::Branch { kind: BrKind::Cloop | BrKind::Cexit | BrKind::Ctop | BrKind::Wexit | BrKind::Wtop, .. })
+    )
 }
 
 fn classify(insn: &DvInsn) -> Class {
-    let m = insn.mnemonic;
-    if m.starts_with("br.call") || m.starts_with("brl.call") {
-        Class::BrCall
-    } else if m.starts_with("br.ret") {
-        Class::BrRet
-    } else if matches!(insn.kind, DvKind::Branch { .. }) && !is_loop_branch(m) {
-        Class::BrOther
-    } else if m.starts_with("brp") {
-        Class::Brp
-    } else if m == "rfi" || insn.kind == DvKind::Rfi {
-        Class::Rfi
-    } else if m == "cover" {
-        Class::Cover
-    } else if ["itc.i", "itc.d", "itr.i", "itr.d"].iter().any(|p| m.starts_with(p)) {
-        Class::Itc
-    } else if m.starts_with("ld8.fill") || m.starts_with("st8.spill") {
-        Class::SpillFill
-    } else {
-        Class::Plain
+    match insn.sem {
+        Some(Op::Branch { kind: BrKind::Call, .. }) => Class::BrCall,
+        Some(Op::Branch { kind: BrKind::Ret, .. }) => Class::BrRet,
+        _ if matches!(insn.kind, DvKind::Branch { .. }) && !is_loop_branch(insn) => Class::BrOther,
+        Some(Op::Brp) => Class::Brp,
+        Some(Op::Rfi) => Class::Rfi,
+        _ if insn.kind == DvKind::Rfi => Class::Rfi,
+        Some(Op::Cover) => Class::Cover,
+        Some(Op::Tlb(TlbOp::Itc { .. } | TlbOp::Itr { .. })) => Class::Itc,
+        Some(Op::Load { kind: LoadKind::Fill, .. } | Op::Store { spill: true, .. }) => Class::SpillFill,
+        _ => Class::Plain,
     }
 }
 
 /// Explicit plus implicit uses, without duplicates, in operand order.
 fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
-    let (imp_r, imp_w) = implicit_resources(insn.mnemonic);
+    // ar.fpsr's fields are `dv_fp.rs`'s; the row's other implicit registers are gas's.
+    let not_fpsr = |r: &&Resource| **r != Resource::Ar(ar::FPSR);
+    let imp_r = insn.implicit.reads.iter().filter(not_fpsr).copied();
+    let imp_w = insn.implicit.writes.iter().filter(not_fpsr).copied();
     let mut reads: Vec<(Resource, bool)> = Vec::new();
     let mut writes: Vec<(Resource, bool)> = Vec::new();
     let push = |v: &mut Vec<(Resource, bool)>, r: Resource, explicit: bool| {
@@ -798,19 +722,19 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
     // Operand-dependent implicit uses of the RSE application registers and of cr.ivr.
     for (r, _) in reads.clone() {
         match r {
-            Resource::Ar(AR_BSPSTORE) | Resource::Ar(AR_RNAT) => push(&mut reads, Resource::Ar(AR_RSC), false),
-            Resource::Cr(CR_IVR) => push(&mut reads, Resource::Cr(CR_TPR), false),
+            Resource::Ar(ar::BSPSTORE) | Resource::Ar(ar::RNAT) => push(&mut reads, Resource::Ar(ar::RSC), false),
+            Resource::Cr(cr::IVR) => push(&mut reads, Resource::Cr(cr::TPR), false),
             _ => {}
         }
     }
     for (r, explicit) in writes.clone() {
         match r {
-            Resource::Ar(AR_BSPSTORE) if explicit => {
-                push(&mut reads, Resource::Ar(AR_RSC), false);
-                push(&mut writes, Resource::Ar(AR_BSP), false);
-                push(&mut writes, Resource::Ar(AR_RNAT), false);
+            Resource::Ar(ar::BSPSTORE) if explicit => {
+                push(&mut reads, Resource::Ar(ar::RSC), false);
+                push(&mut writes, Resource::Ar(ar::BSP), false);
+                push(&mut writes, Resource::Ar(ar::RNAT), false);
             }
-            Resource::Ar(AR_RNAT) if explicit => push(&mut reads, Resource::Ar(AR_RSC), false),
+            Resource::Ar(ar::RNAT) if explicit => push(&mut reads, Resource::Ar(ar::RSC), false),
             _ => {}
         }
     }
@@ -827,29 +751,32 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
             Resource::Br(n) => br_read(&mut u, n, class),
             Resource::Ar(n) => ar_use(&mut u, n, false, class),
             Resource::Cr(n) => cr_use(&mut u, n, false, class),
+            // No row of this module has a PSR-field reader.
+            Resource::Psr(_) => {}
         }
     }
     if let DvKind::Compare { p1, p2, .. } = insn.kind {
-        let fp = insn.mnemonic.starts_with('f');
-        let m = insn.mnemonic;
-        let (t1, t2) = if has_suffix(m, ".or.andcm") {
-            (PrWriter::Or, PrWriter::And)
-        } else if has_suffix(m, ".and.orcm") {
-            (PrWriter::And, PrWriter::Or)
-        } else if has_suffix(m, ".and") || has_suffix(m, ".andcm") {
-            (PrWriter::And, PrWriter::And)
-        } else if has_suffix(m, ".or") || has_suffix(m, ".orcm") {
-            (PrWriter::Or, PrWriter::Or)
-        } else if fp {
-            (PrWriter::Fp, PrWriter::Fp)
-        } else {
-            (PrWriter::Int, PrWriter::Int)
+        let fp = matches!(insn.sem, Some(Op::FpArith { kind: FpArithOp::Fcmp { .. }, .. } | Op::Fclass { .. }));
+        let (t1, t2) = match compare_type(insn) {
+            CmpType::OrAndcm => (PrWriter::Or, PrWriter::And),
+            CmpType::And => (PrWriter::And, PrWriter::And),
+            CmpType::Or => (PrWriter::Or, PrWriter::Or),
+            _ if fp => (PrWriter::Fp, PrWriter::Fp),
+            _ => (PrWriter::Int, PrWriter::Int),
         };
         pr_write(&mut u, p1, t1);
         pr_write(&mut u, p2, t2);
     }
-    let fp_writer =
-        ["fclass", "frcpa", "fprcpa", "frsqrta", "fprsqrta", "fcmp"].iter().any(|p| insn.mnemonic.starts_with(p));
+    let fp_writer = matches!(
+        insn.sem,
+        Some(
+            Op::Fclass { .. }
+                | Op::FpArith {
+                    kind: FpArithOp::Fcmp { .. } | FpArithOp::Frcpa { .. } | FpArithOp::Frsqrta { .. },
+                    ..
+                }
+        )
+    );
     for &(r, _) in &writes {
         match r {
             Resource::Gr(n) => {
@@ -866,10 +793,11 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
             Resource::Br(n) => br_write(&mut u, n, class),
             Resource::Ar(n) => ar_use(&mut u, n, true, class),
             Resource::Cr(n) => cr_use(&mut u, n, true, class),
+            Resource::Psr(n) => psr_write(&mut u, n),
         }
     }
-    let moves_fpsr = writes.iter().any(|(r, explicit)| *explicit && *r == Resource::Ar(40));
-    dv_fp::add_uses(&mut u, insn.name, insn.mnemonic, moves_fpsr);
+    let moves_fpsr = writes.iter().any(|(r, explicit)| *explicit && *r == Resource::Ar(ar::FPSR));
+    dv_fp::add_uses(&mut u, insn, moves_fpsr);
     u
 }
 
@@ -973,30 +901,30 @@ fn br_write(u: &mut Uses, n: u8, class: Class) {
 fn ar_row(n: u8, class: Class) -> Option<(&'static str, &'static str, u16, Sem, Spec)> {
     let named = |name: &'static str, order: u16| Some((name, name, order, Sem::ImpliedF, Spec::whole()));
     match n {
-        0..=7 => Some(("AR[K%], % in 0 - 7", "AR[K%], % in 0 - 7", 122, Sem::ImpliedF, Spec::at(n))),
-        16 => named("AR[RSC]", 128),
-        17 => named("AR[BSP]", 100),
-        18 => named("AR[BSPSTORE]", 101),
-        19 => named("AR[RNAT]", 127),
-        21 => named("AR[FCR]", 107),
-        24 => named("AR[EFLAG]", 106),
-        25 => named("AR[CSD]", 104),
-        26 => named("AR[SSD]", 130),
-        27 => named("AR[CFLG]", 103),
-        28 => named("AR[FSR]", 120),
-        29 => named("AR[FIR]", 109),
-        30 => named("AR[FDR]", 108),
-        32 => named("AR[CCV]", 102),
-        36 => {
+        ar::K0..=ar::K7 => Some(("AR[K%], % in 0 - 7", "AR[K%], % in 0 - 7", 122, Sem::ImpliedF, Spec::at(n))),
+        ar::RSC => named("AR[RSC]", 128),
+        ar::BSP => named("AR[BSP]", 100),
+        ar::BSPSTORE => named("AR[BSPSTORE]", 101),
+        ar::RNAT => named("AR[RNAT]", 127),
+        ar::FCR => named("AR[FCR]", 107),
+        ar::EFLAG => named("AR[EFLAG]", 106),
+        ar::CSD => named("AR[CSD]", 104),
+        ar::SSD => named("AR[SSD]", 130),
+        ar::CFLG => named("AR[CFLG]", 103),
+        ar::FSR => named("AR[FSR]", 120),
+        ar::FIR => named("AR[FIR]", 109),
+        ar::FDR => named("AR[FDR]", 108),
+        ar::CCV => named("AR[CCV]", 102),
+        ar::UNAT => {
             let spec = if class == Class::SpillFill { Spec::any() } else { Spec::whole() };
             let name = "AR[UNAT]{%}, % in 0 - 63";
             Some((name, name, 131, Sem::ImpliedF, spec))
         }
-        44 => named("AR[ITC]", 121),
-        45 => named("AR[RUC]", 129),
-        65 => named("AR[LC]", 123),
-        66 => named("AR[EC]", 105),
-        40 | 64 => None,
+        ar::ITC => named("AR[ITC]", 121),
+        ar::RUC => named("AR[RUC]", 129),
+        ar::LC => named("AR[LC]", 123),
+        ar::EC => named("AR[EC]", 105),
+        ar::FPSR | ar::PFS => None,
         48..=63 | 112..=127 => {
             Some(("AR%, % in 48-63, 112-127", "AR%, % in 48 - 63, 112-127", 133, Sem::ImpliedF, Spec::at(n)))
         }
@@ -1034,7 +962,7 @@ const FPSR_WAW: [&str; 10] = [
 ];
 
 fn ar_use(u: &mut Uses, n: u8, write: bool, class: Class) {
-    if n == 40 {
+    if n == ar::FPSR {
         for (i, (&r, &w)) in FPSR_RAW.iter().zip(FPSR_WAW.iter()).enumerate() {
             let o = 110 + i as u16;
             let (raw, waw) = (dep(Mode::Raw, o, r, Sem::ImpliedF), dep(Mode::Waw, o, w, Sem::ImpliedF));
@@ -1048,7 +976,7 @@ fn ar_use(u: &mut Uses, n: u8, write: bool, class: Class) {
         }
         return;
     }
-    if n == AR_PFS {
+    if n == ar::PFS {
         const PFS: &str = "AR[PFS]";
         let s = Spec::whole();
         let call_raw = dep(Mode::Raw, 124, PFS, Sem::ImpliedF);
@@ -1096,25 +1024,36 @@ fn ar_use(u: &mut Uses, n: u8, write: bool, class: Class) {
     }
 }
 
+/// A PSR field written implicitly (issue 12): gas's `PSR.vm` WAW row between two vmsw. Its
+/// RAW rows (vmsw then a memory access, a privileged operation, ...) are out of scope, as
+/// every other PSR field is.
+fn psr_write(u: &mut Uses, n: u8) {
+    if n == crate::regs::PSR_VM {
+        let waw = dep(Mode::Waw, 450, "PSR.vm", Sem::ImpliedF);
+        u.reg(waw, Spec::whole());
+        u.chk(waw, Spec::whole());
+    }
+}
+
 /// Control registers with one RAW row (mov-to then mov-from) and one WAW row.
 fn cr_simple(n: u8) -> Option<(&'static str, u16, Sem, Sem, Spec)> {
     let s = Spec::whole();
     Some(match n {
-        0 => ("CR[DCR]", 501, Sem::Data, Sem::ImpliedF, s),
-        1 => ("CR[ITM]", 520, Sem::Data, Sem::ImpliedF, s),
-        2 => ("CR[IVA]", 522, Sem::Instr, Sem::ImpliedF, s),
-        8 => ("CR[PTA]", 527, Sem::Data, Sem::ImpliedF, s),
-        9 => ("CR[GPTA]", 503, Sem::Data, Sem::ImpliedF, s),
-        17 => ("CR[ISR]", 517, Sem::Data, Sem::ImpliedF, s),
-        22 => ("CR[IIPA]", 513, Sem::Data, Sem::ImpliedF, s),
-        24 => ("CR[IIM]", 510, Sem::Data, Sem::ImpliedF, s),
-        25 => ("CR[IHA]", 509, Sem::Data, Sem::ImpliedF, s),
-        64 => ("CR[LID]", 524, Sem::Other, Sem::Other, s),
-        72 => ("CR[ITV]", 521, Sem::Data, Sem::ImpliedF, s),
-        73 => ("CR[PMV]", 526, Sem::Data, Sem::ImpliedF, s),
-        74 => ("CR[CMCV]", 500, Sem::Data, Sem::ImpliedF, s),
-        80 | 81 => ("CR[LRR%], % in 0 - 1", 525, Sem::Data, Sem::ImpliedF, Spec::at(n)),
-        68..=71 => ("CR[IRR%], % in 0 - 3", 516, Sem::Data, Sem::ImpliedF, Spec::at(n)),
+        cr::DCR => ("CR[DCR]", 501, Sem::Data, Sem::ImpliedF, s),
+        cr::ITM => ("CR[ITM]", 520, Sem::Data, Sem::ImpliedF, s),
+        cr::IVA => ("CR[IVA]", 522, Sem::Instr, Sem::ImpliedF, s),
+        cr::PTA => ("CR[PTA]", 527, Sem::Data, Sem::ImpliedF, s),
+        cr::GPTA => ("CR[GPTA]", 503, Sem::Data, Sem::ImpliedF, s),
+        cr::ISR => ("CR[ISR]", 517, Sem::Data, Sem::ImpliedF, s),
+        cr::IIPA => ("CR[IIPA]", 513, Sem::Data, Sem::ImpliedF, s),
+        cr::IIM => ("CR[IIM]", 510, Sem::Data, Sem::ImpliedF, s),
+        cr::IHA => ("CR[IHA]", 509, Sem::Data, Sem::ImpliedF, s),
+        cr::LID => ("CR[LID]", 524, Sem::Other, Sem::Other, s),
+        cr::ITV => ("CR[ITV]", 521, Sem::Data, Sem::ImpliedF, s),
+        cr::PMV => ("CR[PMV]", 526, Sem::Data, Sem::ImpliedF, s),
+        cr::CMCV => ("CR[CMCV]", 500, Sem::Data, Sem::ImpliedF, s),
+        cr::LRR0 | cr::LRR1 => ("CR[LRR%], % in 0 - 1", 525, Sem::Data, Sem::ImpliedF, Spec::at(n)),
+        cr::IRR0..=cr::IRR3 => ("CR[IRR%], % in 0 - 3", 516, Sem::Data, Sem::ImpliedF, Spec::at(n)),
         3..=7 | 10..=15 | 18 | 26..=63 | 75..=79 | 82..=127 => {
             ("CR%, % in 3-7, 10-15, 18, 26-63, 75-79, 82-127", 531, Sem::None, Sem::None, Spec::at(n))
         }
@@ -1127,21 +1066,21 @@ fn cr_use(u: &mut Uses, n: u8, write: bool, class: Class) {
     let r = |o: u16, name: &'static str, sem: Sem| dep(Mode::Raw, o, name, sem);
     // (rows written by mov-to, rows read by the class, WAW row).
     let (wr, rd, waw): (Vec<Dep>, Vec<Dep>, Option<Dep>) = match n {
-        CR_IFS => {
+        cr::IFS => {
             let (a, b, c) =
                 (r(506, "CR[IFS]", Sem::Data), r(507, "CR[IFS]", Sem::Implied), r(508, "CR[IFS]", Sem::Implied));
             let wr = if class == Class::Cover { vec![c] } else { vec![a, b] };
             let rd = if class == Class::Rfi { vec![b, c] } else { vec![a, c] };
             (wr, rd, Some(dep(Mode::Waw, 506, "CR[IFS]", Sem::ImpliedF)))
         }
-        CR_IIP | CR_IPSR => {
-            let (name, o) = if n == CR_IIP { ("CR[IIP]", 511) } else { ("CR[IPSR]", 514) };
+        cr::IIP | cr::IPSR => {
+            let (name, o) = if n == cr::IIP { ("CR[IIP]", 511) } else { ("CR[IPSR]", 514) };
             let (a, b) = (r(o, name, Sem::Data), r(o + 1, name, Sem::Implied));
             let rd = if class == Class::Rfi { vec![b] } else { vec![a] };
             (vec![a, b], rd, Some(dep(Mode::Waw, o, name, Sem::ImpliedF)))
         }
-        CR_IFA | CR_ITIR => {
-            let (name, o, imp_first) = if n == CR_IFA { ("CR[IFA]", 504, true) } else { ("CR[ITIR]", 518, false) };
+        cr::IFA | cr::ITIR => {
+            let (name, o, imp_first) = if n == cr::IFA { ("CR[IFA]", 504, true) } else { ("CR[ITIR]", 518, false) };
             let (imp, data) = if imp_first {
                 (r(o, name, Sem::Implied), r(o + 1, name, Sem::Data))
             } else {
@@ -1151,14 +1090,14 @@ fn cr_use(u: &mut Uses, n: u8, write: bool, class: Class) {
             let rd = if class == Class::Itc { vec![imp] } else { vec![data] };
             (wr, rd, Some(dep(Mode::Waw, o, name, Sem::ImpliedF)))
         }
-        CR_TPR => {
+        cr::TPR => {
             let (a, b, c) =
                 (r(528, "CR[TPR]", Sem::Data), r(529, "CR[TPR]", Sem::Other), r(530, "CR[TPR]", Sem::Implied));
             let rd = if class == Class::Rfi { vec![c] } else { vec![a] };
             (vec![a, b, c], rd, Some(dep(Mode::Waw, 528, "CR[TPR]", Sem::ImpliedF)))
         }
-        67 => (vec![r(502, "CR[EOI]", Sem::Other)], Vec::new(), Some(dep(Mode::Waw, 502, "CR[EOI]", Sem::Other))),
-        CR_IVR => (Vec::new(), Vec::new(), None),
+        cr::EOI => (vec![r(502, "CR[EOI]", Sem::Other)], Vec::new(), Some(dep(Mode::Waw, 502, "CR[EOI]", Sem::Other))),
+        cr::IVR => (Vec::new(), Vec::new(), None),
         _ => {
             let Some((name, o, raw_sem, waw_sem, spec)) = cr_simple(n) else {
                 return;
@@ -1220,10 +1159,13 @@ mod tests {
             w: &[Resource],
             kind: DvKind,
         ) -> &mut Run {
+            let (sem, implicit, status_field) = row_facts(mnemonic);
             let insn = DvInsn {
                 loc: SourceLoc::new(self.file.clone(), line, 0),
                 name,
-                mnemonic,
+                sem,
+                implicit,
+                status_field,
                 qp,
                 reads: r,
                 writes: w,
@@ -1258,6 +1200,19 @@ mod tests {
             let want: Vec<&str> = gas.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
             assert_eq!(self.out, want);
         }
+    }
+
+    /// The semantics id, implicit registers and status-field flag of the first row spelling
+    /// `mnemonic` (canonical, as objdump prints it), as `dv_feed.rs` gives them.
+    fn row_facts(mnemonic: &str) -> (Option<Op>, Implicit, bool) {
+        use crate::table::{field::f, table, Unit};
+        for form in &table().forms {
+            if let Some(bits) = form.match_mnemonic(mnemonic) {
+                let sf = form.unit == Unit::F && form.comps.iter().any(|c| c.field == f::SF);
+                return (crate::exec::predecode::op_of(form, form.bits | bits), form.implicit, sf);
+            }
+        }
+        (None, Implicit::default(), false)
     }
 
     const SEE: &str = "This is the location of the conflicting usage";
@@ -1446,10 +1401,10 @@ mod tests {
     #[test]
     fn application_registers() {
         let mut t = run();
-        t.i(1, "mov.i", 0, &[Gr(9)], &[Ar(65)]).i(2, "mov.i", 0, &[Ar(65)], &[Gr(10)]).stop();
-        t.i(3, "mov.i", 0, &[Gr(9)], &[Ar(65)]).i(4, "mov.i", 0, &[Gr(10)], &[Ar(65)]).stop();
-        t.i(5, "mov.m", 0, &[Gr(9)], &[Ar(6)]).i(6, "mov.m", 0, &[Ar(6)], &[Gr(10)]).stop();
-        t.i(7, "mov.m", 0, &[Gr(9)], &[Ar(6)]).i(8, "mov.m", 0, &[Ar(5)], &[Gr(10)]).stop();
+        t.i(1, "mov.i", 0, &[Gr(9)], &[Ar(ar::LC)]).i(2, "mov.i", 0, &[Ar(ar::LC)], &[Gr(10)]).stop();
+        t.i(3, "mov.i", 0, &[Gr(9)], &[Ar(ar::LC)]).i(4, "mov.i", 0, &[Gr(10)], &[Ar(ar::LC)]).stop();
+        t.i(5, "mov.m", 0, &[Gr(9)], &[Ar(ar::K6)]).i(6, "mov.m", 0, &[Ar(ar::K6)], &[Gr(10)]).stop();
+        t.i(7, "mov.m", 0, &[Gr(9)], &[Ar(ar::K6)]).i(8, "mov.m", 0, &[Ar(ar::K5)], &[Gr(10)]).stop();
         t.i(9, "mov", 0, &[Gr(9)], &[Ar(48)]).i(10, "mov", 0, &[Ar(48)], &[Gr(10)]).stop();
         t.i(11, "mov", 0, &[Gr(1)], &[Ar(48)]).i(12, "mov", 0, &[Gr(2)], &[Ar(48)]).stop();
         t.i(13, "mov.m", 0, &[Gr(9)], &[Ar(8)]).i(14, "mov.m", 0, &[Ar(8)], &[Gr(10)]).stop();
@@ -1465,7 +1420,7 @@ mod tests {
     #[test]
     fn fpsr_fields() {
         let mut t = run();
-        t.i(1, "mov.m", 0, &[Gr(9)], &[Ar(40)]).i(2, "mov.m", 0, &[Ar(40)], &[Gr(10)]).stop();
+        t.i(1, "mov.m", 0, &[Gr(9)], &[Ar(ar::FPSR)]).i(2, "mov.m", 0, &[Ar(ar::FPSR)], &[Gr(10)]).stop();
         let want: String = FPSR_RAW
             .iter()
             .map(|f| {
@@ -1479,10 +1434,10 @@ mod tests {
     fn pfs_rows() {
         // mov ar.pfs twice: no WAW row; then br.call: WAW; then br.ret: the row has no semantics.
         let mut t = run();
-        t.i(1, "mov.i", 0, &[Gr(1)], &[Ar(64)]).i(2, "mov.i", 0, &[Gr(2)], &[Ar(64)]).stop();
-        t.i(3, "mov.i", 0, &[Gr(1)], &[Ar(64)]).br(4, "br.call.sptk.many", 0, &[], &[Br(0)], true).stop();
+        t.i(1, "mov.i", 0, &[Gr(1)], &[Ar(ar::PFS)]).i(2, "mov.i", 0, &[Gr(2)], &[Ar(ar::PFS)]).stop();
+        t.i(3, "mov.i", 0, &[Gr(1)], &[Ar(ar::PFS)]).br(4, "br.call.sptk.many", 0, &[], &[Br(0)], true).stop();
         t.label("1");
-        t.i(5, "mov.i", 0, &[Gr(1)], &[Ar(64)]).br(6, "br.ret.sptk.many", 0, &[Br(0)], &[], false).stop();
+        t.i(5, "mov.i", 0, &[Gr(1)], &[Ar(ar::PFS)]).br(6, "br.ret.sptk.many", 0, &[Br(0)], &[], false).stop();
         t.expect(&format!(
             "4: Warning: Use of 'br.call.sptk.many' violates WAW dependency 'AR[PFS]' (impliedf)\n3: Warning: {SEE}"
         ));
@@ -1493,10 +1448,12 @@ mod tests {
         let mut t = run();
         t.k(1, "st8.spill", "st8.spill", 0, &[Gr(9), Gr(8)], &[Gr(9)], DvKind::Plain);
         t.k(2, "ld8.fill", "ld8.fill", 0, &[Gr(9)], &[Gr(11)], DvKind::Plain).stop();
-        t.i(3, "st8.spill", 0, &[Gr(9), Gr(8)], &[]).i(4, "mov.m", 0, &[Ar(36)], &[Gr(11)]).stop();
-        t.i(5, "mov.m", 0, &[Gr(1)], &[Ar(36)]).i(6, "st8.spill", 0, &[Gr(9), Gr(8)], &[]).stop();
-        t.i(7, "mov.m", 0, &[Gr(9)], &[Ar(36)]).i(8, "mov.m", 0, &[Ar(36)], &[Gr(10)]).stop();
-        t.i(9, "mov.m", 0, &[Gr(9)], &[Ar(32)]).i(10, "cmpxchg8.acq", 0, &[Gr(10), Gr(11), Ar(32)], &[Gr(8)]).stop();
+        t.i(3, "st8.spill", 0, &[Gr(9), Gr(8)], &[]).i(4, "mov.m", 0, &[Ar(ar::UNAT)], &[Gr(11)]).stop();
+        t.i(5, "mov.m", 0, &[Gr(1)], &[Ar(ar::UNAT)]).i(6, "st8.spill", 0, &[Gr(9), Gr(8)], &[]).stop();
+        t.i(7, "mov.m", 0, &[Gr(9)], &[Ar(ar::UNAT)]).i(8, "mov.m", 0, &[Ar(ar::UNAT)], &[Gr(10)]).stop();
+        t.i(9, "mov.m", 0, &[Gr(9)], &[Ar(ar::CCV)])
+            .i(10, "cmpxchg8.acq", 0, &[Gr(10), Gr(11), Ar(ar::CCV)], &[Gr(8)])
+            .stop();
         let u = "'AR[UNAT]{%}, % in 0 - 63' (impliedf)";
         t.expect(&format!(
             "2: Warning: Use of 'ld8.fill' may violate RAW dependency {u}\n1: Warning: {SEE}\n\
@@ -1514,13 +1471,19 @@ mod tests {
         // mov r=ar.rnat; mov r=ar.bsp ;;  mov ar.bspstore; mov r=ar.bsp; mov r=ar.rnat ;;
         // (gas adds RSE reports, out of scope here.)
         let mut t = run();
-        t.i(3, "mov.m", 0, &[Gr(1)], &[Ar(16)]).i(4, "mov.m", 0, &[Gr(2)], &[Ar(19)]).stop();
-        t.i(5, "mov.m", 0, &[Gr(1)], &[Ar(16)]).i(6, "mov.m", 0, &[Gr(2)], &[Ar(18)]).stop();
-        t.i(7, "loadrs", 0, &[], &[]).i(8, "mov.m", 0, &[Ar(18)], &[Gr(9)]).i(9, "mov.m", 0, &[Ar(19)], &[Gr(10)]);
-        t.i(10, "mov.m", 0, &[Ar(17)], &[Gr(11)]).stop();
-        t.i(11, "mov.m", 0, &[Gr(2)], &[Ar(18)])
-            .i(12, "mov.m", 0, &[Ar(17)], &[Gr(11)])
-            .i(13, "mov.m", 0, &[Ar(19)], &[Gr(12)])
+        t.i(3, "mov.m", 0, &[Gr(1)], &[Ar(ar::RSC)]).i(4, "mov.m", 0, &[Gr(2)], &[Ar(ar::RNAT)]).stop();
+        t.i(5, "mov.m", 0, &[Gr(1)], &[Ar(ar::RSC)]).i(6, "mov.m", 0, &[Gr(2)], &[Ar(ar::BSPSTORE)]).stop();
+        t.i(7, "loadrs", 0, &[], &[]).i(8, "mov.m", 0, &[Ar(ar::BSPSTORE)], &[Gr(9)]).i(
+            9,
+            "mov.m",
+            0,
+            &[Ar(ar::RNAT)],
+            &[Gr(10)],
+        );
+        t.i(10, "mov.m", 0, &[Ar(ar::BSP)], &[Gr(11)]).stop();
+        t.i(11, "mov.m", 0, &[Gr(2)], &[Ar(ar::BSPSTORE)])
+            .i(12, "mov.m", 0, &[Ar(ar::BSP)], &[Gr(11)])
+            .i(13, "mov.m", 0, &[Ar(ar::RNAT)], &[Gr(12)])
             .stop();
         t.expect(&format!(
             "4: Warning: Use of 'mov.m' violates RAW dependency 'AR[RSC]' (impliedf)\n3: Warning: {SEE}\n\
@@ -1536,25 +1499,25 @@ mod tests {
     fn control_registers_and_serialization() {
         let mut t = run();
         // mov cr.ifs=r9;; mov r10=cr.ifs ;;   (data survives a stop)
-        t.i(1, "mov", 0, &[Gr(9)], &[Cr(23)]).stop().i(2, "mov", 0, &[Cr(23)], &[Gr(10)]).stop();
+        t.i(1, "mov", 0, &[Gr(9)], &[Cr(cr::IFS)]).stop().i(2, "mov", 0, &[Cr(cr::IFS)], &[Gr(10)]).stop();
         // srlz.d in a later group clears it.
         t.k(3, "srlz.d", "srlz.d", 0, &[], &[], DvKind::Srlz { instr: false });
-        t.i(4, "mov", 0, &[Cr(23)], &[Gr(10)]).stop();
+        t.i(4, "mov", 0, &[Cr(cr::IFS)], &[Gr(10)]).stop();
         // mov cr.ifs=r9; srlz.d;; mov r10=cr.ifs — srlz.d in the same group is too early.
-        t.i(5, "mov", 0, &[Gr(9)], &[Cr(23)])
+        t.i(5, "mov", 0, &[Gr(9)], &[Cr(cr::IFS)])
             .k(6, "srlz.d", "srlz.d", 0, &[], &[], DvKind::Srlz { instr: false })
             .stop();
-        t.i(7, "mov", 0, &[Cr(23)], &[Gr(10)]).stop();
+        t.i(7, "mov", 0, &[Cr(cr::IFS)], &[Gr(10)]).stop();
         // srlz.i needs one more stop.
         t.k(8, "srlz.i", "srlz.i", 0, &[], &[], DvKind::Srlz { instr: true });
-        t.i(9, "mov", 0, &[Cr(23)], &[Gr(10)]).stop().i(10, "mov", 0, &[Cr(23)], &[Gr(11)]).stop();
-        t.i(11, "mov", 0, &[Gr(9)], &[Cr(19)]).i(12, "mov", 0, &[Gr(10)], &[Cr(19)]).stop();
-        t.i(13, "mov", 0, &[Gr(9)], &[Cr(2)]).stop().i(14, "mov", 0, &[Cr(2)], &[Gr(10)]).stop();
+        t.i(9, "mov", 0, &[Cr(cr::IFS)], &[Gr(10)]).stop().i(10, "mov", 0, &[Cr(cr::IFS)], &[Gr(11)]).stop();
+        t.i(11, "mov", 0, &[Gr(9)], &[Cr(cr::IIP)]).i(12, "mov", 0, &[Gr(10)], &[Cr(cr::IIP)]).stop();
+        t.i(13, "mov", 0, &[Gr(9)], &[Cr(cr::IVA)]).stop().i(14, "mov", 0, &[Cr(cr::IVA)], &[Gr(10)]).stop();
         t.k(15, "srlz.d", "srlz.d", 0, &[], &[], DvKind::Srlz { instr: false }).stop();
-        t.i(16, "mov", 0, &[Cr(2)], &[Gr(10)]).stop();
-        t.i(17, "mov", 0, &[Gr(9)], &[Cr(64)]).i(18, "mov", 0, &[Cr(64)], &[Gr(10)]).stop();
-        t.i(19, "mov", 0, &[Gr(9)], &[Cr(80)]).i(20, "mov", 0, &[Cr(80)], &[Gr(10)]).stop();
-        t.i(21, "mov", 0, &[Gr(9)], &[Cr(67)]).i(22, "mov", 0, &[Cr(67)], &[Gr(10)]).stop();
+        t.i(16, "mov", 0, &[Cr(cr::IVA)], &[Gr(10)]).stop();
+        t.i(17, "mov", 0, &[Gr(9)], &[Cr(cr::LID)]).i(18, "mov", 0, &[Cr(cr::LID)], &[Gr(10)]).stop();
+        t.i(19, "mov", 0, &[Gr(9)], &[Cr(cr::LRR0)]).i(20, "mov", 0, &[Cr(cr::LRR0)], &[Gr(10)]).stop();
+        t.i(21, "mov", 0, &[Gr(9)], &[Cr(cr::EOI)]).i(22, "mov", 0, &[Cr(cr::EOI)], &[Gr(10)]).stop();
         t.i(23, "mov", 0, &[Gr(9)], &[Cr(3)]).i(24, "mov", 0, &[Cr(3)], &[Gr(10)]).stop();
         t.expect(&format!(
             "2: Warning: Use of 'mov' violates RAW dependency 'CR[IFS]' (data)\n1: Warning: {SEE}\n\
@@ -1571,8 +1534,8 @@ mod tests {
     fn cr_data_dep_then_new_writer() {
         // mov cr.iip=r9;; mov cr.iip=r10; mov r11=cr.iip ;;
         let mut t = run();
-        t.i(1, "mov", 0, &[Gr(9)], &[Cr(19)]).stop();
-        t.i(2, "mov", 0, &[Gr(10)], &[Cr(19)]).i(3, "mov", 0, &[Cr(19)], &[Gr(11)]).stop();
+        t.i(1, "mov", 0, &[Gr(9)], &[Cr(cr::IIP)]).stop();
+        t.i(2, "mov", 0, &[Gr(10)], &[Cr(cr::IIP)]).i(3, "mov", 0, &[Cr(cr::IIP)], &[Gr(11)]).stop();
         t.expect(&format!(
             "3: Warning: Use of 'mov' violates RAW dependency 'CR[IIP]' (data)\n1: Warning: {SEE}\n\
              3: Warning: Use of 'mov' violates RAW dependency 'CR[IIP]' (data)\n2: Warning: {SEE}"
@@ -1583,7 +1546,7 @@ mod tests {
     fn rfi_reads_interruption_crs() {
         // mov cr.ifs=r9; rfi — the implied row (same group only).
         let mut t = run();
-        t.i(1, "mov", 0, &[Gr(9)], &[Cr(23)]).k(2, "rfi", "rfi", 0, &[], &[], DvKind::Rfi).stop();
+        t.i(1, "mov", 0, &[Gr(9)], &[Cr(cr::IFS)]).k(2, "rfi", "rfi", 0, &[], &[], DvKind::Rfi).stop();
         t.expect(&format!("2: Warning: Use of 'rfi' violates RAW dependency 'CR[IFS]' (implied)\n1: Warning: {SEE}"));
     }
 
@@ -1683,8 +1646,8 @@ mod tests {
         );
         t.i(13, "add", 0, &[Gr(8), Gr(0)], &[Gr(9)]).stop();
         // (p6) mov cr.ifs=r8;; (p6) br.cond; mov r9=cr.ifs — the data entry is cleared as well.
-        t.i(14, "mov", 6, &[Gr(8)], &[Cr(23)]).stop().br(15, "br.cond.sptk.many", 6, &[], &[], false);
-        t.i(16, "mov", 0, &[Cr(23)], &[Gr(9)]).stop();
+        t.i(14, "mov", 6, &[Gr(8)], &[Cr(cr::IFS)]).stop().br(15, "br.cond.sptk.many", 6, &[], &[], false);
+        t.i(16, "mov", 0, &[Cr(cr::IFS)], &[Gr(9)]).stop();
         let raw = |l: u32, e: u32| {
             format!("{l}: Warning: Use of 'add' violates RAW dependency 'GR%, % in 1 - 127' (impliedf), specific resource number is 8\n{e}: Warning: {SEE}\n")
         };
@@ -1783,10 +1746,10 @@ mod tests {
         let mut t = run();
         t.cmp(5, "cmp.eq.and", 0, 6, 7, false).cmp(6, "cmp.ne.or", 0, 6, 7, false).stop();
         // mov cr.ifs=r1; cover;; mov r8=cr.ifs
-        t.i(7, "mov", 0, &[Gr(1)], &[Cr(23)]).i(8, "cover", 0, &[], &[]).stop();
-        t.i(9, "mov", 0, &[Cr(23)], &[Gr(8)]).stop();
+        t.i(7, "mov", 0, &[Gr(1)], &[Cr(cr::IFS)]).i(8, "cover", 0, &[], &[]).stop();
+        t.i(9, "mov", 0, &[Cr(cr::IFS)], &[Gr(8)]).stop();
         // mov ar.pfs=r1; mov ar.lc=r2; br.ia b6 ;;
-        t.i(10, "mov.i", 0, &[Gr(1)], &[Ar(64)]).i(11, "mov.i", 0, &[Gr(2)], &[Ar(65)]);
+        t.i(10, "mov.i", 0, &[Gr(1)], &[Ar(ar::PFS)]).i(11, "mov.i", 0, &[Gr(2)], &[Ar(ar::LC)]);
         t.br(12, "br.ia.sptk.many", 0, &[Br(6)], &[], false).stop();
         let w = |n| {
             format!("6: Warning: Use of 'cmp.ne.or' violates WAW dependency 'PR%, % in 1 - 15' (impliedf), specific resource number is {n}\n5: Warning: {SEE}\n")
@@ -1803,10 +1766,11 @@ mod tests {
 
     #[test]
     fn implicit_resource_lists() {
-        let (r, w) = implicit_resources("br.call.sptk.many");
-        assert_eq!((r, w), (vec![Ar(AR_BSP), Ar(AR_EC)], vec![Ar(AR_BSP), Ar(AR_PFS)]));
-        assert_eq!(implicit_resources("cover").1, vec![Ar(AR_BSP), Cr(CR_IFS)]);
-        assert_eq!(implicit_resources("add"), (vec![], vec![]));
+        let imp = |m: &str| row_facts(m).1;
+        assert_eq!(imp("br.call.sptk.many").reads, [Ar(ar::BSP), Ar(ar::EC)]);
+        assert_eq!(imp("br.call.sptk.many").writes, [Ar(ar::BSP), Ar(ar::PFS)]);
+        assert_eq!(imp("cover").writes, [Ar(ar::BSP), Cr(cr::IFS)]);
+        assert_eq!(imp("add"), Implicit::default());
         assert_eq!(predicates_in_mask(0x10042).len(), 2 + 48);
         assert!(!all_predicates().contains(&Pr(0)));
     }

@@ -3,12 +3,18 @@
 
 use super::dv::{all_predicates, predicates_in_mask, rotating_predicates, DvInsn, DvKind, Resource};
 use super::matcher::{Matched, Value};
-use crate::table::{table, Form, OpClass, OpKind, TimingClass};
+use crate::exec::mm::MmOp;
+use crate::exec::op::{CmpType, FpArithOp};
+use crate::exec::predecode::op_of;
+use crate::table::field::f;
+use crate::table::{table, Form, Implicit, OpClass, OpKind, Sem, TimingClass};
 use emu_core::error::SourceLoc;
 
 /// The resources and kind of one instruction, owned so a [`DvInsn`] can borrow them.
 pub(super) struct DvFacts {
-    mnemonic: String,
+    sem: Option<Sem>,
+    implicit: Implicit,
+    status_field: bool,
     reads: Vec<Resource>,
     writes: Vec<Resource>,
     kind: DvKind,
@@ -20,7 +26,9 @@ impl DvFacts {
         DvInsn {
             loc: loc.clone(),
             name: &m.gas_name,
-            mnemonic: &self.mnemonic,
+            sem: self.sem,
+            implicit: self.implicit,
+            status_field: self.status_field,
             qp: m.qp,
             reads: &self.reads,
             writes: &self.writes,
@@ -46,10 +54,18 @@ fn resource(kind: OpKind, value: i64) -> Option<Resource> {
 pub(super) fn facts(m: &Matched) -> DvFacts {
     let rows = m.rows;
     let Some(idx) = rows.m.or(rows.i).or(rows.f).or(rows.b).or(rows.x) else {
-        return DvFacts { mnemonic: String::new(), reads: Vec::new(), writes: Vec::new(), kind: DvKind::Plain };
+        return DvFacts {
+            sem: None,
+            implicit: Implicit::default(),
+            status_field: false,
+            reads: Vec::new(),
+            writes: Vec::new(),
+            kind: DvKind::Plain,
+        };
     };
     let form: &Form = table().form(idx);
-    let mnemonic = form.mnemonic(form.bits | m.comp_bits).unwrap_or_else(|| form.name.replace("{}", ""));
+    let sem = op_of(form, form.bits | m.comp_bits);
+    let status_field = form.unit == crate::table::Unit::F && form.comps.iter().any(|c| c.field == f::SF);
     let known = |i: usize| match m.values.get(i) {
         Some(Value::Known(v)) => Some(*v),
         _ => None,
@@ -94,7 +110,7 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
             // gas 2.40 records only f1 of an FP load pair as written: its dependency tables
             // give ldfp no write of the second target, so it warns for neither a WAW nor a
             // RAW on f2 (checked against ia64-linux-gnu-as), and to match it neither does this.
-            OpKind::F2 if is_out && matches!(form.name, "ldfp8{}{}" | "ldfps{}{}" | "ldfpd{}{}") => {}
+            OpKind::F2 if is_out && matches!(sem, Some(Sem::LoadFpPair { .. })) => {}
             // `mov rr[r3]=r2`, `itr.d dtr[r3]=r2`: the index register is read, never written.
             _ if matches!(kind.spec().class, OpClass::Ind(_)) => reads.extend(resource(*kind, v)),
             _ if is_out => writes.extend(resource(*kind, v)),
@@ -103,18 +119,30 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
     }
     let kind = match form.timing {
         // fcmp/fclass (F unit, issue 12) write their predicates as compares do.
-        TimingClass::Compare | TimingClass::Tbit | TimingClass::FpCompare => DvKind::Compare {
-            p1: known(0).unwrap_or(0) as u8,
-            p2: known(1).unwrap_or(0) as u8,
-            unc: mnemonic.contains(".unc"),
-        },
+        TimingClass::Compare | TimingClass::Tbit | TimingClass::FpCompare => {
+            DvKind::Compare { p1: known(0).unwrap_or(0) as u8, p2: known(1).unwrap_or(0) as u8, unc: is_unc(sem) }
+        }
         TimingClass::Branch | TimingClass::BranchIndirect | TimingClass::Return => {
             DvKind::Branch { unconditional: m.qp == 0, call: false }
         }
         TimingClass::Call => DvKind::Branch { unconditional: m.qp == 0, call: true },
         TimingClass::Rfi => DvKind::Rfi,
-        TimingClass::Serialize if mnemonic.starts_with("srlz") => DvKind::Srlz { instr: mnemonic == "srlz.i" },
+        TimingClass::Serialize => match sem {
+            Some(Sem::Srlz { instr }) => DvKind::Srlz { instr },
+            _ => DvKind::Plain,
+        },
         _ => DvKind::Plain,
     };
-    DvFacts { mnemonic, reads, writes, kind }
+    DvFacts { sem, implicit: form.implicit, status_field, reads, writes, kind }
+}
+
+/// Whether a compare-like operation is the `.unc` form (both targets always written).
+fn is_unc(sem: Option<Sem>) -> bool {
+    match sem {
+        Some(
+            Sem::Cmp { ctype, .. } | Sem::Tbit { ctype, .. } | Sem::Tnat { ctype, .. } | Sem::Mm(MmOp::Tf { ctype }),
+        ) => ctype == CmpType::Unc,
+        Some(Sem::FpArith { kind: FpArithOp::Fcmp { unc, .. }, .. } | Sem::Fclass { unc }) => unc,
+        _ => false,
+    }
 }

@@ -8,7 +8,26 @@
 //! form uses all four fields, while a mnemonic ending in the precision completer `.s`
 //! (`fma.s`) names none, and `fsetc`/`fclrf`/`fchkf` without one write no field.
 
-use super::{dep, Mode, Sem, Spec, Uses, FPSR_RAW, FPSR_WAW};
+use super::{dep, DvInsn, Mode, Sem, Spec, Uses, FPSR_RAW, FPSR_WAW};
+use crate::exec::op::FpArithOp;
+use crate::table::Sem as Op;
+
+/// The status-field operations, which use FPSR fields as no arithmetic form does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum StatusOp {
+    Fsetc,
+    Fclrf,
+    Fchkf,
+}
+
+fn status_op(sem: Option<Op>) -> Option<StatusOp> {
+    match sem? {
+        Op::Fsetc { .. } => Some(StatusOp::Fsetc),
+        Op::Fclrf { .. } => Some(StatusOp::Fclrf),
+        Op::FpArith { kind: FpArithOp::Fchkf, .. } => Some(StatusOp::Fchkf),
+        _ => None,
+    }
+}
 
 const CONTROLS: usize = 0;
 const FLAGS: usize = 4;
@@ -29,33 +48,27 @@ fn written_sf(name: &str) -> Option<Option<usize>> {
     }
 }
 
-/// Whether the canonical mnemonic is an F-unit form with a status field.
-fn has_status_field(mnemonic: &str) -> bool {
-    matches!(written_sf(mnemonic), Some(Some(_))) && mnemonic.starts_with('f')
-}
-
-/// The FPSR fields (indexes into `FPSR_RAW`) `name` (as written) / `mnemonic` (canonical)
-/// reads and writes.
-pub(super) fn fpsr_fields(name: &str, mnemonic: &str) -> (Vec<usize>, Vec<usize>) {
-    if !has_status_field(mnemonic) {
+/// The FPSR fields (indexes into `FPSR_RAW`) `insn` reads and writes: `insn.name` is the
+/// mnemonic as written, whose status field gas uses.
+pub(super) fn fpsr_fields(insn: &DvInsn) -> (Vec<usize>, Vec<usize>) {
+    if !insn.status_field {
         return (Vec::new(), Vec::new());
     }
-    let sf = written_sf(name);
+    let sf = written_sf(insn.name);
     let explicit: Vec<usize> = match sf {
         Some(Some(n)) => vec![n],
         _ => Vec::new(),
     };
-    if mnemonic.starts_with("fsetc") {
-        return (vec![CONTROLS], explicit.iter().map(|n| CONTROLS + n).collect());
-    }
-    if mnemonic.starts_with("fclrf") {
-        return (Vec::new(), explicit.iter().map(|n| FLAGS + n).collect());
-    }
-    if mnemonic.starts_with("fchkf") {
-        let mut reads = vec![FLAGS];
-        reads.extend(explicit.iter().filter(|n| **n != 0).map(|n| FLAGS + n));
-        reads.extend([TRAPS, RV]);
-        return (reads, Vec::new());
+    match status_op(insn.sem) {
+        Some(StatusOp::Fsetc) => return (vec![CONTROLS], explicit.iter().map(|n| CONTROLS + n).collect()),
+        Some(StatusOp::Fclrf) => return (Vec::new(), explicit.iter().map(|n| FLAGS + n).collect()),
+        Some(StatusOp::Fchkf) => {
+            let mut reads = vec![FLAGS];
+            reads.extend(explicit.iter().filter(|n| **n != 0).map(|n| FLAGS + n));
+            reads.extend([TRAPS, RV]);
+            return (reads, Vec::new());
+        }
+        None => {}
     }
     let fields: Vec<usize> = match sf {
         Some(Some(n)) => vec![n],
@@ -76,15 +89,15 @@ fn waw_against_arith(i: usize) -> super::Dep {
 
 /// Adds the FPSR field uses of an F-unit instruction to `u`; `moves_fpsr` says the
 /// instruction writes the whole ar.fpsr explicitly (`mov ar.fpsr=`).
-pub(super) fn add_uses(u: &mut Uses, name: &str, mnemonic: &str, moves_fpsr: bool) {
+pub(super) fn add_uses(u: &mut Uses, insn: &DvInsn, moves_fpsr: bool) {
     if moves_fpsr {
         for i in 0..FPSR_WAW.len() {
             u.reg(waw_against_arith(i), Spec::whole());
         }
         return;
     }
-    let (reads, writes) = fpsr_fields(name, mnemonic);
-    let arith = !["fsetc", "fclrf", "fchkf"].iter().any(|p| mnemonic.starts_with(p));
+    let (reads, writes) = fpsr_fields(insn);
+    let arith = status_op(insn.sem).is_none();
     for i in reads {
         u.chk(dep(Mode::Raw, 110 + i as u16, FPSR_RAW[i], Sem::ImpliedF), Spec::whole());
     }

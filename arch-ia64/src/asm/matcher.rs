@@ -7,6 +7,7 @@ use super::bundler::{InsnClass, Placement};
 use super::expr::{Expr, SymbolEnv};
 use super::syntax::{IndirectFile, InsnSyntax, Located, Operand, Reg};
 use crate::bundle::SlotUnit;
+use crate::regs::ar;
 use crate::regs::ar_m_unit_only;
 use crate::table::{table, Flags, Form, OpClass, OpKind, Unit};
 use emu_core::error::{Diagnostic, SourceLoc};
@@ -266,9 +267,9 @@ fn fits(op: &Operand, kind: OpKind) -> bool {
         (Operand::Reg(r), OpClass::Fixed(text)) => matches!(
             (r, text),
             (Reg::Gr(0), "r0")
-                | (Reg::Ar(64), "ar.pfs")
-                | (Reg::Ar(32), "ar.ccv")
-                | (Reg::Ar(25), "ar.csd") // memory forms (issue 12)
+                | (Reg::Ar(ar::PFS), "ar.pfs")
+                | (Reg::Ar(ar::CCV), "ar.ccv")
+                | (Reg::Ar(ar::CSD), "ar.csd") // memory forms (issue 12)
                 | (Reg::PrAll, "pr")
                 | (Reg::PrRot, "pr.rot")
                 | (Reg::Psr, "psr")
@@ -554,7 +555,7 @@ pub fn match_insn(syn: &InsnSyntax, env: &dyn SymbolEnv) -> Result<Matched, Diag
     }
     let with_pfs: Vec<Located<Operand>>;
     let rw_ins = if implied_pfs {
-        let pfs = Located { value: Operand::Reg(Reg::Ar(64)), loc: rw.ins[0].loc.clone() };
+        let pfs = Located { value: Operand::Reg(Reg::Ar(ar::PFS)), loc: rw.ins[0].loc.clone() };
         with_pfs = std::iter::once(pfs).chain(rw.ins.iter().cloned()).collect();
         &with_pfs[..]
     } else {

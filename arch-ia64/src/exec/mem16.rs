@@ -14,7 +14,7 @@ use crate::state::State;
 use emu_core::memory::Memory;
 
 /// ar.csd.
-const CSD: usize = 25;
+const CSD: usize = crate::regs::ar::CSD as usize;
 
 /// The architecture's fixed alignment of a 16-byte form (independent of PSR.ac).
 fn aligned(addr: u64, size: u8, what: &str, read: bool, write: bool) -> Result<(), Trap> {

@@ -15,11 +15,9 @@
 
 use super::access::{gr, set_gr};
 use super::interrupt::illegal_operation;
-use super::op::Op;
 use super::predecode::Exec;
 use super::{unimplemented, Ctx, ExecResult, Flow};
 use crate::state::State;
-use crate::table::Form;
 
 /// How a parallel add or subtract treats overflow (the completer of padd/psub).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,56 +98,10 @@ pub enum MmOp {
     /// mpy4 / mpyshl4 (Itanium 9500 forms whose semantics are not in the SDM used here).
     Mpy4 { shl: bool },
     /// tf (test feature, I30): Itanium 2 predates it and no feature set is modelled.
-    Tf,
-}
-
-fn size_of(name: &str) -> Option<u8> {
-    let digit = name.bytes().find(u8::is_ascii_digit)?;
-    Some(digit - b'0')
-}
-
-/// The operation of a multimedia row, or `None` if `form` is not one.
-pub(super) fn op_of(form: &Form, _slot: u64) -> Option<Op> {
-    let name = form.name;
-    let (head, comp) = name.split_once('.').unwrap_or((name, ""));
-    let size = size_of(head).unwrap_or(1);
-    let imm = matches!(form.format, "I6" | "I8");
-    let sat = || match comp {
-        "" => Some(Sat::Modulo),
-        "sss" => Some(Sat::Sss),
-        "uuu" => Some(Sat::Uuu),
-        "uus" => Some(Sat::Uus),
-        _ => None,
-    };
-    let m = match head {
-        "padd1" | "padd2" | "padd4" => MmOp::Add { size, sat: sat()? },
-        "psub1" | "psub2" | "psub4" => MmOp::Sub { size, sat: sat()? },
-        "pavg1" | "pavg2" => MmOp::Avg { size, raz: comp == "raz" },
-        "pavgsub1" | "pavgsub2" => MmOp::AvgSub { size },
-        "pcmp1" | "pcmp2" | "pcmp4" => MmOp::Cmp { size, gt: comp == "gt" },
-        "pshladd2" => MmOp::ShlAdd,
-        "pshradd2" => MmOp::ShrAdd,
-        "pmpyshr2" => MmOp::MpyShr { unsigned: comp == "u" },
-        "pmpy2" => MmOp::Mpy { left: comp == "l" },
-        "mix1" | "mix2" | "mix4" => MmOp::Mix { size, left: comp == "l" },
-        "pack2" | "pack4" => MmOp::Pack { size, unsigned: comp == "uss" },
-        "unpack1" | "unpack2" | "unpack4" => MmOp::Unpack { size, high: comp == "h" },
-        "pmin1" | "pmin2" => MmOp::Min { size },
-        "pmax1" | "pmax2" => MmOp::Max { size },
-        "psad1" => MmOp::Sad,
-        "mux1" => MmOp::Mux1,
-        "mux2" => MmOp::Mux2,
-        "pshr2" | "pshr4" => MmOp::Shr { size, unsigned: comp == "u", imm },
-        "pshl2" | "pshl4" => MmOp::Shl { size, imm },
-        "popcnt" => MmOp::Popcnt,
-        "clz" => MmOp::Clz,
-        "czx1" | "czx2" => MmOp::Czx { size, left: comp == "l" },
-        "mpy4" => MmOp::Mpy4 { shl: false },
-        "mpyshl4" => MmOp::Mpy4 { shl: true },
-        "tf" => MmOp::Tf,
-        _ => return None,
-    };
-    Some(Op::Mm(m))
+    Tf {
+        /// The compare type (`.unc`, `.and`, ...) the predicate writes take.
+        ctype: super::op::CmpType,
+    },
 }
 
 /// Bits in an element of `size` bytes.
@@ -378,7 +330,7 @@ pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx, m: MmOp) -> ExecResul
             return Err(unimplemented(ctx, format!("{what} (an Itanium 9500 multiply this model does not define)")));
         }
         // Operand 2 is the feature number (p1, p2, imm5b).
-        MmOp::Tf => {
+        MmOp::Tf { .. } => {
             return Err(unimplemented(
                 ctx,
                 format!("tf (test feature {}): no processor feature set is modelled", o[2]),

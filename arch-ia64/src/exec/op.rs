@@ -356,6 +356,20 @@ pub enum Op {
         kind: FpArithOp,
         sf: u8,
     },
+    // semantics ids in the row (issue 12): forms the checker and the scoreboard tell apart.
+    /// srlz.d / srlz.i: executed as the other fences (the model has no serialisation state).
+    Srlz {
+        /// `srlz.i` rather than `srlz.d`.
+        instr: bool,
+    },
+    /// brp / brp.ret: a branch-predict hint with no architectural effect.
+    Brp,
+    /// vmsw.0 / vmsw.1: sets PSR.vm. Itanium 2 does not implement PSR.vm, so it takes an
+    /// Illegal Operation fault (SDM rev 2.3 vol. 3 p. 3:273, checked before the privilege level).
+    Vmsw {
+        /// The value PSR.vm would take.
+        vm: bool,
+    },
 }
 
 /// The F9 bit operations on significands (result exponent 0x1003E, sign 0).

@@ -127,7 +127,7 @@ pub(super) fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> 
         }
         Op::MovFromPr => set_gr(st, o[0], st.pr | 1, false)?,
         Op::MovFromIp => set_gr(st, o[0], ctx.ip, false)?,
-        Op::Nop | Op::Fence => {}
+        Op::Nop | Op::Fence | Op::Srlz { .. } | Op::Brp => {}
         Op::Flushrs => st.gr.flushrs(mem).map_err(|e| rse_trap(ctx, e))?,
         Op::Loadrs => {
             let rsc = st.ar[ar::RSC as usize];
@@ -159,6 +159,9 @@ pub(super) fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> 
             }
         }
         Op::Bsw { bank } => st.psr.set(Psr::BN, bank == 1),
+        // vmsw (issue 12): the SDM's `if (!implemented_vm()) illegal_operation_fault()` comes
+        // first; the Itanium 2 modelled (cpuid: Madison) has no virtual machine features.
+        Op::Vmsw { .. } => return Err(illegal_operation("vmsw: PSR.vm is not implemented on Itanium 2")),
         _ => return Err(unimplemented(ctx, format!("{:?}", e.op))),
     }
     Ok(Flow::Next)

@@ -14,63 +14,8 @@ use fr::Fr;
 use psr::Psr;
 use rse::RegFile;
 
-/// Application register numbers the executor treats specially (SDM vol. 1 Table 3-3).
-pub mod ar {
-    /// ar.k0 (kernel registers are ar.k0-ar.k7).
-    pub const K0: u8 = 0;
-    /// ar.rsc.
-    pub const RSC: u8 = 16;
-    /// ar.bsp.
-    pub const BSP: u8 = 17;
-    /// ar.bspstore.
-    pub const BSPSTORE: u8 = 18;
-    /// ar.rnat.
-    pub const RNAT: u8 = 19;
-    /// ar.ccv.
-    pub const CCV: u8 = 32;
-    /// ar.unat.
-    pub const UNAT: u8 = 36;
-    /// ar.fpsr.
-    pub const FPSR: u8 = 40;
-    /// ar.itc.
-    pub const ITC: u8 = 44;
-    /// ar.pfs.
-    pub const PFS: u8 = 64;
-    /// ar.lc.
-    pub const LC: u8 = 65;
-    /// ar.ec.
-    pub const EC: u8 = 66;
-}
-
-/// Control register numbers (SDM vol. 2 Table 3-3).
-pub mod cr {
-    /// cr.dcr.
-    pub const DCR: u8 = 0;
-    /// cr.itm.
-    pub const ITM: u8 = 1;
-    /// cr.iva.
-    pub const IVA: u8 = 2;
-    /// cr.pta.
-    pub const PTA: u8 = 8;
-    /// cr.ipsr.
-    pub const IPSR: u8 = 16;
-    /// cr.isr.
-    pub const ISR: u8 = 17;
-    /// cr.iip.
-    pub const IIP: u8 = 19;
-    /// cr.ifa.
-    pub const IFA: u8 = 20;
-    /// cr.itir.
-    pub const ITIR: u8 = 21;
-    /// cr.iipa.
-    pub const IIPA: u8 = 22;
-    /// cr.ifs.
-    pub const IFS: u8 = 23;
-    /// cr.iim.
-    pub const IIM: u8 = 24;
-    /// cr.iha.
-    pub const IHA: u8 = 25;
-}
+/// Application and control register numbers: the one set in [`crate::regs`].
+pub use crate::regs::{ar, cr};
 
 /// The whole architectural state of one CPU.
 #[derive(Debug, Clone)]

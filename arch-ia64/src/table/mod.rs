@@ -21,6 +21,9 @@ pub mod operand;
 mod x;
 
 pub use comp::Comp;
+// semantics and implicit registers in the row (issue 12)
+pub use crate::exec::op::Op as Sem;
+pub use crate::regs::Resource;
 use field::{f as fld, Field};
 pub use operand::{OpClass, OpKind, OperandError, Raw};
 use std::sync::OnceLock;
@@ -165,6 +168,19 @@ pub enum TimingClass {
     FpStatus,
 }
 
+// semantics and implicit registers in the row (issue 12)
+/// The registers a row reads and writes without naming them as operands, as gas 2.40's
+/// dependency tables (`ia64-ic.tbl`, `ia64-raw.tbl`) list them for the instruction's class.
+/// Uses that depend on an operand's value (`mov ar.bspstore=` also writes `AR[BSP]`) and the
+/// field-wise FPSR uses of the F unit are not here: the dependency checker adds those.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Implicit {
+    /// Registers read.
+    pub reads: &'static [Resource],
+    /// Registers written.
+    pub writes: &'static [Resource],
+}
+
 /// One row of the table: one instruction form.
 #[derive(Debug, Clone)]
 pub struct Form {
@@ -191,6 +207,12 @@ pub struct Form {
     pub constraint: Constraint,
     /// Timing class.
     pub timing: TimingClass,
+    /// The operation the executor performs (issue 12). Payload fields that depend on
+    /// completer bits of the slot (load size, getf kind, status field, ...) hold the row's
+    /// default here; predecode reads them from the slot through a match on this id.
+    pub sem: Option<Sem>,
+    /// Registers read and written without being operands (issue 12).
+    pub implicit: Implicit,
 }
 
 impl Form {
@@ -208,7 +230,20 @@ impl Form {
             flags: Flags::NONE,
             constraint: Constraint::None,
             timing: TimingClass::Alu,
+            sem: None,
+            implicit: Implicit { reads: &[], writes: &[] },
         }
+    }
+
+    // semantics and implicit registers in the row (issue 12)
+    fn sem(mut self, sem: Sem) -> Form {
+        self.sem = Some(sem);
+        self
+    }
+
+    fn implicit(mut self, reads: &'static [Resource], writes: &'static [Resource]) -> Form {
+        self.implicit = Implicit { reads, writes };
+        self
     }
 
     fn ops(mut self, outs: &'static [OpKind], ins: &'static [OpKind]) -> Form {
@@ -356,3 +391,6 @@ pub fn table() -> &'static Table {
 
 #[cfg(test)]
 mod tests;
+// semantics and implicit registers in the row (issue 12)
+#[cfg(test)]
+mod implicit_tests;

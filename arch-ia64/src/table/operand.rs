@@ -246,6 +246,10 @@ const U64_MAX: i128 = u64::MAX as i128;
 impl OpKind {
     /// This kind's description.
     pub fn spec(self) -> OpSpec {
+        // The fixed application-register operands, numbered as in `crate::regs`.
+        const PFS: i64 = crate::regs::ar::PFS as i64;
+        const CCV: i64 = crate::regs::ar::CCV as i64;
+        const CSD: i64 = crate::regs::ar::CSD as i64;
         use Code::{Bundles, Literal, MinusOne, Plain, Shifted, SixtyThreeMinus};
         use OpClass::*;
         use OpKind::*;
@@ -278,9 +282,9 @@ impl OpKind {
             IndMsr => spec(Ind("msr"), &[f::R3], false, Plain, 0, R7, "msr[r0]-msr[r127]"),
             // The r0 of parallel compares against zero (A7): written, never encoded.
             Gr0 => spec(Fixed("r0"), &[], false, Literal(0), 0, 0, "r0"),
-            ArPfs => spec(Fixed("ar.pfs"), &[], false, Literal(64), 64, 64, "ar.pfs"),
-            ArCcv => spec(Fixed("ar.ccv"), &[], false, Literal(32), 32, 32, "ar.ccv"),
-            ArCsd => spec(Fixed("ar.csd"), &[], false, Literal(25), 25, 25, "ar.csd"),
+            ArPfs => spec(Fixed("ar.pfs"), &[], false, Literal(PFS), PFS as i128, PFS as i128, "ar.pfs"),
+            ArCcv => spec(Fixed("ar.ccv"), &[], false, Literal(CCV), CCV as i128, CCV as i128, "ar.ccv"),
+            ArCsd => spec(Fixed("ar.csd"), &[], false, Literal(CSD), CSD as i128, CSD as i128, "ar.csd"),
             PrAll => spec(Fixed("pr"), &[], false, Literal(0), 0, 0, "pr"),
             PrRot => spec(Fixed("pr.rot"), &[], false, Literal(0), 0, 0, "pr.rot"),
             Psr => spec(Fixed("psr"), &[], false, Literal(0), 0, 0, "psr"),

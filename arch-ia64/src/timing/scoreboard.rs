@@ -3,6 +3,7 @@
 
 use super::params::Itanium2Params;
 use super::{IssueInfo, Role};
+use crate::regs::{ar, cr};
 use crate::res::{Res, RES_COUNT};
 use crate::table::TimingClass as T;
 
@@ -129,10 +130,10 @@ fn ar_source(info: &IssueInfo) -> Option<u8> {
 
 fn from_ar(p: &Itanium2Params, info: &IssueInfo) -> u64 {
     match ar_source(info) {
-        Some(0..=7) => p.from_ar_k,
-        Some(16..=18 | 40) => p.from_ar_rse,
-        Some(19 | 32 | 36) => p.from_ar_unat,
-        Some(44) => p.from_ar_itc,
+        Some(ar::K0..=ar::K7) => p.from_ar_k,
+        Some(ar::RSC..=ar::BSPSTORE | ar::FPSR) => p.from_ar_rse,
+        Some(ar::RNAT | ar::CCV | ar::UNAT) => p.from_ar_unat,
+        Some(ar::ITC) => p.from_ar_itc,
         _ => p.from_ar_other,
     }
 }
@@ -140,32 +141,32 @@ fn from_ar(p: &Itanium2Params, info: &IssueInfo) -> u64 {
 fn to_ar(p: &Itanium2Params, info: &IssueInfo, dst: Res) -> u64 {
     match dst.as_ar() {
         // The immediate form has no general-register source.
-        Some(16) if !info.srcs.iter().any(|s| s.res.is_gr()) => p.to_ar_rsc_imm,
-        Some(16) => p.to_ar_rsc,
-        Some(18) => p.to_ar_bspstore,
-        Some(32 | 36) => p.to_ar_unat,
-        Some(40) => p.to_ar_fpsr,
-        Some(19) => p.to_ar_rnat,
-        Some(0..=7) => p.to_ar_k,
-        Some(44) => p.to_ar_itc,
+        Some(ar::RSC) if !info.srcs.iter().any(|s| s.res.is_gr()) => p.to_ar_rsc_imm,
+        Some(ar::RSC) => p.to_ar_rsc,
+        Some(ar::BSPSTORE) => p.to_ar_bspstore,
+        Some(ar::CCV | ar::UNAT) => p.to_ar_unat,
+        Some(ar::FPSR) => p.to_ar_fpsr,
+        Some(ar::RNAT) => p.to_ar_rnat,
+        Some(ar::K0..=ar::K7) => p.to_ar_k,
+        Some(ar::ITC) => p.to_ar_itc,
         _ => p.to_ar_other,
     }
 }
 
 fn from_cr(p: &Itanium2Params, info: &IssueInfo) -> u64 {
     match info.srcs.iter().find_map(|s| s.res.as_cr()) {
-        Some(2 | 17 | 19 | 22 | 24) => p.from_cr_fast,
-        Some(0 | 8 | 16 | 20 | 21 | 23 | 25) => p.from_cr_slow,
-        Some(1 | 64..=72 | 80 | 81) => p.from_cr_interrupt,
+        Some(cr::IVA | cr::ISR | cr::IIP | cr::IIPA | cr::IIM) => p.from_cr_fast,
+        Some(cr::DCR | cr::PTA | cr::IPSR | cr::IFA | cr::ITIR | cr::IFS | cr::IHA) => p.from_cr_slow,
+        Some(cr::ITM | cr::LID..=cr::ITV | cr::LRR0 | cr::LRR1) => p.from_cr_interrupt,
         _ => p.from_cr_other,
     }
 }
 
 fn to_cr(p: &Itanium2Params, dst: Res) -> u64 {
     match dst.as_cr() {
-        Some(17 | 19 | 20 | 21) => p.to_cr_fast,
-        Some(16 | 23 | 24 | 25) => p.to_cr_slow,
-        Some(1 | 66 | 67 | 72 | 80 | 81) => p.to_cr_interrupt,
+        Some(cr::ISR | cr::IIP | cr::IFA | cr::ITIR) => p.to_cr_fast,
+        Some(cr::IPSR | cr::IFS | cr::IIM | cr::IHA) => p.to_cr_slow,
+        Some(cr::ITM | cr::TPR | cr::EOI | cr::ITV | cr::LRR0 | cr::LRR1) => p.to_cr_interrupt,
         _ => p.to_cr_other,
     }
 }

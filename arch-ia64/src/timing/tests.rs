@@ -3,6 +3,7 @@
 //! parameter it uses, never as a bare total.
 
 use super::*;
+use crate::regs::{ar, cr};
 use crate::table::TimingClass as T;
 
 const B0: u64 = 0x1000;
@@ -50,8 +51,8 @@ fn stall(m: &Itanium2, key: &str) -> u64 {
 fn two_m2_only_ops_in_one_group_take_two_cycles() {
     // Rule: AR/CR moves are M2-only; only one issues per cycle ([KAPI] SYST_M2).
     let mut m = model();
-    let k6 = [Src { res: Res::ar(6), role: Role::Data, logical: None }];
-    let ipsr = [Src { res: Res::cr(16), role: Role::Data, logical: None }];
+    let k6 = [Src { res: Res::ar(ar::K6), role: Role::Data, logical: None }];
+    let ipsr = [Src { res: Res::cr(cr::IPSR), role: Role::Data, logical: None }];
     let c0 = m.issue(&IssueInfo { srcs: &k6, dsts: &[gr(16)], ..at(B0, Template::MMI, 0, T::MovFromArM) });
     let c1 = m.issue(&IssueInfo { srcs: &ipsr, dsts: &[gr(17)], ..at(B0, Template::MMI, 1, T::MovFromCr) });
     assert_eq!(c1, c0 + 1);
@@ -92,7 +93,7 @@ fn mov_from_itc_then_use_waits_36() {
     // Rule: mov r=ar.itc has from_ar_itc (36, [FSYS]) latency.
     let mut m = model();
     let end = Template::MMI.with_end_stop(true);
-    let itc = [Src { res: Res::ar(44), role: Role::Data, logical: None }];
+    let itc = [Src { res: Res::ar(ar::ITC), role: Role::Data, logical: None }];
     let c0 = m.issue(&IssueInfo { srcs: &itc, dsts: &[gr(30)], ..at(B0, end, 0, T::MovFromArM) });
     nops_after(&mut m, B0, end, 0);
     let c1 = m.issue(&IssueInfo { srcs: &[src(30, Role::Data)], dsts: &[gr(31)], ..at(B1, end, 0, T::Alu) });
@@ -105,7 +106,7 @@ fn ar_k_read_waits_12() {
     // Rule: mov r=ar.k* has from_ar_k (12, [IVT]) latency; the use is named by its logical GR.
     let mut m = model();
     let end = Template::MMI.with_end_stop(true);
-    let k6 = [Src { res: Res::ar(6), role: Role::Data, logical: None }];
+    let k6 = [Src { res: Res::ar(ar::K6), role: Role::Data, logical: None }];
     let c0 = m.issue(&IssueInfo { srcs: &k6, dsts: &[gr(16)], ..at(B0, end, 0, T::MovFromArM) });
     nops_after(&mut m, B0, end, 0);
     let c1 = m.issue(&IssueInfo { srcs: &[src(16, Role::Data)], dsts: &[gr(1)], ..at(B1, end, 0, T::Alu) });
@@ -116,10 +117,10 @@ fn ar_k_read_waits_12() {
 #[test]
 fn cr_iip_read_is_fast_cr_ipsr_slow() {
     // Rule: the CR read latency depends on the register: cr.iip 2, cr.ipsr 12 ([IVT]).
-    for (cr, lat) in [(19u8, p().from_cr_fast), (16, p().from_cr_slow)] {
+    for (reg, lat) in [(cr::IIP, p().from_cr_fast), (cr::IPSR, p().from_cr_slow)] {
         let mut m = model();
         let end = Template::MMI.with_end_stop(true);
-        let from = [Src { res: Res::cr(cr), role: Role::Data, logical: None }];
+        let from = [Src { res: Res::cr(reg), role: Role::Data, logical: None }];
         let c0 = m.issue(&IssueInfo { srcs: &from, dsts: &[gr(16)], ..at(B0, end, 0, T::MovFromCr) });
         nops_after(&mut m, B0, end, 0);
         let c1 = m.issue(&IssueInfo { srcs: &[src(16, Role::Data)], ..at(B1, end, 0, T::Alu) });
@@ -182,7 +183,7 @@ fn predicated_off_instruction_waits_only_for_its_predicate() {
     // Rule: a predicated-off instruction reads only its qualifying predicate.
     let mut m = model();
     let end = Template::MMI.with_end_stop(true);
-    let itc = [Src { res: Res::ar(44), role: Role::Data, logical: None }];
+    let itc = [Src { res: Res::ar(ar::ITC), role: Role::Data, logical: None }];
     let c0 = m.issue(&IssueInfo { srcs: &itc, dsts: &[gr(30)], ..at(B0, end, 0, T::MovFromArM) });
     nops_after(&mut m, B0, end, 0);
     let srcs = [Src { res: Res::pr(9), role: Role::Predicate, logical: None }, src(30, Role::Data)];
