@@ -4,7 +4,8 @@
 //!
 //! Two corpora: the committed goldens (`tests/corpus/ia64/golden/NAME.o` with its
 //! `.objdump` / `.objdump-r`, and the disassembler-only `objects/golden/`: relocations of
-//! every operator, several code sections, wide addresses), which need no oracle; and the
+//! every operator, several code sections, wide addresses, symbol-naming corners, regions
+//! cut inside bundles), which need no oracle; and the
 //! GNU as objects of every arch/ia64 `.S` of Linux 6.1, built by
 //! `scripts/ia64-kernel-objects.sh` and compared with the live objdump, with and without
 //! the accounting config. Each test prints lines identical / total per file.
@@ -105,13 +106,15 @@ fn every_golden_object_disassembles_as_objdump_d_and_dr() {
 #[test]
 fn disassembly_objects_with_relocations_and_sections_match_objdump() {
     let dir = common::root().join("tests/corpus/ia64/objects/golden");
-    check_golden_dir(&dir, 2);
+    check_golden_dir(&dir, 4);
     // The corpus must keep exercising what it is for: relocation lines, and a second code
     // section that starts again at 0.
     let relocs = read_text(&dir.join("relocs.objdump-r"));
     assert!(relocs.lines().filter(|l| l.starts_with("\t\t\t")).count() >= 40, "relocs.S lost its relocations");
     let wide = read_text(&dir.join("wide.objdump"));
     assert!(wide.contains("Disassembly of section .text.other:\n\n0000000000000000 <other>:"));
+    let regions = read_text(&dir.join("regions.objdump"));
+    assert!(regions.matches("is out of bounds.\n\n").count() >= 5, "regions.S lost its cut bundles");
 }
 
 #[test]

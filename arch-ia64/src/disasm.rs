@@ -17,6 +17,11 @@
 //!   off the bundle grid, and so does this module.
 //! - The address column is as wide as the section's end address needs, rounded up to
 //!   4, 8, 12 or 16 hex digits.
+//! - objdump reads a slot's whole bundle but never past the region's end (the next symbol
+//!   or the section's end): when the bundle runs past it, the line is
+//!   `ADDR:\tAddress 0xBUNDLE is out of bounds.` and a blank line, and the region ends.
+//!   A slot line cut by the region's end shows a blank for each byte past it. A zero run
+//!   of 1 or 2 bytes that ends a region is skipped (`...`) like a long one.
 //!
 //! - With `-r` ([`objdump_object`]), each relocation is printed as
 //!   `\t\t\tOFFSET: HOWTO\tSYMBOL+0xADDEND` after the first line whose end passes its
@@ -40,6 +45,9 @@ use std::fmt::Write;
 
 /// objdump skips zero runs at least this long (the IA-64 disassembler's `skip_zeroes`).
 const SKIP_ZEROES: usize = 16;
+
+/// A zero run this short that ends a region is skipped too (objdump's `skip_zeroes_at_end`).
+const SKIP_ZEROES_AT_END: usize = 3;
 
 /// Bytes objdump shows per slot line.
 const SLOT_BYTES: [usize; 3] = [6, 6, 4];
@@ -84,7 +92,14 @@ fn objdump_with(file_name: &str, image: &Image, relocs: &[Vec<ShownReloc>]) -> S
 pub fn disassemble_bytes(bytes: &[u8], base: u64) -> String {
     let sec = Section { name: String::new(), addr: base, data: bytes.to_vec(), kind: SectionKind::Code, align: 16 };
     let mut out = String::new();
-    let region = Region { sec: &sec, width: addr_width(&sec), syms: &NoNames, relocs: &[], next_reloc: Cell::new(0) };
+    let region = Region {
+        sec: &sec,
+        width: addr_width(&sec),
+        syms: &NoNames,
+        relocs: &[],
+        next_reloc: Cell::new(0),
+        bounded: false,
+    };
     region.instructions(&mut out, 0, bytes.len());
     out
 }
@@ -163,7 +178,7 @@ fn addr_width(sec: &Section) -> usize {
 
 /// objdump's region loop over one section.
 fn disassemble_section(out: &mut String, sec: &Section, names: &SectionSyms<'_>, relocs: &[ShownReloc]) {
-    let region = Region { sec, width: addr_width(sec), syms: names, relocs, next_reloc: Cell::new(0) };
+    let region = Region { sec, width: addr_width(sec), syms: names, relocs, next_reloc: Cell::new(0), bounded: true };
     let end = sec.data.len();
     let mut off = 0usize;
     let mut cur = names.find(sec.addr);
@@ -225,6 +240,9 @@ struct Region<'a> {
     relocs: &'a [ShownReloc],
     /// The first relocation not printed yet.
     next_reloc: Cell<usize>,
+    /// Whether reads stop at the region's end as objdump's do on an object (raw input
+    /// reads bytes past the end as zero).
+    bounded: bool,
 }
 
 impl Region<'_> {
@@ -256,7 +274,10 @@ impl Region<'_> {
     fn zero_skip(&self, off: usize, stop: usize) -> Option<usize> {
         let bytes = self.sec.data.get(off..stop)?;
         let run = bytes.iter().take_while(|b| **b == 0).count();
-        if run < SKIP_ZEROES {
+        // objdump also skips a run of fewer than 3 zero bytes that ends the region
+        // (`skip_zeroes_at_end`), which only a region ending inside a slot can have.
+        let short_tail = self.bounded && run > 0 && off + run == stop && run < SKIP_ZEROES_AT_END;
+        if run < SKIP_ZEROES && !short_tail {
             return None;
         }
         Some(if off + run == stop { stop } else { off + (run & !3) })
@@ -278,15 +299,32 @@ impl Region<'_> {
             let addr = self.sec.addr.wrapping_add(off as u64);
             let bundle_addr = addr & !15;
             let slot = ((addr & 15) / 6) as usize;
-            let len = SLOT_BYTES.get(slot).copied().unwrap_or(4).min(stop - off);
+            let octets = SLOT_BYTES.get(slot).copied().unwrap_or(4);
             self.address(out, off);
-            let shown = self.sec.data.get(off..off + len).unwrap_or(&[]);
-            for b in shown {
-                let _ = write!(out, "{b:02x} ");
+            if self.bounded {
+                // objdump reads the whole bundle, and only up to the region's end (the next
+                // symbol or the section's end): past it, the read fails, objdump prints the
+                // error and leaves the region.
+                let bundle_off = off.checked_sub((addr & 15) as usize);
+                if !matches!(bundle_off, Some(b) if b.saturating_add(16) <= stop) {
+                    let _ = writeln!(out, "Address 0x{bundle_addr:x} is out of bounds.\n");
+                    return;
+                }
+            }
+            // A slot that runs past the region's end shows its bytes up to the end (a blank
+            // for each byte after it), as objdump does; unbounded raw input stops at the end.
+            let len = if self.bounded { octets } else { octets.min(stop - off) };
+            for j in off..off + len {
+                match self.sec.data.get(j).filter(|_| j < stop) {
+                    Some(b) => {
+                        let _ = write!(out, "{b:02x} ");
+                    }
+                    None => out.push(' '),
+                }
             }
             match format_raw_slot(self.bundle(bundle_addr), slot, bundle_addr, self.syms) {
                 Some(text) => {
-                    for _ in shown.len()..6 {
+                    for _ in len..6 {
                         out.push_str("   ");
                     }
                     let _ = writeln!(out, "\t{}", text.trim_end());

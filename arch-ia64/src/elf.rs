@@ -154,7 +154,7 @@ pub fn load(bytes: &[u8]) -> Result<Image, ElfError> {
 ///
 /// # Errors
 /// What [`load`] reports.
-pub fn load_unplaced(bytes: &[u8]) -> Result<(Image, Vec<Option<usize>>, Elf<'_>), ElfError> {
+pub(crate) fn load_unplaced(bytes: &[u8]) -> Result<(Image, Vec<Option<usize>>, Elf<'_>), ElfError> {
     check_header(bytes)?;
     let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
     let (image, index_of) = load_parsed(&elf, bytes, false)?;
