@@ -138,6 +138,10 @@ sed -n 's/^mandatory-y *+= *\([^ ]*\.h\).*/\1/p' "$src/include/uapi/asm-generic/
 done
 
 # --- preprocess and assemble -------------------------------------------------
+# The host cpp stands in for the ia64 gcc the kernel build runs: -undef drops the
+# host's predefined macros and the ia64 compiler's that these files can test are
+# given by hand; the rest is the kernel's LINUXINCLUDE and KBUILD_AFLAGS/CPPFLAGS
+# for arch/ia64 (top Makefile, arch/ia64/Makefile).
 flags=(-nostdinc -x assembler-with-cpp -D__ASSEMBLY__ -D__KERNEL__ -D__ia64__ -D__ia64 -D__LP64__
     -D__linux__ -D__unix__ -D__ELF__ -D__LITTLE_ENDIAN__ -D__BYTE_ORDER__=__ORDER_LITTLE_ENDIAN__
     -D__ORDER_LITTLE_ENDIAN__=1234 -D__ORDER_BIG_ENDIAN__=4321 -D__SIZEOF_LONG__=8 -D__CHAR_BIT__=8

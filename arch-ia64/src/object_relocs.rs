@@ -30,7 +30,11 @@ pub struct ShownReloc {
 ///
 /// # Errors
 /// [`ElfError::CorruptRelocation`] for an unknown type or a symbol index past the table.
-pub(crate) fn read(elf: &Elf<'_>, index_of: &[Option<usize>], sections: usize) -> Result<Vec<Vec<ShownReloc>>, ElfError> {
+pub(crate) fn read(
+    elf: &Elf<'_>,
+    index_of: &[Option<usize>],
+    sections: usize,
+) -> Result<Vec<Vec<ShownReloc>>, ElfError> {
     let mut out = vec![Vec::new(); sections];
     for (rel_idx, relocs) in &elf.shdr_relocs {
         let Some(rel_sh) = elf.section_headers.get(*rel_idx) else { continue };
