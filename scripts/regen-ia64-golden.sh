@@ -5,10 +5,14 @@
 #
 # Usage: scripts/regen-ia64-golden.sh
 #
-# For each src/NAME.S it writes golden/NAME.{o,text.hex,objdump,stderr}.
+# For each src/NAME.S it writes golden/NAME.{o,text.hex,objdump,objdump-r,stderr}
+# (objdump-r: `objdump -dr`, the disassembly with relocation lines).
 # src/NAME_cpp.S files go through `cpp -P -undef -x assembler-with-cpp`
 # first; the preprocessed text is assembled as NAME_cpp.S so that file names
 # in warnings and in the object's symbol table stay stable.
+# For each objects/src/NAME.S (disassembler-only inputs, assembled with the
+# kernel's `-x -mconstant-gp`; our assembler is not asked to take them) it
+# writes objects/golden/NAME.{o,objdump,objdump-r}.
 # For each errors/NAME.S it writes errors/NAME.gas-stderr, preceded by a line
 # giving gas's exit status and, when gas produced an object anyway, a summary
 # of its relocations and undefined symbols (gas defers undefined symbols to
@@ -86,6 +90,8 @@ emit_golden() {
     od -An -v -tx1 -w16 "$work/$name.text.bin" | sed 's/ //g' >"$golden/$name.text.hex"
     (cd "$golden" && "$OBJDUMP" -d "$name.o") >"$work/$name.objdump"
     mv "$work/$name.objdump" "$golden/$name.objdump"
+    (cd "$golden" && "$OBJDUMP" -dr "$name.o") >"$work/$name.objdump-r"
+    mv "$work/$name.objdump-r" "$golden/$name.objdump-r"
 }
 
 count=0
@@ -100,6 +106,32 @@ for path in $(cd "$src" && printf '%s\n' *.S | sort); do
     emit_golden "$name"
     count=$((count + 1))
 done
+
+ocount=0
+objects="$corpus/objects"
+if [[ -d "$objects/src" ]]; then
+    mkdir -p "$objects/golden"
+    for f in "$objects/golden"/*; do
+        base=$(basename "$f")
+        [[ -f "$objects/src/${base%%.*}.S" ]] || rm -f "$f"
+    done
+    for path in $(cd "$objects/src" && printf '%s\n' *.S | sort); do
+        name=${path%.S}
+        rm -f "$work"/*
+        cp "$objects/src/$name.S" "$work/$name.S"
+        status=0
+        (cd "$work" && "$AS" -x -mconstant-gp "$name.S" -o "$name.o") 2>"$work/$name.stderr" || status=$?
+        if [[ $status -ne 0 ]]; then
+            cat "$work/$name.stderr" >&2
+            die "objects/src/$name.S failed to assemble (exit $status)"
+        fi
+        cp "$work/$name.o" "$objects/golden/$name.o"
+        (cd "$objects/golden" && "$OBJDUMP" -d "$name.o") >"$work/$name.objdump"
+        (cd "$objects/golden" && "$OBJDUMP" -dr "$name.o") >"$work/$name.objdump-r"
+        mv "$work/$name.objdump" "$work/$name.objdump-r" "$objects/golden/"
+        ocount=$((ocount + 1))
+    done
+fi
 
 ecount=0
 if [[ -d "$errors" ]]; then
@@ -122,4 +154,4 @@ if [[ -d "$errors" ]]; then
     done
 fi
 
-printf 'regen-ia64-golden: %d sources assembled, %d error inputs recorded\n' "$count" "$ecount"
+printf 'regen-ia64-golden: %d sources assembled, %d disassembly objects, %d error inputs recorded\n' "$count" "$ocount" "$ecount"

@@ -114,6 +114,7 @@ const ELF_BUDGET: u64 = 64;
 pub fn elf_ia64(data: &[u8]) -> Result<(), String> {
     let image = arch_ia64::elf::load(data).map_err(|e| e.to_string())?;
     let _ = arch_ia64::disasm::objdump("fuzz.o", &image);
+    let _ = arch_ia64::disasm::objdump_object("fuzz.o", data, true);
     let image = arch_ia64::elf::load_for_run(data).map_err(|e| e.to_string())?;
     let cfg = arch_ia64::run::RunConfig { max_insns: ELF_BUDGET, ..Default::default() };
     arch_ia64::run::run_image(&image, &cfg).map(drop).map_err(|e| e.to_string())

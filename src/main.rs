@@ -206,6 +206,9 @@ enum Command {
         /// Load address of a raw file's first bundle.
         #[arg(long, default_value_t = 0, value_parser = parse_addr)]
         base: u64,
+        /// Show each relocation after the line it patches, as objdump -dr does (ELF objects).
+        #[arg(short = 'r', long = "reloc")]
+        reloc: bool,
     },
 }
 
@@ -349,7 +352,7 @@ fn run(args: Args) -> Result<String, CliError> {
             }
             Ok(out.stdout)
         }
-        Command::Disasm { file, base } => cli::disasm::run(&file, base),
+        Command::Disasm { file, base, reloc } => cli::disasm::run(&file, base, reloc),
         Command::Diff { a, b, patch, a_define, b_define, include, entry, harness, workload, format } => {
             let run_workload = workload.workload_for(a.iter().chain(&b).map(String::as_str))?;
             cli::diff::run(&cli::diff::DiffRequest {

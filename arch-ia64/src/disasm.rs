@@ -17,25 +17,61 @@
 //!   off the bundle grid, and so does this module.
 //! - The address column is as wide as the section's end address needs, rounded up to
 //!   4, 8, 12 or 16 hex digits.
+//! - objdump reads a slot's whole bundle but never past the region's end (the next symbol
+//!   or the section's end): when the bundle runs past it, the line is
+//!   `ADDR:\tAddress 0xBUNDLE is out of bounds.` and a blank line, and the region ends.
+//!   A slot line cut by the region's end shows a blank for each byte past it. A zero run
+//!   of 1 or 2 bytes that ends a region is skipped (`...`) like a long one.
 //!
-//! Known differences: a relocatable object with several code sections is laid out by
-//! [`crate::elf`] one section after another, while objdump shows each at address 0; and
-//! a branch target outside the section being disassembled is named only from that
-//! section's symbols.
+//! - With `-r` ([`objdump_object`]), each relocation is printed as
+//!   `\t\t\tOFFSET: HOWTO\tSYMBOL+0xADDEND` after the first line whose end passes its
+//!   offset (see [`crate::object_relocs`]): an instruction relocation (bundle + slot)
+//!   always after its bundle's slot-0 line.
+//!
+//! [`objdump_object`] reads an ELF object as objdump does, each section at its own
+//! address (all at 0 in a relocatable object). [`objdump`] shows an [`Image`] as loaded;
+//! for an image from [`crate::elf::load`] a relocatable object with several allocated
+//! sections is laid out one section after another, so only its first code section's
+//! addresses match objdump. A branch target outside the section being disassembled is
+//! named only from that section's symbols (objdump does the same in a relocatable object).
 
+use crate::elf::{self, ElfError};
 use crate::format::{format_raw_slot, Symbolizer};
+use crate::object_relocs::{self, ShownReloc};
 use emu_core::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::fmt::Write;
 
 /// objdump skips zero runs at least this long (the IA-64 disassembler's `skip_zeroes`).
 const SKIP_ZEROES: usize = 16;
 
+/// A zero run this short that ends a region is skipped too (objdump's `skip_zeroes_at_end`).
+const SKIP_ZEROES_AT_END: usize = 3;
+
 /// Bytes objdump shows per slot line.
 const SLOT_BYTES: [usize; 3] = [6, 6, 4];
 
 /// The text of `objdump -d FILE` for `image`, loaded from the file called `file_name`.
 pub fn objdump(file_name: &str, image: &Image) -> String {
+    objdump_with(file_name, image, &[])
+}
+
+/// The text of `objdump -d FILE` (`-dr` when `relocs`) for the ELF object `bytes` read
+/// from the file called `file_name`: every section at its own address, as objdump shows it.
+///
+/// # Errors
+/// What [`elf::load`] reports, and [`ElfError::CorruptRelocation`] for a relocation
+/// `-r` cannot name.
+pub fn objdump_object(file_name: &str, bytes: &[u8], relocs: bool) -> Result<String, ElfError> {
+    let (image, index_of, parsed) = elf::load_unplaced(bytes)?;
+    let lists = if relocs { object_relocs::read(&parsed, &index_of, image.sections.len())? } else { Vec::new() };
+    Ok(objdump_with(file_name, &image, &lists))
+}
+
+/// [`objdump`] with each section's relocations (indexed like `image.sections`; missing
+/// entries have none).
+fn objdump_with(file_name: &str, image: &Image, relocs: &[Vec<ShownReloc>]) -> String {
     let mut out = format!("\n{file_name}:     file format elf64-ia64-little\n\n");
     for (idx, sec) in image.sections.iter().enumerate() {
         if sec.kind != SectionKind::Code || sec.data.is_empty() {
@@ -45,7 +81,8 @@ pub fn objdump(file_name: &str, image: &Image) -> String {
         let mut syms: Vec<&Symbol> =
             image.symbols.iter().filter(|s| s.section == Some(idx) && s.kind != SymbolKind::Absolute).collect();
         syms.sort_by(|a, b| objdump_order(a, b));
-        disassemble_section(&mut out, sec, &SectionSyms { section: sec, syms, any: !image.symbols.is_empty() });
+        let relocs = relocs.get(idx).map_or(&[][..], Vec::as_slice);
+        disassemble_section(&mut out, sec, &SectionSyms { section: sec, syms, any: !image.symbols.is_empty() }, relocs);
     }
     out
 }
@@ -55,7 +92,14 @@ pub fn objdump(file_name: &str, image: &Image) -> String {
 pub fn disassemble_bytes(bytes: &[u8], base: u64) -> String {
     let sec = Section { name: String::new(), addr: base, data: bytes.to_vec(), kind: SectionKind::Code, align: 16 };
     let mut out = String::new();
-    let region = Region { sec: &sec, width: addr_width(&sec), syms: &NoNames };
+    let region = Region {
+        sec: &sec,
+        width: addr_width(&sec),
+        syms: &NoNames,
+        relocs: &[],
+        next_reloc: Cell::new(0),
+        bounded: false,
+    };
     region.instructions(&mut out, 0, bytes.len());
     out
 }
@@ -133,8 +177,8 @@ fn addr_width(sec: &Section) -> usize {
 }
 
 /// objdump's region loop over one section.
-fn disassemble_section(out: &mut String, sec: &Section, names: &SectionSyms<'_>) {
-    let region = Region { sec, width: addr_width(sec), syms: names };
+fn disassemble_section(out: &mut String, sec: &Section, names: &SectionSyms<'_>, relocs: &[ShownReloc]) {
+    let region = Region { sec, width: addr_width(sec), syms: names, relocs, next_reloc: Cell::new(0), bounded: true };
     let end = sec.data.len();
     let mut off = 0usize;
     let mut cur = names.find(sec.addr);
@@ -192,14 +236,48 @@ struct Region<'a> {
     sec: &'a Section,
     width: usize,
     syms: &'a dyn Symbolizer,
+    /// The section's relocations, sorted by offset (empty without `-r`).
+    relocs: &'a [ShownReloc],
+    /// The first relocation not printed yet.
+    next_reloc: Cell<usize>,
+    /// Whether reads stop at the region's end as objdump's do on an object (raw input
+    /// reads bytes past the end as zero).
+    bounded: bool,
 }
 
 impl Region<'_> {
+    /// The relocation lines of every field before section offset `end` not printed yet
+    /// (objdump's loop after each line and after each `...`).
+    fn relocs_before(&self, out: &mut String, end: usize) {
+        let mut i = self.next_reloc.get();
+        while let Some(r) = self.relocs.get(i) {
+            if r.offset >= end as u64 {
+                break;
+            }
+            let _ = write!(out, "\t\t\t{:x}: {}\t{}", self.sec.addr.wrapping_add(r.offset), r.howto, r.symbol);
+            match r.addend {
+                0 => {}
+                a if a < 0 => {
+                    let _ = write!(out, "-0x{:x}", a.unsigned_abs());
+                }
+                a => {
+                    let _ = write!(out, "+0x{a:x}");
+                }
+            }
+            out.push('\n');
+            i += 1;
+        }
+        self.next_reloc.set(i);
+    }
+
     /// Length of the zero run at `off` if objdump would skip it, and where to resume.
     fn zero_skip(&self, off: usize, stop: usize) -> Option<usize> {
         let bytes = self.sec.data.get(off..stop)?;
         let run = bytes.iter().take_while(|b| **b == 0).count();
-        if run < SKIP_ZEROES {
+        // objdump also skips a run of fewer than 3 zero bytes that ends the region
+        // (`skip_zeroes_at_end`), which only a region ending inside a slot can have.
+        let short_tail = self.bounded && run > 0 && off + run == stop && run < SKIP_ZEROES_AT_END;
+        if run < SKIP_ZEROES && !short_tail {
             return None;
         }
         Some(if off + run == stop { stop } else { off + (run & !3) })
@@ -215,20 +293,38 @@ impl Region<'_> {
             if let Some(next) = self.zero_skip(off, stop) {
                 out.push_str("\t...\n");
                 off = next;
+                self.relocs_before(out, off);
                 continue;
             }
             let addr = self.sec.addr.wrapping_add(off as u64);
             let bundle_addr = addr & !15;
             let slot = ((addr & 15) / 6) as usize;
-            let len = SLOT_BYTES.get(slot).copied().unwrap_or(4).min(stop - off);
+            let octets = SLOT_BYTES.get(slot).copied().unwrap_or(4);
             self.address(out, off);
-            let shown = self.sec.data.get(off..off + len).unwrap_or(&[]);
-            for b in shown {
-                let _ = write!(out, "{b:02x} ");
+            if self.bounded {
+                // objdump reads the whole bundle, and only up to the region's end (the next
+                // symbol or the section's end): past it, the read fails, objdump prints the
+                // error and leaves the region.
+                let bundle_off = off.checked_sub((addr & 15) as usize);
+                if !matches!(bundle_off, Some(b) if b.saturating_add(16) <= stop) {
+                    let _ = writeln!(out, "Address 0x{bundle_addr:x} is out of bounds.\n");
+                    return;
+                }
+            }
+            // A slot that runs past the region's end shows its bytes up to the end (a blank
+            // for each byte after it), as objdump does; unbounded raw input stops at the end.
+            let len = if self.bounded { octets } else { octets.min(stop - off) };
+            for j in off..off + len {
+                match self.sec.data.get(j).filter(|_| j < stop) {
+                    Some(b) => {
+                        let _ = write!(out, "{b:02x} ");
+                    }
+                    None => out.push(' '),
+                }
             }
             match format_raw_slot(self.bundle(bundle_addr), slot, bundle_addr, self.syms) {
                 Some(text) => {
-                    for _ in shown.len()..6 {
+                    for _ in len..6 {
                         out.push_str("   ");
                     }
                     let _ = writeln!(out, "\t{}", text.trim_end());
@@ -236,6 +332,7 @@ impl Region<'_> {
                 None => out.push('\n'),
             }
             off += len.max(1);
+            self.relocs_before(out, off);
         }
     }
 
@@ -257,6 +354,7 @@ impl Region<'_> {
             if let Some(next) = self.zero_skip(off, stop) {
                 out.push_str("\t...\n");
                 off = next;
+                self.relocs_before(out, off);
                 continue;
             }
             let len = 16.min(stop - off);
@@ -272,6 +370,7 @@ impl Region<'_> {
             out.extend(shown.iter().map(|b| if (0x20..0x7f).contains(b) { char::from(*b) } else { '.' }));
             out.push('\n');
             off += len;
+            self.relocs_before(out, off);
         }
     }
 }

@@ -144,7 +144,21 @@ fn check_header(bytes: &[u8]) -> Result<(), ElfError> {
 pub fn load(bytes: &[u8]) -> Result<Image, ElfError> {
     check_header(bytes)?;
     let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
-    load_parsed(&elf, bytes)
+    load_parsed(&elf, bytes, true).map(|(image, _)| image)
+}
+
+/// Like [`load`], but every section stays at its own `sh_addr` (in a relocatable object all
+/// at 0, overlapping, as `objdump -d` shows them), symbol values stay as the file gives
+/// them; with the map from ELF section index to index in [`Image::sections`] and the parsed
+/// file, for a caller that also reads the relocations (the disassembler's `-r`).
+///
+/// # Errors
+/// What [`load`] reports.
+pub(crate) fn load_unplaced(bytes: &[u8]) -> Result<(Image, Vec<Option<usize>>, Elf<'_>), ElfError> {
+    check_header(bytes)?;
+    let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
+    let (image, index_of) = load_parsed(&elf, bytes, false)?;
+    Ok((image, index_of, elf))
 }
 
 /// Like [`load`], for running: refuses an object with a relocation against a loaded section
@@ -158,11 +172,12 @@ pub fn load_for_run(bytes: &[u8]) -> Result<Image, ElfError> {
     check_header(bytes)?;
     let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
     check_relocations(&elf)?;
-    load_parsed(&elf, bytes)
+    load_parsed(&elf, bytes, true).map(|(image, _)| image)
 }
 
-/// The image of a parsed object (see [`load`]).
-fn load_parsed(elf: &Elf<'_>, bytes: &[u8]) -> Result<Image, ElfError> {
+/// The image of a parsed object (see [`load`]; `place`: lay out a relocatable object's
+/// sections one after another), and the map from ELF section index to image section.
+fn load_parsed(elf: &Elf<'_>, bytes: &[u8], place: bool) -> Result<(Image, Vec<Option<usize>>), ElfError> {
     let relocatable = elf.header.e_type == ET_REL;
     let mut image = Image::new(Endian::Little);
     // ELF section index -> index in `image.sections`.
@@ -201,7 +216,7 @@ fn load_parsed(elf: &Elf<'_>, bytes: &[u8]) -> Result<Image, ElfError> {
         alloc.push(sh.sh_addr);
         image.sections.push(Section { name, addr: sh.sh_addr, data, kind, align: sh.sh_addralign.max(1) });
     }
-    if relocatable && alloc.iter().all(|a| *a == 0) {
+    if place && relocatable && alloc.iter().all(|a| *a == 0) {
         lay_out(&mut image.sections)?;
     }
     for sym in elf.syms.iter() {
@@ -231,7 +246,7 @@ fn load_parsed(elf: &Elf<'_>, bytes: &[u8]) -> Result<Image, ElfError> {
         };
         image.symbols.push(Symbol { name, value, section, binding, kind, size: sym.st_size });
     }
-    Ok(image)
+    Ok((image, index_of))
 }
 
 /// `sh_type` of the IA-64 unwind table (`.IA_64.unwind`).

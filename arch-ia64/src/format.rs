@@ -3,7 +3,7 @@
 use crate::bundle::SlotUnit;
 use crate::decode::{DecodedBundle, Insn, Slot};
 use crate::regs::{ar_name, cr_name};
-use crate::table::{OpClass, OpKind};
+use crate::table::{Flags, OpClass, OpKind};
 use std::fmt::Write;
 
 /// Gives the symbol at or before an address, as objdump's `<name+0xoff>`.
@@ -122,7 +122,9 @@ pub fn format_slot(bundle: &DecodedBundle, slot: usize, ip: u64, syms: &dyn Symb
     };
     match bundle.slots.get(shown) {
         Some(Slot::Insn(insn)) => {
-            if insn.qp != 0 {
+            // objdump drops the qp field of a form that cannot be predicated (alloc,
+            // br.cloop, rfi, ...), whatever bits it holds.
+            if insn.qp != 0 && !insn.form().flags.has(Flags::NO_QP) {
                 let _ = write!(out, "(p{:02}) ", insn.qp);
             } else {
                 out.push_str("      ");

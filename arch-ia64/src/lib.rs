@@ -17,6 +17,7 @@ pub mod encode;
 pub mod exec;
 pub mod format;
 pub mod fpu;
+pub mod object_relocs;
 pub mod profile;
 pub mod regs;
 pub mod res;

@@ -5,15 +5,16 @@ use arch_ia64::{disasm, elf};
 use std::path::Path;
 
 /// The disassembly of `path`: objdump's `-d` text for an ELF object (detected by its
-/// magic), objdump's lines without headers for anything else (raw bundles at `base`).
+/// magic; `-dr` with `reloc`), objdump's lines without headers for anything else (raw
+/// bundles at `base`, which have no relocations).
 ///
 /// # Errors
 /// The file cannot be read, or starts like an ELF file but is not a loadable IA-64 object.
-pub fn run(path: &Path, base: u64) -> Result<String, CliError> {
+pub fn run(path: &Path, base: u64, reloc: bool) -> Result<String, CliError> {
     let bytes = read(path)?;
     if elf::is_elf(&bytes) {
-        let image = elf::load(&bytes).map_err(|source| CliError::Elf { path: path.to_path_buf(), source })?;
-        Ok(disasm::objdump(&path.display().to_string(), &image))
+        disasm::objdump_object(&path.display().to_string(), &bytes, reloc)
+            .map_err(|source| CliError::Elf { path: path.to_path_buf(), source })
     } else {
         Ok(disasm::disassemble_bytes(&bytes, base))
     }

@@ -59,3 +59,72 @@ pub fn golden_objects() -> Vec<(String, PathBuf)> {
     assert!(!out.is_empty(), "no golden objects in {}", dir.display());
     out
 }
+
+/// The Debian package tarball of the Linux 6.1 sources (`linux-source-6.1`), which holds
+/// arch/ia64 (issue 13's kernel corpus).
+#[allow(dead_code)] // not every test file uses every helper
+pub const KERNEL_TARBALL: &str = "/usr/src/linux-source-6.1.tar.xz";
+
+/// An extracted Linux 6.1 tree with `arch/ia64` and `include` (issue 13's kernel corpus):
+/// `$ACCTEMU_LINUX_SRC` when set, else `/usr/src/linux-source-6.1` when extracted there,
+/// else the two directories extracted once from [`KERNEL_TARBALL`] into the target's
+/// test scratch directory (nothing of the kernel enters the repository). `None` when none
+/// exists and the oracles are optional.
+///
+/// # Panics
+/// When no tree can be had and `ACCTEMU_REQUIRE_ORACLES=1`, or extraction fails.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn kernel_source() -> Option<PathBuf> {
+    let has_ia64 = |p: &Path| p.join("arch/ia64/kernel/entry.S").is_file() && p.join("include/linux").is_dir();
+    if let Some(dir) = std::env::var_os("ACCTEMU_LINUX_SRC").map(PathBuf::from) {
+        assert!(
+            has_ia64(&dir),
+            "ACCTEMU_LINUX_SRC={} has no arch/ia64/kernel/entry.S and include/linux",
+            dir.display()
+        );
+        return Some(dir);
+    }
+    let system = Path::new("/usr/src/linux-source-6.1");
+    if has_ia64(system) {
+        return Some(system.to_path_buf());
+    }
+    // One extraction per test binary: tests of one binary run on threads of one process.
+    static EXTRACTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = EXTRACTING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let scratch = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let tree = scratch.join("linux-source-6.1");
+    if has_ia64(&tree) && tree.join(".extracted").is_file() {
+        return Some(tree);
+    }
+    if !Path::new(KERNEL_TARBALL).is_file() {
+        if oracles_required() {
+            panic!(
+                "the Linux 6.1 sources ({KERNEL_TARBALL}) are missing but ACCTEMU_REQUIRE_ORACLES=1; \
+                 install them (`apt-get install linux-source-6.1`) or set ACCTEMU_LINUX_SRC"
+            );
+        }
+        eprintln!("note: {KERNEL_TARBALL} not found; skipping the kernel corpus");
+        return None;
+    }
+    // Extract beside the final place and rename, so that test binaries running at the
+    // same time never see a half-extracted tree.
+    let part = scratch.join(format!("linux-extract-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&part);
+    std::fs::create_dir_all(&part).unwrap_or_else(|e| panic!("{}: {e}", part.display()));
+    let status = std::process::Command::new("tar")
+        .arg("-xJf")
+        .arg(KERNEL_TARBALL)
+        .arg("-C")
+        .arg(&part)
+        .args(["linux-source-6.1/arch/ia64", "linux-source-6.1/include"])
+        .status()
+        .unwrap_or_else(|e| panic!("running tar: {e}"));
+    assert!(status.success(), "tar -xJf {KERNEL_TARBALL} failed");
+    let extracted = part.join("linux-source-6.1");
+    std::fs::write(extracted.join(".extracted"), "arch/ia64 include\n").unwrap_or_else(|e| panic!("{e}"));
+    if std::fs::rename(&extracted, &tree).is_err() && !tree.join(".extracted").is_file() {
+        panic!("cannot move the extracted tree to {}", tree.display());
+    }
+    let _ = std::fs::remove_dir_all(&part);
+    Some(tree)
+}
