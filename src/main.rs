@@ -39,6 +39,8 @@ enum Command {
         /// Print a per-slot listing with bytes, template, disassembly and source line.
         #[arg(long)]
         listing: bool,
+        #[command(flatten)]
+        pp: PpFlags,
     },
     /// Run IA-64 code (a .S source or an ELF object) on the Itanium 2 model.
     Run {
@@ -84,6 +86,8 @@ enum Command {
         /// Print the timing model's parameters with their sources instead of running.
         #[arg(long)]
         explain_model: bool,
+        #[command(flatten)]
+        pp: PpFlags,
     },
     /// Run a workload of system calls through a catalogue trace's entry, exit and tick
     /// paths; report cycles per path and true against accounted user/system time.
@@ -106,6 +110,9 @@ enum Command {
         /// A unified diff turning A's source into B's.
         #[arg(long, value_name = "P.diff")]
         patch: Option<PathBuf>,
+        /// Preprocessor definition for both sides.
+        #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+        define: Vec<String>,
         /// Preprocessor definition for A only.
         #[arg(long = "a-define", value_name = "NAME[=VALUE]")]
         a_define: Vec<String>,
@@ -126,6 +133,8 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
+        #[command(flatten)]
+        pp: PpFlags,
     },
     /// Cycles of catalogue traces as a parameter varies: one call of an x86 helper (cpus for
     /// x86/timer-target/*, missed-periods for x86/sched-avg/*), or a full scenario of a trace
@@ -192,6 +201,20 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = cli::limits::DEFAULT_MAX_PATHS)]
         max_paths: u64,
     },
+    /// Write the asm-offsets.h of an ia64 kernel tree: struct pt_regs, switch_stack,
+    /// thread_info and sigcontext offsets computed from the tree's headers for the config,
+    /// the rest from acctemu's documented stand-in layout (a real build's file replaces it).
+    AsmOffsets {
+        /// The kernel source tree.
+        #[arg(long, value_name = "DIR")]
+        kernel_tree: PathBuf,
+        /// The kernel config (default: DIR/.config).
+        #[arg(long, value_name = "FILE")]
+        kernel_config: Option<PathBuf>,
+        /// Write the header here instead of stdout.
+        #[arg(short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// List the trace catalogue: name, architecture, seed, description, bound paths.
     List,
     /// Print a catalogue trace's source and harness.
@@ -242,6 +265,43 @@ struct WorkloadArgs {
     /// refused with an estimate.
     #[arg(long, value_name = "N", default_value_t = cli::limits::DEFAULT_MAX_PATHS)]
     max_paths: u64,
+}
+
+/// Preprocessor flags beyond -D and -I, and the kernel-tree options.
+#[derive(Debug, clap::Args)]
+struct PpFlags {
+    /// Undefine a macro (after every -D, as cpp does).
+    #[arg(short = 'U', value_name = "NAME")]
+    undefine: Vec<String>,
+    /// Process FILE as if `#include "FILE"` came first (cpp's -include; `-include` works too).
+    #[arg(long = "include", value_name = "FILE")]
+    forced_include: Vec<PathBuf>,
+    /// Preprocess as the Linux build of arch/ia64 does: its include paths, -include files and
+    /// -D flags, with autoconf.h from the config and the other generated headers made in memory.
+    #[arg(long, value_name = "DIR")]
+    kernel_tree: Option<PathBuf>,
+    /// The build directory (O=) whose generated headers, where present, are used.
+    #[arg(long, value_name = "DIR", requires = "kernel_tree")]
+    kernel_build: Option<PathBuf>,
+    /// The kernel config (default: the build directory's .config).
+    #[arg(long, value_name = "FILE", requires = "kernel_tree")]
+    kernel_config: Option<PathBuf>,
+    /// A real build's include/generated/asm-offsets.h, instead of the generated one.
+    #[arg(long, value_name = "FILE", requires = "kernel_tree")]
+    asm_offsets: Option<PathBuf>,
+}
+
+impl PpFlags {
+    fn args(self) -> cli::kernel::PpArgs {
+        cli::kernel::PpArgs {
+            undefines: self.undefine,
+            forced_includes: self.forced_include,
+            kernel_tree: self.kernel_tree,
+            kernel_build: self.kernel_build,
+            kernel_config: self.kernel_config,
+            asm_offsets: self.asm_offsets,
+        }
+    }
 }
 
 /// The tick rate of a workload whose `--hz` is not given.
@@ -302,8 +362,8 @@ fn run(args: Args) -> Result<String, CliError> {
         max_output_size: args.max_output_size,
     });
     match args.command {
-        Command::Asm { file, define, include, output, listing } => {
-            let req = AsmRequest { file, defines: define, include_dirs: include, output, listing };
+        Command::Asm { file, define, include, output, listing, pp } => {
+            let req = AsmRequest { file, defines: define, include_dirs: include, output, listing, pp: pp.args() };
             let done = cli::asm::run(&req)?;
             for w in &done.warnings {
                 eprintln!("{w}");
@@ -326,6 +386,7 @@ fn run(args: Args) -> Result<String, CliError> {
             snapshot,
             check,
             explain_model: false,
+            pp,
         } => {
             let file = file.ok_or_else(|| CliError::Usage("run: a source or object file is required".into()))?;
             let req = RunRequest {
@@ -335,6 +396,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 sets,
                 defines: define,
                 include_dirs: include,
+                pp: pp.args(),
                 timeline,
                 format,
                 max_insns,
@@ -353,12 +415,14 @@ fn run(args: Args) -> Result<String, CliError> {
             Ok(out.stdout)
         }
         Command::Disasm { file, base, reloc } => cli::disasm::run(&file, base, reloc),
-        Command::Diff { a, b, patch, a_define, b_define, include, entry, harness, workload, format } => {
+        Command::Diff { a, b, patch, define, a_define, b_define, include, entry, harness, workload, format, pp } => {
             let run_workload = workload.workload_for(a.iter().chain(&b).map(String::as_str))?;
             cli::diff::run(&cli::diff::DiffRequest {
                 a,
                 b,
                 patch,
+                defines: define,
+                pp: pp.args(),
                 a_defines: a_define,
                 b_defines: b_define,
                 include_dirs: include,
@@ -394,13 +458,18 @@ fn run(args: Args) -> Result<String, CliError> {
             cli::bench::run(&req, &mut std::io::stdout().lock())?;
             Ok(String::new())
         }
+        Command::AsmOffsets { kernel_tree, kernel_config, output } => {
+            cli::kernel::asm_offsets(&kernel_tree, kernel_config.as_deref(), output.as_deref())
+        }
         Command::List => Ok(cli::catalogue::list()),
         Command::Show { name } => cli::catalogue::show(&name),
     }
 }
 
 fn main() -> ExitCode {
-    let args = match Args::try_parse() {
+    // cpp spells it `-include FILE`; clap takes only one-letter short options.
+    let argv = std::env::args_os().map(|a| if a == "-include" { "--include".into() } else { a });
+    let args = match Args::try_parse_from(argv) {
         Ok(args) => args,
         Err(e) => return clap_exit(&e),
     };

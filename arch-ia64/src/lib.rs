@@ -7,6 +7,7 @@
 //! `gas-ia64-bundling.md`.
 
 pub mod asm;
+pub mod asm_offsets;
 pub mod bundle;
 mod code;
 pub mod cpu;

@@ -25,6 +25,7 @@ pub mod error;
 pub mod harness;
 pub mod image;
 pub mod input;
+pub mod kernel;
 pub mod memory;
 pub mod plot;
 pub mod preprocess;

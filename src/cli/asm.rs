@@ -3,7 +3,6 @@
 use super::{listing, read, CliError};
 use arch_ia64::asm::{assemble, Assembly};
 use emu_core::error::Diagnostic;
-use emu_core::preprocess::{parse_define, FsLoader};
 use std::path::{Path, PathBuf};
 
 /// What `acctemu asm` was asked to do.
@@ -19,6 +18,8 @@ pub struct AsmRequest {
     pub output: Option<PathBuf>,
     /// Whether to render the per-slot listing.
     pub listing: bool,
+    /// `-U`, `-include` and the kernel-tree flags.
+    pub pp: super::kernel::PpArgs,
 }
 
 /// What a successful run produced: text for stdout and warnings for stderr.
@@ -37,11 +38,9 @@ pub struct AsmOutcome {
 pub fn run(req: &AsmRequest) -> Result<AsmOutcome, CliError> {
     let bytes = read(&req.file)?;
     let text = super::binary::source_text(&req.file, &bytes, "asm")?;
-    let mut opts = super::preprocess_options();
-    opts.defines = req.defines.iter().map(|d| parse_define(d)).collect();
-    opts.include_dirs = req.include_dirs.clone();
+    let pp = req.pp.prepare(&req.defines, &req.include_dirs)?;
     let name = req.file.display().to_string();
-    let asm = assemble(&name, &text, &opts, &FsLoader).map_err(CliError::Assemble)?;
+    let asm = assemble(&name, &text, &pp.options, &pp.loader()).map_err(CliError::Assemble)?;
     let code = text_bytes(&asm, &name)?;
     if let Some(out) = &req.output {
         write(out, code)?;

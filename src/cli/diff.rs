@@ -29,6 +29,10 @@ pub struct DiffRequest {
     pub b: Option<String>,
     /// A unified diff that turns A's source into B's.
     pub patch: Option<PathBuf>,
+    /// `-D` for both sides (before each side's own `--a-define`/`--b-define`).
+    pub defines: Vec<String>,
+    /// `-U`, `-include` and the kernel-tree flags (plain files only).
+    pub pp: super::kernel::PpArgs,
     /// Extra `-D` for A.
     pub a_defines: Vec<String>,
     /// Extra `-D` for B.
@@ -131,18 +135,29 @@ impl TraceVersion {
 /// # Errors
 /// Unknown traces or unreadable files, assembly/setup/execution errors, a patch that does not apply.
 pub fn run(req: &DiffRequest) -> Result<String, CliError> {
+    let both = |side: &[String]| -> Vec<String> { req.defines.iter().chain(side).cloned().collect() };
+    let (a_defines, b_defines) = (both(&req.a_defines), both(&req.b_defines));
     let a_name = req.a.clone().unwrap_or_else(|| "ia64/syscall/v1".to_string());
     let default_pair = req.a.is_none() && req.b.is_none() && req.patch.is_none() && req.b_defines.is_empty();
+    let plain_only = !req.pp.undefines.is_empty() || !req.pp.forced_includes.is_empty() || req.pp.kernel_tree.is_some();
     let changes_a = req.patch.is_some() || !req.b_defines.is_empty();
     check_workload(&req.workload)?;
     if req.b.is_some() && req.patch.is_some() {
         return Err(CliError::Usage("diff: --patch makes B from A; give either B or --patch, not both".into()));
     }
     match traces::find(&a_name) {
+        Some(trace) if plain_only => Err(CliError::Usage(format!(
+            "diff: -U, --include and --kernel-tree apply to source files; {} is a catalogue trace (give -D)",
+            trace.name
+        ))),
         Some(trace) if trace.arch != traces::Arch::Ia64 => compiled(req, trace),
         Some(trace) => {
-            let a = TraceVersion::changed(trace, None, trace.source.to_string(), &req.a_defines);
+            let a = TraceVersion::changed(trace, None, trace.source.to_string(), &a_defines);
             let b = match (&req.b, default_pair) {
+                (_, true) if !req.defines.is_empty() => {
+                    let v2 = find("ia64/syscall/v2")?;
+                    TraceVersion::changed(v2, None, v2.source.to_string(), &b_defines)
+                }
                 (_, true) => TraceVersion::of(find("ia64/syscall/v2")?),
                 (Some(b), false) => {
                     let b = find(b)?;
@@ -155,14 +170,14 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
                             b.arch.name()
                         )));
                     }
-                    TraceVersion::changed(b, None, b.source.to_string(), &req.b_defines)
+                    TraceVersion::changed(b, None, b.source.to_string(), &b_defines)
                 }
                 (None, false) if changes_a => {
                     let source = match &req.patch {
                         Some(p) => apply(trace.source, trace.source_name, p)?,
                         None => trace.source.to_string(),
                     };
-                    TraceVersion::changed(trace, req.patch.as_deref(), source, &req.b_defines)
+                    TraceVersion::changed(trace, req.patch.as_deref(), source, &b_defines)
                 }
                 (None, false) => {
                     return Err(CliError::Usage("diff: give B, --patch or --b-define to compare against".into()))
@@ -173,7 +188,8 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
             super::limits::check(a.trace, &req.workload, req.max_paths)?;
             super::limits::check(b.trace, &req.workload, req.max_paths)?;
             let baseline = if default_pair {
-                Some(TraceVersion::of(find("ia64/syscall/none")?).run(&req.workload)?)
+                let none = find("ia64/syscall/none")?;
+                Some(TraceVersion::changed(none, None, none.source.to_string(), &req.defines).run(&req.workload)?)
             } else {
                 None
             };
@@ -184,7 +200,7 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
                 Ok(d.to_string())
             }
         }
-        None => plain(req, &a_name, changes_a),
+        None => plain(req, &a_name, changes_a, &a_defines, &b_defines),
     }
 }
 
@@ -199,7 +215,7 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
             a.name
         )));
     };
-    if req.patch.is_some() || !req.a_defines.is_empty() || !req.b_defines.is_empty() {
+    if req.patch.is_some() || !req.defines.is_empty() || !req.a_defines.is_empty() || !req.b_defines.is_empty() {
         return Err(CliError::Usage(format!(
             "diff: --patch and --a-define/--b-define need a source the tool assembles; {arch} traces are compiled objects"
         )));
@@ -240,20 +256,26 @@ fn apply(source: &str, name: &str, patch: &std::path::Path) -> Result<String, Cl
 }
 
 /// Two plain files (or one file patched / under two define sets), one run each.
-fn plain(req: &DiffRequest, a_name: &str, changes_a: bool) -> Result<String, CliError> {
+fn plain(
+    req: &DiffRequest,
+    a_name: &str,
+    changes_a: bool,
+    a_defines: &[String],
+    b_defines: &[String],
+) -> Result<String, CliError> {
     let a_path = PathBuf::from(a_name);
     let a = SourceSide {
         label: a_name.to_string(),
         file: a_name.to_string(),
         text: source_text(&a_path, None)?,
-        defines: req.a_defines.clone(),
+        defines: a_defines.to_vec(),
     };
     let b = match (&req.b, changes_a) {
         (Some(b), _) => SourceSide {
             label: b.clone(),
             file: b.clone(),
             text: source_text(&PathBuf::from(b), None)?,
-            defines: req.b_defines.clone(),
+            defines: b_defines.to_vec(),
         },
         (None, true) => SourceSide {
             label: format!(
@@ -263,7 +285,7 @@ fn plain(req: &DiffRequest, a_name: &str, changes_a: bool) -> Result<String, Cli
             ),
             file: a_name.to_string(),
             text: source_text(&a_path, req.patch.as_deref())?,
-            defines: req.b_defines.clone(),
+            defines: b_defines.to_vec(),
         },
         (None, false) => return Err(CliError::Usage("diff: give B, --patch or --b-define to compare against".into())),
     };
@@ -274,5 +296,5 @@ fn plain(req: &DiffRequest, a_name: &str, changes_a: bool) -> Result<String, Cli
         }
         None => None,
     };
-    plain_diff::run(&a, &b, &req.include_dirs, req.entry.clone(), harness, req.json)
+    plain_diff::run(&a, &b, &req.include_dirs, &req.pp, req.entry.clone(), harness, req.json)
 }

@@ -8,6 +8,7 @@ pub mod compiled;
 pub mod diff;
 pub mod disasm;
 pub mod exit;
+pub mod kernel;
 pub mod limits;
 pub mod listing;
 pub mod patch;

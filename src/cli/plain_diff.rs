@@ -6,7 +6,6 @@ use arch_ia64::run::{run_image_until, RunConfig, RunError};
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
-use emu_core::preprocess::{parse_define, FsLoader};
 use emu_core::report::RunReport;
 use emu_core::snapshot::diff;
 use std::collections::BTreeSet;
@@ -52,16 +51,14 @@ pub fn apply_patch(source: &str, source_name: &str, patch_name: &str, patch_text
 ///
 /// # Errors
 /// Assembly errors.
-pub fn assemble_side(side: &SourceSide, include_dirs: &[PathBuf]) -> Result<Image, CliError> {
-    let mut opts = super::preprocess_options();
-    for d in &side.defines {
-        let (name, value) = parse_define(d);
-        opts = opts.defined(name, value);
-    }
-    for dir in include_dirs {
-        opts = opts.include_dir(dir.clone());
-    }
-    let asm = arch_ia64::asm::assemble(&side.file, &side.text, &opts, &FsLoader).map_err(CliError::Assemble)?;
+pub fn assemble_side(
+    side: &SourceSide,
+    include_dirs: &[PathBuf],
+    pp: &super::kernel::PpArgs,
+) -> Result<Image, CliError> {
+    let pp = pp.prepare(&side.defines, include_dirs)?;
+    let asm =
+        arch_ia64::asm::assemble(&side.file, &side.text, &pp.options, &pp.loader()).map_err(CliError::Assemble)?;
     Ok(asm.image)
 }
 
@@ -73,13 +70,14 @@ pub fn run(
     a: &SourceSide,
     b: &SourceSide,
     include_dirs: &[PathBuf],
+    pp: &super::kernel::PpArgs,
     entry: Option<String>,
     harness: Option<Harness>,
     json: bool,
 ) -> Result<String, CliError> {
     let cfg = RunConfig { entry, harness, timeline: true, ..RunConfig::default() };
-    let (ra, a_ended) = run_side(&assemble_side(a, include_dirs)?, &cfg).map_err(|e| in_side("A", a, e))?;
-    let (rb, b_ended) = run_side(&assemble_side(b, include_dirs)?, &cfg).map_err(|e| in_side("B", b, e))?;
+    let (ra, a_ended) = run_side(&assemble_side(a, include_dirs, pp)?, &cfg).map_err(|e| in_side("A", a, e))?;
+    let (rb, b_ended) = run_side(&assemble_side(b, include_dirs, pp)?, &cfg).map_err(|e| in_side("B", b, e))?;
     let out = if json {
         let v = serde_json::json!({ "a": { "name": a.label, "report": ra }, "b": { "name": b.label, "report": rb } });
         serde_json::to_string_pretty(&v).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))?

@@ -7,7 +7,6 @@ use emu_core::echo::escape_truncated;
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
-use emu_core::preprocess::{parse_define, FsLoader};
 use emu_core::report::RunReport;
 use emu_core::snapshot::{diff, Snapshot, Value};
 use std::fmt::Write as _;
@@ -39,6 +38,8 @@ pub struct RunRequest {
     pub defines: Vec<String>,
     /// Include directories.
     pub include_dirs: Vec<PathBuf>,
+    /// `-U`, `-include` and the kernel-tree flags.
+    pub pp: super::kernel::PpArgs,
     /// Print the per-group timeline.
     pub timeline: bool,
     /// Output format.
@@ -80,16 +81,9 @@ fn load_image(req: &RunRequest) -> Result<Image, CliError> {
         return arch_ia64::elf::load_for_run(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source });
     }
     let text = super::binary::source_text(&req.file, &bytes, "run")?;
-    let mut opts = super::preprocess_options();
-    for d in &req.defines {
-        let (name, value) = parse_define(d);
-        opts = opts.defined(name, value);
-    }
-    for dir in &req.include_dirs {
-        opts = opts.include_dir(dir.clone());
-    }
+    let pp = req.pp.prepare(&req.defines, &req.include_dirs)?;
     let name = req.file.display().to_string();
-    let asm = arch_ia64::asm::assemble(&name, &text, &opts, &FsLoader).map_err(CliError::Assemble)?;
+    let asm = arch_ia64::asm::assemble(&name, &text, &pp.options, &pp.loader()).map_err(CliError::Assemble)?;
     Ok(asm.image)
 }
 

@@ -66,7 +66,7 @@ pub fn golden_objects() -> Vec<(String, PathBuf)> {
 pub const KERNEL_TARBALL: &str = "/usr/src/linux-source-6.1.tar.xz";
 
 /// An extracted Linux 6.1 tree with `arch/ia64` and `include` (issue 13's kernel corpus):
-/// `$ACCTEMU_LINUX_SRC` when set, else `/usr/src/linux-source-6.1` when extracted there,
+/// `$ACCTEMU_LINUX_TREE` when set, else `/usr/src/linux-source-6.1` when extracted there,
 /// else the two directories extracted once from [`KERNEL_TARBALL`] into the target's
 /// test scratch directory (nothing of the kernel enters the repository). `None` when none
 /// exists and the oracles are optional.
@@ -76,10 +76,10 @@ pub const KERNEL_TARBALL: &str = "/usr/src/linux-source-6.1.tar.xz";
 #[allow(dead_code)] // not every test file uses every helper
 pub fn kernel_source() -> Option<PathBuf> {
     let has_ia64 = |p: &Path| p.join("arch/ia64/kernel/entry.S").is_file() && p.join("include/linux").is_dir();
-    if let Some(dir) = std::env::var_os("ACCTEMU_LINUX_SRC").map(PathBuf::from) {
+    if let Some(dir) = std::env::var_os("ACCTEMU_LINUX_TREE").map(PathBuf::from) {
         assert!(
             has_ia64(&dir),
-            "ACCTEMU_LINUX_SRC={} has no arch/ia64/kernel/entry.S and include/linux",
+            "ACCTEMU_LINUX_TREE={} has no arch/ia64/kernel/entry.S and include/linux",
             dir.display()
         );
         return Some(dir);
@@ -100,7 +100,7 @@ pub fn kernel_source() -> Option<PathBuf> {
         if oracles_required() {
             panic!(
                 "the Linux 6.1 sources ({KERNEL_TARBALL}) are missing but ACCTEMU_REQUIRE_ORACLES=1; \
-                 install them (`apt-get install linux-source-6.1`) or set ACCTEMU_LINUX_SRC"
+                 install them (`apt-get install linux-source-6.1`) or set ACCTEMU_LINUX_TREE"
             );
         }
         eprintln!("note: {KERNEL_TARBALL} not found; skipping the kernel corpus");

@@ -267,6 +267,28 @@ impl<'a> Pp<'a> {
         expr::evaluate(&expanded, col)
     }
 
+    /// Run one `-include` file before the main file (depth 1, as an `#include` of it).
+    pub fn forced_include(&mut self, path: &Path) -> Result<(), Diagnostic> {
+        let cmdline = || SourceLoc::new(Arc::from("<command-line>"), 1, 0);
+        let mut candidates = vec![path.to_path_buf()];
+        if !path.is_absolute() {
+            candidates.extend(self.opts.include_dirs.iter().map(|d| d.join(path)));
+        }
+        let mut failure = None;
+        for cand in candidates {
+            match self.loader.load_limited(&cand, self.opts.limits.max_input_size) {
+                Ok(text) => {
+                    let name: Arc<str> = Arc::from(cand.to_string_lossy().as_ref());
+                    return self.run_file(name, &text, 1).map_err(|d| d.with_note(cmdline(), "in -include file"));
+                }
+                Err(e) if e.kind() == ErrorKind::NotFound => {}
+                Err(e) => failure = Some(e),
+            }
+        }
+        let why = failure.map_or_else(|| "No such file or directory".to_string(), |e| e.to_string());
+        Err(Diagnostic::error(cmdline(), format!("-include {}: {why}", path.display())))
+    }
+
     fn include(
         &mut self,
         ctx: &FileCtx<'_>,

@@ -227,7 +227,13 @@ impl<'a> Expander<'a> {
                 add_hide(&mut b.hide, &hide);
                 if k == 0 {
                     b.ws = t.ws;
+                    b.pad = true;
                 }
+            }
+            // cpp pads after an expansion too; an empty one leaves the name's whitespace.
+            if let Some(after) = input.last_mut() {
+                after.pad = true;
+                after.ws |= body.is_empty() && t.ws;
             }
             self.produced += body.len();
             if self.produced > MAX_TOKENS {
@@ -264,6 +270,9 @@ impl<'a> Expander<'a> {
         let raw = |p: usize| args.get(p).cloned().unwrap_or_default();
         let last_param = m.params.as_ref().map(|p| p.len().saturating_sub(1));
         let mut expanded: Vec<Option<Vec<Token>>> = vec![None; args.len()];
+        // After a substituted argument: the next body token is padded (and takes the
+        // parameter's whitespace when the argument was empty).
+        let mut pad_next: Option<bool> = None;
         let mut res: Vec<Token> = Vec::new();
         let mut i = 0;
         while let Some(t) = m.body.get(i) {
@@ -313,16 +322,31 @@ impl<'a> Expander<'a> {
                         }
                     }
                 };
+                // cpp pads around a substituted argument (not on the left of the body's
+                // first token, which the expansion's own padding covers, nor next to `##`).
+                let after_paste = i > 0 && m.body.get(i - 1).is_some_and(|p| p.is("##"));
                 match toks.first_mut() {
-                    Some(first) => first.ws = t.ws,
+                    Some(first) => {
+                        first.ws = t.ws;
+                        first.pad |= i > 0 && !after_paste;
+                    }
                     None if pasted => toks.push(Token::new(Kind::Placemarker, "", t.ws, t.col)),
                     None => {}
                 }
+                let empty = toks.is_empty();
                 res.extend(toks);
                 i += 1;
+                if !pasted {
+                    pad_next = Some(empty && t.ws);
+                }
                 continue;
             }
-            res.push(t.clone());
+            let mut t = t.clone();
+            if let Some(inherit_ws) = pad_next.take() {
+                t.pad = true;
+                t.ws |= inherit_ws;
+            }
+            res.push(t);
             i += 1;
         }
         res.retain(|t| t.kind != Kind::Placemarker);

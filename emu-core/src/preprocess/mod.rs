@@ -12,6 +12,12 @@
 //! `__LINE__` work. Unlike cpp, unknown directives are errors, and a function-like
 //! macro invocation must close its parentheses on the same logical line.
 //!
+//! A line with macros comes out spelled as cpp prints it: tokens separated where the source
+//! had whitespace, and at the edges of an expansion or a substituted argument wherever cpp's
+//! printer adds a space so that two tokens cannot read as one (`16 +2` for `TI_FLAGS+LONG`).
+//! `-include` files run before the main file; [`OverlayLoader`] serves generated headers
+//! from memory (see `crate::kernel` for a kernel tree's).
+//!
 //! Not supported: `#include_next`, `__VA_OPT__`, `#assert`, `__COUNTER__` and other
 //! GNU built-ins.
 
@@ -19,9 +25,11 @@ mod directive;
 mod expand;
 mod expr;
 mod lines;
+mod overlay;
 mod token;
 mod verbatim;
 
+pub use overlay::OverlayLoader;
 pub use verbatim::verbatim;
 
 #[cfg(test)]
@@ -51,6 +59,10 @@ pub struct PreprocessOptions {
     pub undefines: Vec<String>,
     /// `-I` directories, searched in order after the including file's directory.
     pub include_dirs: Vec<PathBuf>,
+    /// `-include FILE` arguments, in order: each is processed as if `#include "FILE"` were
+    /// a line before the main file's first, searched first as given (relative to the
+    /// working directory), then in `include_dirs`, as cpp does.
+    pub forced_includes: Vec<PathBuf>,
     /// Size limits: each included file may hold at most `max_input_size` bytes, and an
     /// assembler fed by this preprocessor produces at most `max_output_size` bytes.
     pub limits: Limits,
@@ -77,6 +89,12 @@ impl PreprocessOptions {
     /// The same options plus `-I dir`.
     pub fn include_dir(mut self, dir: impl Into<PathBuf>) -> PreprocessOptions {
         self.include_dirs.push(dir.into());
+        self
+    }
+
+    /// The same options plus `-include file`.
+    pub fn forced_include(mut self, file: impl Into<PathBuf>) -> PreprocessOptions {
+        self.forced_includes.push(file.into());
         self
     }
 }
@@ -147,6 +165,11 @@ impl MemLoader {
     /// Add (or replace) the file at `path`.
     pub fn insert(&mut self, path: impl AsRef<Path>, text: impl Into<String>) {
         self.files.insert(normalize(path.as_ref()), text.into());
+    }
+
+    /// The files, in no particular order.
+    pub fn files(&self) -> impl Iterator<Item = (&Path, &str)> {
+        self.files.iter().map(|(p, t)| (p.as_path(), t.as_str()))
     }
 
     /// The same loader with one more file.
@@ -270,6 +293,9 @@ pub fn preprocess(
         pp.macros.remove(name);
     }
     let main: Arc<str> = Arc::from(file);
+    for forced in &opts.forced_includes {
+        pp.forced_include(forced)?;
+    }
     pp.run_file(main.clone(), text, 0)?;
     Ok(Preprocessed {
         text: pp.out,

@@ -156,7 +156,8 @@ fn line_map_tracks_includes_and_splices() {
     let opts = PreprocessOptions::new().include_dir("include");
     let out = preprocess("arch/entry.S", src, &opts, &loader).unwrap();
     let lines: Vec<&str> = out.text.lines().collect();
-    assert_eq!(lines, ["", "", "", "", "", "", "adds r2=16+2,r13", "\t(p8) br.cond.dpnt 1f", "\tnop.i 0"]);
+    // cpp separates a number from a `+` that follows a macro expansion: `16 +2`.
+    assert_eq!(lines, ["", "", "", "", "", "", "adds r2=16 +2,r13", "\t(p8) br.cond.dpnt 1f", "\tnop.i 0"]);
     let origin = |l: u32| {
         let o = out.lines.origin(l);
         (o.file.to_string(), o.line)
@@ -257,4 +258,27 @@ fn command_line_defines() {
     let opts = PreprocessOptions::new().defined("SQ(x)", "((x)*(x))").defined("N", "3");
     let out = run_with("SQ(N)\n", &opts, &MemLoader::new()).unwrap();
     assert_eq!(out.text, "((3)*(3))\n");
+}
+
+/// Spaces at macro boundaries as `gcc -E -P -x assembler-with-cpp` (12.2) prints them.
+#[test]
+fn spacing_at_macro_boundaries_matches_cpp() {
+    let src = "#define TI_FLAGS 16\n#define LONG \\\n  2\nadds r2=TI_FLAGS+LONG,r13\nx=LONG+1 a=-LONG b=LONG.x\n\
+               #define E\nE-E-1 E+E\n#define F(a,b) a-b+(a)\nF(1,2) F(,) F(x, -1)\n";
+    let out = run_with(src, &PreprocessOptions::new(), &MemLoader::new()).unwrap();
+    let lines: Vec<&str> = out.text.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines, ["adds r2=16 +2,r13", "x=2 +1 a=-2 b=2 .x", "- -1 +", "1 -2 +(1) -+() x- -1 +(x)"]);
+}
+
+#[test]
+fn forced_include_runs_before_the_main_file() {
+    let loader = MemLoader::new().with("inc/pre.h", "#define PRE 7\n");
+    let opts =
+        PreprocessOptions::new().include_dir("inc").forced_include("pre.h").undefined("GONE").defined("GONE", "1");
+    let out = run_with("#ifdef GONE\n#error GONE\n#endif\nmov r1=PRE\n", &opts, &loader).unwrap();
+    assert!(out.text.lines().any(|l| l == "mov r1=7"), "{}", out.text);
+    assert_eq!(out.lines.origin(1).file.as_ref(), "inc/pre.h");
+    let missing = PreprocessOptions::new().forced_include("nope.h");
+    let e = run_with("nop 0\n", &missing, &loader).unwrap_err();
+    assert!(e.to_string().contains("-include nope.h"), "{e}");
 }

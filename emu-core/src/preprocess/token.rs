@@ -33,12 +33,16 @@ pub(super) struct Token {
     pub col: u32,
     /// Names of the macros this token must not expand (Prosser's hide set).
     pub hide: Vec<Rc<str>>,
+    /// The token starts or follows a macro expansion or a substituted argument: cpp's
+    /// "padding" boundary, where its printer adds a space between tokens that might
+    /// otherwise read as one ([`gcc_avoid_paste`]).
+    pub pad: bool,
 }
 
 impl Token {
     /// A fresh token without hide set.
     pub fn new(kind: Kind, text: impl Into<String>, ws: bool, col: u32) -> Token {
-        Token { kind, text: text.into(), ws, col, hide: Vec::new() }
+        Token { kind, text: text.into(), ws, col, hide: Vec::new(), pad: false }
     }
 
     /// Whether this is the punctuator `p`.
@@ -134,14 +138,45 @@ pub(super) fn would_merge(a: &Token, b: &Token) -> bool {
 
 /// Text of `tokens`: one space where the source had whitespace, plus a space wherever
 /// two tokens would otherwise merge (as cpp does after a macro expansion: `- -1`).
+/// Whether cpp's printer separates `a` and `b` at a padding boundary: its conservative
+/// test of whether the two spellings could read as one token (an operator followed by `=`,
+/// `+ +`, `- -`/`->`, `/ *`, `. 1`, an identifier or number followed by an identifier,
+/// number or literal, a number followed by `.`, `+` or `-` as in `1e+5`, and the like).
+pub(super) fn gcc_avoid_paste(a: &Token, b: &Token) -> bool {
+    let c = if b.kind == Kind::Punct { b.text.chars().next() } else { None };
+    let takes_eq = ["=", "!", ">", "<", "+", "-", "*", "/", "%", "&", "|", "^", ">>", "<<"];
+    if a.kind == Kind::Punct && takes_eq.contains(&a.text.as_str()) && c == Some('=') {
+        return true;
+    }
+    let word = |k: Kind| matches!(k, Kind::Ident | Kind::Number | Kind::Literal);
+    match (a.kind, a.text.as_str()) {
+        (Kind::Punct, ">") => c == Some('>'),
+        (Kind::Punct, "<") => matches!(c, Some('<' | '%' | ':')),
+        (Kind::Punct, "+") => c == Some('+'),
+        (Kind::Punct, "-") => matches!(c, Some('-' | '>')),
+        (Kind::Punct, "/") => matches!(c, Some('/' | '*')),
+        (Kind::Punct, "%") => matches!(c, Some(':' | '%')),
+        (Kind::Punct, "&") => c == Some('&'),
+        (Kind::Punct, "|") => c == Some('|'),
+        (Kind::Punct, ":") => matches!(c, Some(':' | '>')),
+        (Kind::Punct, "->") => c == Some('*'),
+        (Kind::Punct, ".") => matches!(c, Some('.' | '%')) || b.kind == Kind::Number,
+        (Kind::Punct, "#") => matches!(c, Some('#' | '%')),
+        (Kind::Ident, _) => word(b.kind),
+        (Kind::Number, _) => word(b.kind) || matches!(c, Some('.' | '+' | '-')),
+        _ => false,
+    }
+}
+
 pub(super) fn spell(tokens: &[Token]) -> String {
     let mut out = String::new();
     let mut prev: Option<&Token> = None;
     for t in tokens.iter().filter(|t| t.kind != Kind::Placemarker) {
-        if let Some(p) = prev {
-            if t.ws || would_merge(p, t) {
-                out.push(' ');
-            }
+        match prev {
+            Some(p) if t.ws || (t.pad && gcc_avoid_paste(p, t)) || would_merge(p, t) => out.push(' '),
+            // cpp keeps a `#` that starts an expanded line from reading as a directive.
+            None if t.pad && t.is("#") => out.push(' '),
+            _ => {}
         }
         out.push_str(&t.text);
         prev = Some(t);
