@@ -7,6 +7,7 @@ use arch_ia64::bundle::{Bundle, SlotUnit};
 use arch_ia64::decode::{self, Slot};
 use arch_ia64::{disasm, elf, encode, format};
 use emu_core::image::{Image, SectionKind};
+use emu_core::rng::Xorshift64;
 
 fn load(path: &std::path::Path) -> Image {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -90,13 +91,8 @@ fn every_decoded_bundle_reencodes_to_the_same_bytes() {
 #[test]
 fn bit_flips_never_panic_the_decoder_or_formatter() {
     // A fixed xorshift sequence keeps the test deterministic.
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Xorshift64::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || rng.next_u64();
     let syms = format::NoSymbols;
     for (_, path) in common::golden_objects() {
         for (addr, bytes) in code_bundles(&load(&path)) {

@@ -19,18 +19,20 @@
 #[path = "ia64_exec/helpers.rs"]
 #[allow(dead_code)] // the shared helpers serve several test files
 mod helpers;
+#[path = "common/ia64_unit.rs"]
+#[allow(dead_code)] // not every test file uses every helper
+mod ia64_unit;
 
-use arch_ia64::asm::assemble;
 use arch_ia64::exec::op::Op;
-use arch_ia64::exec::predecode::{predecode, Exec, SlotRec};
-use arch_ia64::exec::{execute, Ctx, ExecError, Flow, Trap};
+use arch_ia64::exec::predecode::Exec;
+use arch_ia64::exec::{ExecError, Flow, Trap};
 use arch_ia64::fpu::memfmt::{from_double, from_single, to_double, to_single};
 use arch_ia64::run::RunConfig;
 use arch_ia64::state::fr::Fr;
 use arch_ia64::state::{ar, State};
-use emu_core::memory::{Endian, Memory};
-use emu_core::preprocess::{FsLoader, PreprocessOptions};
+use emu_core::rng::Xorshift64;
 use helpers::{exec_error, p, reg, run};
+use ia64_unit::exec_on;
 
 /// A three-operand single reference.
 type Ref3 = fn(f32, f32, f32) -> f32;
@@ -48,46 +50,39 @@ const CASES: usize = 1500;
 /// Linux's default FPSR: every trap disabled, sf0 extended precision, round to nearest.
 const FPSR: u64 = 0x9_804c_0270_033f;
 
-/// xorshift64: deterministic operands, no host time.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
+/// FP operand bit patterns drawn from the shared fixed-seed generator.
+trait FpOperands {
     /// A single: random bits, or (often) a special or boundary value.
+    fn single(&mut self) -> u32;
+    /// A double: random, near 1 (so that sums cancel and compares tie), or special.
+    fn double(&mut self) -> u64;
+}
+
+impl FpOperands for Xorshift64 {
     fn single(&mut self) -> u32 {
-        let s = (self.next() as u32) & 0x8000_0000;
+        let s = (self.next_u64() as u32) & 0x8000_0000;
         match self.below(16) {
-            0 => s | 0x7fc0_0000 | (self.next() as u32 & 0x3f_ffff), // QNaN
-            1 => s | 0x7f80_0000 | (self.next() as u32 & 0x3f_ffff).max(1), // SNaN
-            2 => s | 0x7f80_0000,                                    // infinity
-            3 => s,                                                  // zero
-            4 => s | (self.next() as u32 & 0x7f_ffff),               // denormal
-            5 => s | 0x3f80_0000,                                    // 1.0
-            6 => s | ((100 + self.below(56) as u32) << 23) | (self.next() as u32 & 0x7f_ffff),
-            _ => self.next() as u32,
+            0 => s | 0x7fc0_0000 | (self.next_u64() as u32 & 0x3f_ffff), // QNaN
+            1 => s | 0x7f80_0000 | (self.next_u64() as u32 & 0x3f_ffff).max(1), // SNaN
+            2 => s | 0x7f80_0000,                                        // infinity
+            3 => s,                                                      // zero
+            4 => s | (self.next_u64() as u32 & 0x7f_ffff),               // denormal
+            5 => s | 0x3f80_0000,                                        // 1.0
+            6 => s | ((100 + self.below(56) as u32) << 23) | (self.next_u64() as u32 & 0x7f_ffff),
+            _ => self.next_u64() as u32,
         }
     }
 
-    /// A double: random, near 1 (so that sums cancel and compares tie), or special.
     fn double(&mut self) -> u64 {
-        let s = self.next() & (1 << 63);
+        let s = self.next_u64() & (1 << 63);
         match self.below(16) {
-            0 => s | 0x7ff8_0000_0000_0000 | (self.next() >> 13),        // QNaN
-            1 => s | 0x7ff0_0000_0000_0000 | (self.next() >> 14).max(1), // SNaN
-            2 => s | 0x7ff0_0000_0000_0000,                              // infinity
-            3 => s,                                                      // zero
-            4 => s | (self.next() >> 12),                                // denormal
-            5..=9 => s | ((0x3f0 + self.below(0x60)) << 52) | (self.next() >> 12 >> self.below(52)),
-            _ => self.next(),
+            0 => s | 0x7ff8_0000_0000_0000 | (self.next_u64() >> 13), // QNaN
+            1 => s | 0x7ff0_0000_0000_0000 | (self.next_u64() >> 14).max(1), // SNaN
+            2 => s | 0x7ff0_0000_0000_0000,                           // infinity
+            3 => s,                                                   // zero
+            4 => s | (self.next_u64() >> 12),                         // denormal
+            5..=9 => s | ((0x3f0 + self.below(0x60)) << 52) | (self.next_u64() >> 12 >> self.below(52)),
+            _ => self.next_u64(),
         }
     }
 }
@@ -96,25 +91,10 @@ fn is_snan64(b: u64) -> bool {
     f64::from_bits(b).is_nan() && b & (1 << 51) == 0
 }
 
-/// The predecoded record of the FP arithmetic instruction in `line`, and its bundle address.
+/// The predecoded record of the FP arithmetic instruction in `line`, and its bundle address
+/// (a local label `1:` follows it, for fchkf's target).
 fn compile(line: &str) -> (Exec, u64) {
-    let src = format!("\t.text\n\t{line}\n\t;;\n1:\n\tnop.i 0\n\t;;\n");
-    let asm = match assemble("fp.S", &src, &PreprocessOptions::new(), &FsLoader) {
-        Ok(a) => a,
-        Err(e) => panic!("`{line}` does not assemble: {e}"),
-    };
-    let sec = &asm.image.sections[0];
-    let region = predecode(sec.addr, &sec.data);
-    for b in &region.bundles {
-        for s in &b.slots {
-            if let SlotRec::Insn(e) = s {
-                if matches!(e.op, Op::FpArith { .. }) {
-                    return (*e, sec.addr);
-                }
-            }
-        }
-    }
-    panic!("`{line}` predecodes to no FP arithmetic operation");
+    ia64_unit::compile(&format!("{line}\n\t;;\n1:\n\tnop.i 0"), |op| matches!(op, Op::FpArith { .. }))
 }
 
 /// A state with the default FPSR and `regs` written to the FRs.
@@ -127,15 +107,9 @@ fn state(regs: &[(usize, Fr)]) -> State {
     st
 }
 
-fn exec(st: &mut State, e: &Exec, ip: u64) -> Result<Flow, Trap> {
-    let mut mem = Memory::new(Endian::Little);
-    let ctx = Ctx { ip, slot: 0, itc: 0, gate: (0, 0) };
-    execute(st, &mut mem, e, &ctx)
-}
-
 /// Runs `e` and expects it to complete.
 fn exec_ok(st: &mut State, e: &Exec, ip: u64, what: &str) -> Flow {
-    match exec(st, e, ip) {
+    match exec_on(st, e, ip) {
         Ok(f) => f,
         Err(t) => panic!("{what}: {t:?}"),
     }
@@ -165,7 +139,7 @@ fn same32(got: u32, want: f32) -> bool {
 /// arithmetic, round to nearest, traps disabled.
 #[test]
 fn parallel_multiply_add_matches_host_f32_fma() {
-    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut r = Xorshift64::new(0x9e37_79b9_7f4a_7c15);
     let forms: [(&str, Ref3); 5] = [
         ("fpma f6=f7,f8,f9", |a, b, c| a.mul_add(b, c)),
         ("fpms f6=f7,f8,f9", |a, b, c| a.mul_add(b, -c)),
@@ -200,7 +174,7 @@ fn parallel_multiply_add_matches_host_f32_fma() {
 /// complement; lt/le signal Invalid on any NaN, eq/unord only on a signalling one.
 #[test]
 fn fcmp_matches_host_comparisons_and_signals_per_relation() {
-    let mut r = Rng(0x1234_5678_9abc_def1);
+    let mut r = Xorshift64::new(0x1234_5678_9abc_def1);
     let rels: [Rel64; 4] = [
         ("eq", |a, b| a == b, false),
         ("lt", |a, b| a < b, true),
@@ -248,7 +222,7 @@ fn fcmp_with_equal_targets_is_an_illegal_operation() {
     let (mut e, ip) = compile("fcmp.eq p6,p7=f8,f9");
     e.ops[1] = e.ops[0];
     let mut st = state(&[]);
-    match exec(&mut st, &e, ip) {
+    match exec_on(&mut st, &e, ip) {
         Err(Trap::Guest(int)) => assert_eq!(int.vector, 0x5400, "{}", int.what),
         other => panic!("{other:?}"),
     }
@@ -257,7 +231,7 @@ fn fcmp_with_equal_targets_is_an_illegal_operation() {
 /// fpcmp per half against host f32 comparisons (all ones or zero).
 #[test]
 fn fpcmp_matches_host_comparisons() {
-    let mut r = Rng(0xdead_beef_0bad_f00d);
+    let mut r = Xorshift64::new(0xdead_beef_0bad_f00d);
     let rels: [Rel32; 8] = [
         ("eq", |a, b| a == b),
         ("lt", |a, b| a < b),
@@ -303,7 +277,7 @@ fn to_int(x: f64, unsigned: bool, round: fn(f64) -> f64) -> Option<u64> {
 /// fcvt.fx/.fxu and .trunc against host rounding of doubles, with V and I.
 #[test]
 fn fcvt_fx_matches_host_rounding() {
-    let mut r = Rng(0x0f0f_1234_4321_f0f0);
+    let mut r = Xorshift64::new(0x0f0f_1234_4321_f0f0);
     let mut total = 0;
     for (line, unsigned, round) in [
         ("fcvt.fx f6=f7", false, f64::round_ties_even as fn(f64) -> f64),
@@ -316,10 +290,10 @@ fn fcvt_fx_matches_host_rounding() {
             // Integers and halves near the ends of both ranges, and random doubles.
             let x = match i % 4 {
                 0 => f64::from_bits(r.double()),
-                1 => (r.next() as i64 >> r.below(64)) as f64 + [0.0, 0.5, 0.25, -0.5][r.below(4) as usize],
+                1 => (r.next_u64() as i64 >> r.below(64)) as f64 + [0.0, 0.5, 0.25, -0.5][r.below(4) as usize],
                 2 => {
-                    f64::from_bits(((0x3fe + r.below(70)) << 52) | (r.next() >> 12))
-                        * if r.next() & 1 == 0 { 1.0 } else { -1.0 }
+                    f64::from_bits(((0x3fe + r.below(70)) << 52) | (r.next_u64() >> 12))
+                        * if r.next_u64() & 1 == 0 { 1.0 } else { -1.0 }
                 }
                 _ => [9.223372036854776e18, -9.223372036854776e18, 1.8446744073709552e19, -0.4, -0.6, 0.5, 1.5, 2.5]
                     [r.below(8) as usize],
@@ -348,7 +322,7 @@ fn fcvt_fx_matches_host_rounding() {
 /// fpcvt.fx/.fxu(.trunc) per half against host rounding of singles.
 #[test]
 fn fpcvt_matches_host_rounding() {
-    let mut r = Rng(0x5555_aaaa_1234_9876);
+    let mut r = Xorshift64::new(0x5555_aaaa_1234_9876);
     let mut total = 0;
     for (line, unsigned, round) in [
         ("fpcvt.fx f6=f7", false, f32::round_ties_even as fn(f32) -> f32),
@@ -358,11 +332,12 @@ fn fpcvt_matches_host_rounding() {
     ] {
         let (e, ip) = compile(line);
         for i in 0..CASES {
-            let one = |r: &mut Rng| {
+            let one = |r: &mut Xorshift64| {
                 if i % 2 == 0 {
                     r.single()
                 } else {
-                    ((r.next() as i32 >> r.below(32)) as f32 + [0.0, 0.5, -0.5, 0.25][r.below(4) as usize]).to_bits()
+                    ((r.next_u64() as i32 >> r.below(32)) as f32 + [0.0, 0.5, -0.5, 0.25][r.below(4) as usize])
+                        .to_bits()
                 }
             };
             let (a, b) = (one(&mut r), one(&mut r));
@@ -396,10 +371,10 @@ fn fpcvt_matches_host_rounding() {
 /// fcvt.xf: the significand as a signed 64-bit integer, exactly, normalized.
 #[test]
 fn fcvt_xf_is_exact() {
-    let mut r = Rng(0x7777_1111_3333_9999);
+    let mut r = Xorshift64::new(0x7777_1111_3333_9999);
     let (e, ip) = compile("fcvt.xf f6=f7");
     for i in 0..CASES {
-        let v = if i < 4 { [0, 1, i64::MIN as u64, u64::MAX][i] } else { r.next() >> r.below(64) };
+        let v = if i < 4 { [0, 1, i64::MIN as u64, u64::MAX][i] } else { r.next_u64() >> r.below(64) };
         let v = if i % 2 == 1 { v.wrapping_neg() } else { v };
         let mut st = state(&[(7, Fr { sign: false, exp: 0x1003e, sig: v })]);
         exec_ok(&mut st, &e, ip, "fcvt.xf");
@@ -423,7 +398,7 @@ fn fcvt_xf_is_exact() {
 /// f3 (so f3 on ties and NaNs); any NaN signals Invalid. Parallel forms per half.
 #[test]
 fn min_max_follow_their_definitions() {
-    let mut r = Rng(0x0123_4567_89ab_cdef);
+    let mut r = Xorshift64::new(0x0123_4567_89ab_cdef);
     let forms: [(&str, Pick); 4] = [
         ("fmin", |a, b| a < b),
         ("fmax", |a, b| a > b),
@@ -469,14 +444,14 @@ fn min_max_follow_their_definitions() {
 fn frcpa(a: f64, b: f64) -> Result<(Fr, bool, u64), Trap> {
     let (e, ip) = compile("frcpa f6,p7=f8,f9");
     let mut st = state(&[(8, from_double(a.to_bits())), (9, from_double(b.to_bits()))]);
-    exec(&mut st, &e, ip)?;
+    exec_on(&mut st, &e, ip)?;
     Ok((st.fr[6], st.p(7), sf0_flags(&st)))
 }
 
 fn frsqrta(a: f64) -> Result<(Fr, bool, u64), Trap> {
     let (e, ip) = compile("frsqrta f6,p7=f9");
     let mut st = state(&[(9, from_double(a.to_bits()))]);
-    exec(&mut st, &e, ip)?;
+    exec_on(&mut st, &e, ip)?;
     Ok((st.fr[6], st.p(7), sf0_flags(&st)))
 }
 
@@ -532,10 +507,10 @@ fn recip_approximations_hand_worked_vectors() {
 /// the divisor's sign.
 #[test]
 fn recip_approximations_meet_the_sdm_bounds() {
-    let mut r = Rng(0xabcd_ef01_2345_6789);
+    let mut r = Xorshift64::new(0xabcd_ef01_2345_6789);
     for _ in 0..CASES {
-        let b = f64::from_bits(((0x3ff - 500 + r.below(1000)) << 52) | (r.next() >> 12))
-            * if r.next() & 1 == 0 { 1.0 } else { -1.0 };
+        let b = f64::from_bits(((0x3ff - 500 + r.below(1000)) << 52) | (r.next_u64() >> 12))
+            * if r.next_u64() & 1 == 0 { 1.0 } else { -1.0 };
         let (f, p2, _) = ok(frcpa(1.0, b));
         assert!(p2, "frcpa 1/{b}");
         assert_eq!(f.sign, b < 0.0);
@@ -549,7 +524,7 @@ fn recip_approximations_meet_the_sdm_bounds() {
     let (e, ip) = compile("fprcpa f6,p7=f8,f9");
     let (es, ips) = compile("fprsqrta f6,p7=f9");
     for _ in 0..CASES {
-        let sgl = |r: &mut Rng| (((127 - 40 + r.below(80)) << 23) as u32) | (r.next() as u32 & 0x7f_ffff);
+        let sgl = |r: &mut Xorshift64| (((127 - 40 + r.below(80)) << 23) as u32) | (r.next_u64() as u32 & 0x7f_ffff);
         let (a, b) = (sgl(&mut r), sgl(&mut r));
         let one = 0x3f80_0000;
         let mut st = state(&[(8, pair(one, one)), (9, pair(a, b))]);
@@ -628,14 +603,14 @@ fn recip_out_of_range_operands_take_the_software_assist_fault() {
     let (es, ips) = compile("frsqrta f6,p7=f9");
     for (what, num, den) in [("tiny divisor", one, tinier), ("huge divisor", one, huge), ("tiny dividend", tiny, one)] {
         let mut st = state(&[(8, num), (9, den), (6, one)]);
-        match exec(&mut st, &e, ip) {
+        match exec_on(&mut st, &e, ip) {
             Err(Trap::Guest(int)) => assert_eq!((int.vector, int.code), (0x5c00, 0x8), "{what}: {}", int.what),
             other => panic!("{what}: {other:?}"),
         }
         assert_eq!(st.fr[6], one, "{what}: f1 not written");
     }
     let mut st = state(&[(9, tiny)]);
-    match exec(&mut st, &es, ips) {
+    match exec_on(&mut st, &es, ips) {
         Err(Trap::Guest(int)) => assert_eq!((int.vector, int.code), (0x5c00, 0x8)),
         other => panic!("frsqrta tiny: {other:?}"),
     }
@@ -644,7 +619,7 @@ fn recip_out_of_range_operands_take_the_software_assist_fault() {
 /// fpack: two register values as singles in the memory format, f2 high.
 #[test]
 fn fpack_packs_two_singles() {
-    let mut r = Rng(0x2468_ace0_1357_9bdf);
+    let mut r = Xorshift64::new(0x2468_ace0_1357_9bdf);
     let (e, ip) = compile("fpack f6=f7,f8");
     for _ in 0..CASES {
         let (a, b) = (r.single(), r.single());
@@ -661,15 +636,15 @@ fn fpack_packs_two_singles() {
 /// fchkf.sf branches when sf has a flag sf0 lacks or a flag whose trap is enabled.
 #[test]
 fn fchkf_branches_on_new_or_enabled_flags() {
-    let mut r = Rng(0x1111_2222_3333_4444);
+    let mut r = Xorshift64::new(0x1111_2222_3333_4444);
     let mut taken = 0;
     for sf in 1..4u64 {
         let (e, ip) = compile(&format!("fchkf.s{sf} 1f"));
         for _ in 0..CASES {
             // Sparse flags in sf, random flags in sf0, traps mostly all disabled.
-            let traps = if r.below(4) == 0 { r.next() & 0x3f } else { 0x3f };
-            let sfx_flags = r.next() & r.next() & 0x3f;
-            let sf0_flags = r.next() & 0x3f;
+            let traps = if r.below(4) == 0 { r.next_u64() & 0x3f } else { 0x3f };
+            let sfx_flags = r.next_u64() & r.next_u64() & 0x3f;
+            let sf0_flags = r.next_u64() & 0x3f;
             let fpsr = traps | (sf0_flags << 13) | (sfx_flags << (6 + 13 * sf + 7));
             let mut st = state(&[]);
             st.ar[ar::FPSR as usize] = fpsr;

@@ -13,6 +13,7 @@ mod helpers;
 
 use arch_ia64::run::RunConfig;
 use emu_core::report::RunReport;
+use emu_core::rng::Xorshift64;
 use emu_core::snapshot::Value;
 use helpers::{exec_error, p, reg, run};
 
@@ -31,20 +32,15 @@ fn int(sig: u64) -> F82 {
     F82 { sign: false, exp: 0x1003E, sig }
 }
 
-/// A fixed-seed xorshift generator: the same values on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
+/// 82-bit register values drawn from the shared fixed-seed generator.
+trait F82Values {
     /// A register value, biased towards the encodings of SDM vol. 1 Table 5-2.
+    fn f82(&mut self) -> F82;
+}
+
+impl F82Values for Xorshift64 {
     fn f82(&mut self) -> F82 {
-        let r = self.next();
+        let r = self.next_u64();
         if r.is_multiple_of(13) {
             return NATVAL;
         }
@@ -55,16 +51,16 @@ impl Rng {
             2 => 0x1FFFE,
             3 => 0xFFFF,
             4 => 0x1003E,
-            _ => (self.next() & 0x1FFFF) as u32,
+            _ => (self.next_u64() & 0x1FFFF) as u32,
         };
         let sig = match (r >> 20) % 8 {
             0 => 0,
             1 => 1 << 63,
             2 => 0xC000_0000_0000_0000,
             3 => 0x8000_0000_0000_0001,
-            4 => self.next() >> 1,
-            5 => self.next() & 0x8000_0000_FFFF_FFFF,
-            _ => self.next(),
+            4 => self.next_u64() >> 1,
+            5 => self.next_u64() & 0x8000_0000_FFFF_FFFF,
+            _ => self.next_u64(),
         };
         F82 { sign, exp, sig }
     }
@@ -98,7 +94,7 @@ const CASES: usize = 1000;
 /// Runs `mnemonic fR=fA,fB[,fC]` on `CASES` random operand sets, `arity` sources each, and
 /// compares each result with `want`.
 fn check_op(mnemonic: &str, arity: usize, want: impl Fn(&[F82]) -> F82) {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ mnemonic.bytes().fold(0, |h, b| h * 31 + u64::from(b)));
+    let mut rng = Xorshift64::new(0x9E37_79B9_7F4A_7C15 ^ mnemonic.bytes().fold(0, |h, b| h * 31 + u64::from(b)));
     let per_run = 120 / (arity + 1);
     let mut done = 0;
     while done < CASES {
@@ -264,12 +260,12 @@ fn member(v: F82, mask: u16) -> bool {
 /// (swapped for .nm).
 #[test]
 fn fclass_classifies_every_encoding() {
-    let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
+    let mut rng = Xorshift64::new(0x5DEE_CE66_D1CE_4E5B);
     let mut done = 0;
     while done < CASES * 2 {
         let n = 30;
         let cases: Vec<(F82, u16, usize)> =
-            (0..n).map(|_| (rng.f82(), (rng.next() & 0x1FF) as u16, (rng.next() % 4) as usize)).collect();
+            (0..n).map(|_| (rng.f82(), (rng.next_u64() & 0x1FF) as u16, (rng.next_u64() % 4) as usize)).collect();
         let mut body = String::new();
         for (c, (v, _, _)) in cases.iter().enumerate() {
             body += &build(6 + c, *v);
@@ -315,15 +311,15 @@ fn sf_at(sf: u64) -> u32 {
 /// field N's flags; nothing else changes.
 #[test]
 fn fsetc_and_fclrf_on_random_fpsr_values() {
-    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut rng = Xorshift64::new(0xD1B5_4A32_D192_ED03);
     let mut done = 0;
     while done < CASES * 2 {
         let mut body = String::new();
         let mut want = Vec::new();
         for c in 0..16u32 {
-            let fpsr = rng.next() & ((1 << 58) - 1);
-            let sf = rng.next() % 4;
-            let (amask, omask) = ((rng.next() & 0x7F) as u8, (rng.next() & 0x7F) as u8);
+            let fpsr = rng.next_u64() & ((1 << 58) - 1);
+            let sf = rng.next_u64() % 4;
+            let (amask, omask) = ((rng.next_u64() & 0x7F) as u8, (rng.next_u64() & 0x7F) as u8);
             let fsetc = c.is_multiple_of(2);
             let expect = if fsetc {
                 let sf0 = (fpsr >> sf_at(0)) & 0x7F;

@@ -10,6 +10,7 @@ mod helpers;
 
 use arch_ia64::exec::ExecError;
 use arch_ia64::run::RunConfig;
+use emu_core::rng::Xorshift64;
 use helpers::{exec_error, nat, reg, run, run_cfg, wrap};
 
 /// SDM V3 xma: f3 and f4's significands multiplied as 64-bit integers (signed for .l/.h,
@@ -31,13 +32,8 @@ fn model(f3: u64, f4: u64, f2: u64, high: bool, unsigned: bool) -> u64 {
 
 /// A fixed-seed xorshift generator: the same operands on every run.
 fn operands(n: usize) -> Vec<[u64; 3]> {
-    let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = Xorshift64::new(0x9E37_79B9_7F4A_7C15);
+    let mut next = || rng.next_u64();
     let mut v: Vec<[u64; 3]> = (0..n).map(|_| [next(), next(), next()]).collect();
     // The corners: the most negative and largest operands, and a carry out of the low half.
     v.push([i64::MIN as u64, i64::MIN as u64, u64::MAX]);

@@ -12,52 +12,47 @@
 #[path = "ia64_exec/helpers.rs"]
 #[allow(dead_code)] // the shared helpers serve several test files
 mod helpers;
+#[path = "common/ia64_unit.rs"]
+#[allow(dead_code)] // not every test file uses every helper
+mod ia64_unit;
 
-use arch_ia64::asm::assemble;
 use arch_ia64::exec::op::Op;
-use arch_ia64::exec::predecode::{predecode, Exec, SlotRec};
-use arch_ia64::exec::{execute, Ctx, ExecError, Trap};
-use arch_ia64::state::State;
-use emu_core::memory::{Endian, Memory};
-use emu_core::preprocess::{FsLoader, PreprocessOptions};
+use arch_ia64::exec::predecode::Exec;
+use arch_ia64::exec::{ExecError, Trap};
+use emu_core::rng::Xorshift64;
 use helpers::{nat, reg, run};
+use ia64_unit::exec_gr;
 
 /// Operand pairs per form (the brief's minimum).
 const PAIRS: usize = 2000;
 /// Extra pairs per form with NaT sources.
 const NAT_PAIRS: usize = 64;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
+/// Multimedia operands drawn from the shared fixed-seed generator.
+trait MmOperands {
     /// A 64-bit operand: uniformly random, or (one time in three) built from boundary
     /// elements 0, 1, 0x7f.., 0x80.., 0xff.. of a random width, so that saturation, rounding
     /// and equal elements all occur.
+    fn operand(&mut self) -> u64;
+}
+
+impl MmOperands for Xorshift64 {
     fn operand(&mut self) -> u64 {
-        if !self.next().is_multiple_of(3) {
-            return self.next();
+        if !self.next_u64().is_multiple_of(3) {
+            return self.next_u64();
         }
-        let bytes = [1usize, 2, 4][(self.next() % 3) as usize];
+        let bytes = [1usize, 2, 4][(self.next_u64() % 3) as usize];
         let mut v = 0u64;
         for i in 0..8 / bytes {
             let w = bytes * 8;
             let max = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
-            let e = match self.next() % 6 {
+            let e = match self.next_u64() % 6 {
                 0 => 0,
                 1 => 1,
                 2 => max >> 1,
                 3 => (max >> 1) + 1,
                 4 => max,
-                _ => self.next() & max,
+                _ => self.next_u64() & max,
             };
             v |= e << (i * w);
         }
@@ -313,44 +308,14 @@ fn cases() -> Vec<Case> {
 
 /// The predecoded record of the single multimedia instruction in `line`.
 fn compile(line: &str) -> (Exec, u64) {
-    let src = format!("\t.text\n\t{line}\n\t;;\n");
-    let asm = match assemble("mm.S", &src, &PreprocessOptions::new(), &FsLoader) {
-        Ok(a) => a,
-        Err(e) => panic!("`{line}` does not assemble: {e}"),
-    };
-    let sec = &asm.image.sections[0];
-    let region = predecode(sec.addr, &sec.data);
-    for b in &region.bundles {
-        for s in &b.slots {
-            if let SlotRec::Insn(e) = s {
-                if matches!(e.op, Op::Mm(_)) {
-                    // (tf is an Op::Mm too: it lives in the multimedia slice's files.)
-                    return (*e, sec.addr);
-                }
-            }
-        }
-    }
-    panic!("`{line}` predecodes to no multimedia operation");
-}
-
-/// Runs `e` with r9 and r10 (value, NaT) and returns r8 (value, NaT).
-fn exec(e: &Exec, ip: u64, r9: (u64, bool), r10: (u64, bool)) -> Result<(u64, bool), Trap> {
-    let mut st = State::new();
-    let mut mem = Memory::new(Endian::Little);
-    for (r, (v, n)) in [(9u8, r9), (10, r10)] {
-        if st.gr.write(r, v, n).is_err() {
-            panic!("cannot set r{r}");
-        }
-    }
-    let ctx = Ctx { ip, slot: 0, itc: 0, gate: (0, 0) };
-    execute(&mut st, &mut mem, e, &ctx)?;
-    Ok(st.gr.read_or_zero(8))
+    // (tf is an Op::Mm too: it lives in the multimedia slice's files.)
+    ia64_unit::compile(line, |op| matches!(op, Op::Mm(_)))
 }
 
 /// Every multimedia form on 2,000 random operand pairs and 64 pairs with NaT sources.
 #[test]
 fn every_multimedia_form_matches_the_per_element_reference() {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Xorshift64::new(0x2545_F491_4F6C_DD1D);
     let all = cases();
     let mut total = 0usize;
     let mut nat_total = 0usize;
@@ -362,7 +327,7 @@ fn every_multimedia_form_matches_the_per_element_reference() {
             let (a, b) = (rng.operand(), rng.operand());
             // Register counts of the variable shifts: mostly within 0..40, sometimes huge.
             let b = if c.line.contains("pshr") || c.line.contains("pshl") {
-                if rng.next().is_multiple_of(4) {
+                if rng.next_u64().is_multiple_of(4) {
                     b
                 } else {
                     b % 40
@@ -370,11 +335,14 @@ fn every_multimedia_form_matches_the_per_element_reference() {
             } else {
                 b
             };
-            let (na, nb) =
-                if k >= PAIRS { (rng.next().is_multiple_of(2), rng.next().is_multiple_of(2)) } else { (false, false) };
+            let (na, nb) = if k >= PAIRS {
+                (rng.next_u64().is_multiple_of(2), rng.next_u64().is_multiple_of(2))
+            } else {
+                (false, false)
+            };
             let want = (c.reference)(a, b);
             let want_nat = na || (nb && c.reads_r10);
-            match exec(&e, ip, (a, na), (b, nb)) {
+            match exec_gr(&e, ip, (a, na), (b, nb)) {
                 Ok((got, got_nat)) => {
                     if (got, got_nat) != (want, want_nat) {
                         mismatches += 1;
@@ -414,7 +382,7 @@ fn unmodelled_multimedia_forms_stop_with_a_named_error() {
         [("mpy4 r8=r9,r10", "mpy4"), ("mpyshl4 r8=r9,r10", "mpyshl4"), ("tf.z p6,p7=40", "tf (test feature 40)")]
     {
         let (e, ip) = compile(line);
-        match exec(&e, ip, (1, false), (2, false)) {
+        match exec_gr(&e, ip, (1, false), (2, false)) {
             Err(Trap::Error(err)) => match *err {
                 ExecError::Unimplemented { what, .. } => assert!(what.contains(word), "{line}: {what}"),
                 other => panic!("{line}: {other}"),

@@ -9,59 +9,28 @@
 //! number from the most significant end) and the Itanium SDM vol. 3 (rev. 2.3) Operation
 //! text where it was found (pack, unpack, psub, pshl, pshr, czx).
 
-use arch_ia64::asm::assemble;
+#[path = "common/ia64_unit.rs"]
+#[allow(dead_code)] // not every test file uses every helper
+mod ia64_unit;
+
 use arch_ia64::exec::interrupt::vector;
 use arch_ia64::exec::op::Op;
-use arch_ia64::exec::predecode::{predecode, Exec, SlotRec};
-use arch_ia64::exec::{execute, Ctx, Trap};
-use arch_ia64::state::State;
-use emu_core::memory::{Endian, Memory};
-use emu_core::preprocess::{FsLoader, PreprocessOptions};
+use arch_ia64::exec::predecode::Exec;
+use arch_ia64::exec::Trap;
+use ia64_unit::{bundle_of, exec_gr, find_op};
 
-/// The bytes of the one bundle holding `line`.
-fn bundle_of(line: &str) -> (u64, Vec<u8>) {
-    let src = format!("\t.text\n\t{line}\n\t;;\n");
-    let asm = match assemble("v.S", &src, &PreprocessOptions::new(), &FsLoader) {
-        Ok(a) => a,
-        Err(e) => panic!("`{line}` does not assemble: {e}"),
-    };
-    let sec = &asm.image.sections[0];
-    (sec.addr, sec.data.clone())
+/// Whether `op` is a multimedia operation.
+fn is_mm(op: &Op) -> bool {
+    matches!(op, Op::Mm(_))
 }
 
 /// The slot number and predecoded record of the multimedia instruction in `bytes`.
 fn mm_slot(addr: u64, bytes: &[u8], what: &str) -> (usize, Exec) {
-    let region = predecode(addr, bytes);
-    for b in &region.bundles {
-        for (i, s) in b.slots.iter().enumerate() {
-            if let SlotRec::Insn(e) = s {
-                if matches!(e.op, Op::Mm(_)) {
-                    return (i, *e);
-                }
-            }
-        }
-    }
-    panic!("`{what}` predecodes to no multimedia operation");
+    find_op(addr, bytes, is_mm, what)
 }
 
 fn compile(line: &str) -> (Exec, u64) {
-    let (addr, bytes) = bundle_of(line);
-    let (_, e) = mm_slot(addr, &bytes, line);
-    (e, addr)
-}
-
-/// Runs `e` with r9 and r10 (value, NaT); returns r8 (value, NaT).
-fn exec(e: &Exec, ip: u64, r9: (u64, bool), r10: (u64, bool)) -> Result<(u64, bool), Trap> {
-    let mut st = State::new();
-    let mut mem = Memory::new(Endian::Little);
-    for (r, (v, n)) in [(9u8, r9), (10, r10)] {
-        if st.gr.write(r, v, n).is_err() {
-            panic!("cannot set r{r}");
-        }
-    }
-    let ctx = Ctx { ip, slot: 0, itc: 0, gate: (0, 0) };
-    execute(&mut st, &mut mem, e, &ctx)?;
-    Ok(st.gr.read_or_zero(8))
+    ia64_unit::compile(line, is_mm)
 }
 
 /// One vector: source line, r9, r10, expected r8.
@@ -238,7 +207,7 @@ fn every_hand_worked_multimedia_vector_holds() {
     let mut failures = Vec::new();
     for (line, r9, r10, want) in VECTORS {
         let (e, ip) = compile(line);
-        match exec(&e, ip, (*r9, false), (*r10, false)) {
+        match exec_gr(&e, ip, (*r9, false), (*r10, false)) {
             Ok((got, nat)) => {
                 if (got, nat) != (*want, false) {
                     failures.push(format!(
@@ -278,7 +247,7 @@ fn nat_propagates_from_exactly_the_registers_read() {
         ("psad1 r8=r9,r10", false, true, true),
     ] {
         let (e, ip) = compile(line);
-        match exec(&e, ip, (0x0102_0304_0506_0708, nat9), (3, nat10)) {
+        match exec_gr(&e, ip, (0x0102_0304_0506_0708, nat9), (3, nat10)) {
             Ok((_, nat)) => assert_eq!(nat, want, "{line} with r9 NaT {nat9}, r10 NaT {nat10}"),
             Err(t) => panic!("{line}: stopped: {t:?}"),
         }
@@ -297,7 +266,7 @@ fn reserved_multimedia_encodings_are_illegal_operations() {
         other => panic!("{line}: expected an Illegal Operation fault, got {other:?}"),
     };
     let (e, ip) = compile("mux1 r8=r9,5");
-    illegal("mux1 r8=r9,5", exec(&e, ip, (1, false), (2, false)));
+    illegal("mux1 r8=r9,5", exec_gr(&e, ip, (1, false), (2, false)));
     for line in ["pshladd2 r8=r9,3,r10", "pshradd2 r8=r9,3,r10"] {
         let (addr, mut bytes) = bundle_of(line);
         let (slot, e) = mm_slot(addr, &bytes, line);
@@ -311,6 +280,6 @@ fn reserved_multimedia_encodings_are_illegal_operations() {
         bytes[..16].copy_from_slice(&bundle.to_le_bytes());
         let (_, patched) = mm_slot(addr, &bytes, line);
         assert_eq!(patched.ops[2], 4, "{line}: ct2d = 3 decodes as count 4");
-        illegal(line, exec(&patched, addr, (1, false), (2, false)));
+        illegal(line, exec_gr(&patched, addr, (1, false), (2, false)));
     }
 }

@@ -5,22 +5,11 @@
 
 use arch_ia64::asm::assemble;
 use emu_core::preprocess::{FsLoader, PreprocessOptions};
+use emu_core::rng::Xorshift64;
 use std::fmt::Write as _;
 use std::process::Command;
 
 mod common;
-
-/// A small deterministic generator (xorshift), so every run checks the same programs.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// Instructions of every placement class: A, M, I, F, B, X, unit-less (nop/break/chk.s,
 /// ar48), must-be-first, must-be-last and slot-2-only.
@@ -62,24 +51,24 @@ const INSNS: &[&str] = &[
 
 const TEMPLATES: &[&str] = &[".mii", ".mlx", ".mmi", ".mfi", ".mmf", ".mib", ".mbb", ".bbb", ".mmb", ".mfb"];
 
-fn program(rng: &mut Rng) -> String {
+fn program(rng: &mut Xorshift64) -> String {
     let mut src = String::from("\t.text\n");
     for n in 0..40 {
-        match rng.below(100) {
+        match rng.index(100) {
             0..=21 => src.push_str("\t;;\n"),
             22..=28 => {
                 let _ = writeln!(src, "L{n}:");
             }
             29..=30 => {
-                let _ = writeln!(src, "\t.align {}", [16, 32, 64][rng.below(3)]);
+                let _ = writeln!(src, "\t.align {}", [16, 32, 64][rng.index(3)]);
             }
             31 => src.push_str("\tdata8 0x1111111111111111\n\tdata8 0x2222222222222222\n"),
             32 => src.push_str("\t.section .data\n\tdata8 1\n\t.text\n"),
             33..=35 => {
-                let _ = writeln!(src, "\t{}\n\tnop 0", TEMPLATES[rng.below(TEMPLATES.len())]);
+                let _ = writeln!(src, "\t{}\n\tnop 0", TEMPLATES[rng.index(TEMPLATES.len())]);
             }
             _ => {
-                let _ = writeln!(src, "\t{}", INSNS[rng.below(INSNS.len())]);
+                let _ = writeln!(src, "\t{}", INSNS[rng.index(INSNS.len())]);
             }
         }
     }
@@ -93,7 +82,7 @@ fn random_programs_match_gnu_as() {
     let Some(objcopy) = common::oracle("ia64-linux-gnu-objcopy") else { return };
     let dir = std::env::temp_dir().join(format!("acctemu-random-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Xorshift64::new(0x9e37_79b9_7f4a_7c15);
     let mut failures = Vec::new();
     let mut rejected = 0;
     for case in 0..300 {

@@ -20,7 +20,6 @@ use emu_core::image::Image;
 use emu_core::preprocess::{FsLoader, PreprocessOptions};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::Path;
 use std::process::Command;
 use synth::Instance;
 
@@ -234,14 +233,7 @@ fn every_row_matches_gnu_as_and_objdump() {
 /// Prints the totals and fails on any row that differs without an exemption, and on any
 /// exemption whose row now matches.
 fn check_against_exemptions(results: &BTreeMap<usize, RowResult>, instances: usize, live: usize, rejected: usize) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/ia64/rows-live-exempt.txt");
-    let listed = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let exempt: BTreeSet<&str> = listed
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| l.split(" -- ").next())
-        .map(str::trim)
-        .collect();
+    let exempt = common::exemption_keys("rows-live-exempt.txt");
     let asm_ok = results.values().filter(|r| r.accepted > 0 && r.asm.is_empty()).count();
     let dis_ok = results.values().filter(|r| r.accepted > 0 && r.dis.is_empty()).count();
     eprintln!(
@@ -267,12 +259,11 @@ fn check_against_exemptions(results: &BTreeMap<usize, RowResult>, instances: usi
             _ => {}
         }
     }
-    let unknown: Vec<&&str> = exempt.iter().filter(|k| !keys.contains(**k)).collect();
+    let unknown: Vec<&String> = exempt.iter().filter(|k| !keys.contains(*k)).collect();
     assert!(
         unexplained.is_empty(),
-        "{} rows differ from GNU as/objdump with no reason in {}:\n{}",
+        "{} rows differ from GNU as/objdump with no reason in tests/corpus/ia64/rows-live-exempt.txt:\n{}",
         unexplained.len(),
-        path.display(),
         unexplained.join("\n")
     );
     assert!(stale.is_empty(), "exempted rows that now match (remove them):\n{}", stale.join("\n"));

@@ -2,6 +2,8 @@
 //! bytes, which the assembler reproduces), or is listed with a reason in
 //! `tests/corpus/ia64/not-covered.txt` (STYLE.md section 6).
 
+mod common;
+
 use arch_ia64::decode::{decode_all, Slot};
 use arch_ia64::table::{table, Flags};
 use std::collections::BTreeSet;
@@ -46,13 +48,7 @@ fn every_row_has_a_corpus_vector_or_a_reason() {
             }
         }
     }
-    let listed = std::fs::read_to_string(corpus().join("not-covered.txt")).expect("not-covered.txt");
-    let exempt: BTreeSet<&str> = listed
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| l.split(" -- ").next())
-        .map(str::trim)
-        .collect();
+    let exempt = common::exemption_keys("not-covered.txt");
     let mut missing = Vec::new();
     let mut stale = Vec::new();
     for (idx, form) in table().forms.iter().enumerate() {

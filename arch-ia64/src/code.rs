@@ -208,8 +208,8 @@ mod tests {
 
     use super::*;
     use crate::exec::predecode::predecode;
-    use crate::test_rng::Rng;
     use crate::timing::{Event, Itanium2Params};
+    use emu_core::rng::Xorshift64;
 
     fn corpus() -> Vec<(String, Vec<u8>)> {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus/ia64/golden");
@@ -251,7 +251,7 @@ mod tests {
     #[test]
     fn prepared_issue_times_every_corpus_walk_as_the_live_model_does() {
         let params = Itanium2Params::default();
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Xorshift64::new(0x9E37_79B9_7F4A_7C15);
         for (name, bytes) in corpus() {
             let region = predecode(0x4000, &bytes);
             let mut live = Itanium2::new(params.clone(), true);
@@ -269,22 +269,22 @@ mod tests {
                     (index, slot) = (index + 1, 0);
                     continue;
                 };
-                let executes = !rng.next().is_multiple_of(4);
+                let executes = !rng.next_u64().is_multiple_of(4);
                 let a = live_issue(&mut live, &shape, e, executes);
                 let b =
                     fast.issue_prepared(&prepared[index][usize::from(slot)], shape.bundle, slot, executes, identity);
                 assert_eq!(a, b, "{name}: step {step}, bundle {index} slot {slot}");
                 let last = BundleFlow::of(shape.template).last_slot;
-                (index, slot) = match rng.next() % 16 {
+                (index, slot) = match rng.next_u64() % 16 {
                     0 => {
                         live.taken_branch();
                         fast.taken_branch();
-                        (rng.next() as usize % region.bundles.len(), 0)
+                        (rng.next_u64() as usize % region.bundles.len(), 0)
                     }
                     1 => {
                         live.event(Event::Interruption);
                         fast.event(Event::Interruption);
-                        (rng.next() as usize % region.bundles.len(), 0)
+                        (rng.next_u64() as usize % region.bundles.len(), 0)
                     }
                     _ if slot < last => (index, slot + 1),
                     _ => (index + 1, 0),

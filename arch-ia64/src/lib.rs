@@ -27,6 +27,4 @@ pub mod scenario;
 pub mod snapshot;
 pub mod state;
 pub mod table;
-#[cfg(test)]
-mod test_rng;
 pub mod timing;

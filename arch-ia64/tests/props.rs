@@ -22,6 +22,7 @@ use emu_core::error::Diagnostics;
 use emu_core::image::{Image, Section, SectionKind};
 use emu_core::memory::Endian;
 use emu_core::preprocess::{preprocess, MemLoader, PreprocessOptions};
+use emu_core::rng::Xorshift64;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngSeed};
@@ -54,60 +55,46 @@ fn read(rel: &str) -> Vec<u8> {
 /// A small deterministic generator fed by proptest's seeds: the instruction generator draws
 /// a varying number of values (one per operand), which a seed expresses more simply than a
 /// nest of strategies.
-struct Rng(u64);
+///
+/// `| 1`: the seeds were always made odd, keeping the cases of earlier runs.
+fn seeded(seed: u64) -> Xorshift64 {
+    Xorshift64::new(seed | 1)
+}
 
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
-    /// A value in `min..=max`, often at an edge.
-    fn in_range(&mut self, min: i128, max: i128) -> i128 {
-        match self.below(8) {
-            0 => min,
-            1 => max,
-            2 => 0i128.clamp(min, max),
-            _ => {
-                let span = (max - min + 1) as u128;
-                let r = (u128::from(self.next()) << 64 | u128::from(self.next())) % span;
-                min + r as i128
-            }
+/// A value in `min..=max`, often at an edge.
+fn in_range(rng: &mut Xorshift64, min: i128, max: i128) -> i128 {
+    match rng.below(8) {
+        0 => min,
+        1 => max,
+        2 => 0i128.clamp(min, max),
+        _ => {
+            let span = (max - min + 1) as u128;
+            let r = (u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())) % span;
+            min + r as i128
         }
     }
 }
 
 /// A random, in-range value for operand `kind` of an instruction in the bundle at 0.
-fn operand_value(rng: &mut Rng, kind: OpKind) -> i64 {
+fn operand_value(rng: &mut Xorshift64, kind: OpKind) -> i64 {
     let s = kind.spec();
     match kind {
         OpKind::Tgt25 | OpKind::Tgt25Chk | OpKind::Tag13 | OpKind::Tgt64 => {
             let (lo, hi) = if kind == OpKind::Tgt64 { (-0x10_0000, 0x10_0000) } else { (s.min, s.max) };
-            (rng.in_range(lo / 16, hi / 16) * 16) as i64
+            (in_range(rng, lo / 16, hi / 16) * 16) as i64
         }
-        OpKind::Imm44 => (rng.in_range(s.min >> 16, s.max >> 16) << 16) as i64,
-        OpKind::Sor => (rng.in_range(0, 12) * 8) as i64,
+        OpKind::Imm44 => (in_range(rng, s.min >> 16, s.max >> 16) << 16) as i64,
+        OpKind::Sor => (in_range(rng, 0, 12) * 8) as i64,
         OpKind::Inc3 => [-16, -8, -4, -1, 1, 4, 8, 16][rng.below(8) as usize],
-        OpKind::Imm64 => rng.next() as i64,
-        _ => rng.in_range(s.min, s.max) as i64,
+        OpKind::Imm64 => rng.next_u64() as i64,
+        _ => in_range(rng, s.min, s.max) as i64,
     }
 }
 
 /// Random instruction bits of a row that decodes in a slot of `unit`, as the decoder sees
 /// them (so display aliases are what a disassembly would show), or `None` if this draw
 /// gives bits the table rejects (a pinned operand, an unnamed completer value).
-fn random_insn(rng: &mut Rng, unit: Option<DecodeUnit>) -> Option<Insn> {
+fn random_insn(rng: &mut Xorshift64, unit: Option<DecodeUnit>) -> Option<Insn> {
     let t = table();
     let fits = |u: Unit| match unit {
         None => true,
@@ -196,7 +183,7 @@ proptest! {
     /// survives the trip unchanged.
     #[test]
     fn table_round_trip(seed in any::<u64>()) {
-        let mut rng = Rng::new(seed);
+        let mut rng = seeded(seed);
         let Some(insn) = random_insn(&mut rng, None) else { return Ok(()) };
         let text = insn_text(&insn, 0);
         let src = format!("\t.text\n\t{text}\n\t;;\n");
@@ -336,12 +323,12 @@ const CODE_BASE: u64 = 0x0010_0000;
 /// `n` bundles of random code: random templates; each slot a random row of its unit
 /// (usually) or random bits.
 fn random_code(seed: u64, n: usize) -> Vec<u8> {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let templates: Vec<Template> = Template::all().collect();
     let mut out = PROLOGUE.clone();
     for _ in 0..n {
         if rng.below(32) == 0 {
-            out.extend((0..16).map(|_| rng.next() as u8));
+            out.extend((0..16).map(|_| rng.next_u64() as u8));
             continue;
         }
         let template = templates[rng.below(templates.len() as u64) as usize];
@@ -364,7 +351,7 @@ fn random_code(seed: u64, n: usize) -> Vec<u8> {
                         slots[1] = insn.raw.long;
                     }
                 }
-                None => slots[i] = rng.next() & ((1 << 41) - 1),
+                None => slots[i] = rng.next_u64() & ((1 << 41) - 1),
             }
         }
         out.extend(Bundle { template, slots }.to_bytes());
@@ -442,7 +429,7 @@ fn files_in(dir: &str, ext: &str) -> Vec<String> {
 }
 
 fn mutate_source(src: &str, seed: u64, edits: usize) -> String {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let mut lines: Vec<String> = src.lines().map(str::to_string).collect();
     const NOISE: &[u8] = b"#()[]{},;:=+-*/<>!~&|^\"'\\ \t0123456789abcdefxrpfb.@_\n";
     for _ in 0..edits {
@@ -668,7 +655,7 @@ static OBJECTS: std::sync::LazyLock<Vec<Vec<u8>>> = std::sync::LazyLock::new(|| 
 });
 
 fn mutate_object(obj: &[u8], seed: u64, edits: usize) -> Vec<u8> {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let mut bytes = obj.to_vec();
     for _ in 0..edits {
         if bytes.is_empty() {
@@ -684,11 +671,11 @@ fn mutate_object(obj: &[u8], seed: u64, edits: usize) -> Vec<u8> {
         } as usize;
         match rng.below(6) {
             0 => bytes[at] ^= 1 << rng.below(8),
-            1 => bytes[at] = rng.next() as u8,
+            1 => bytes[at] = rng.next_u64() as u8,
             2 => bytes[at] = [0, 0xff, 0x7f, 0x80][rng.below(4) as usize],
             3 => {
                 let end = (at + 8).min(bytes.len());
-                let v = rng.next().to_le_bytes();
+                let v = rng.next_u64().to_le_bytes();
                 bytes[at..end].copy_from_slice(&v[..end - at]);
             }
             4 => bytes.truncate(at),
@@ -773,7 +760,7 @@ fn check_elf(bytes: &[u8]) {
 fn generated_instructions_mostly_assemble() {
     let (mut generated, mut accepted) = (0, 0);
     for seed in 1..=300u64 {
-        let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut rng = seeded(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let Some(insn) = random_insn(&mut rng, None) else { continue };
         generated += 1;
         accepted += usize::from(asm(&format!("\t.text\n\t{}\n\t;;\n", insn_text(&insn, 0))).is_ok());

@@ -12,9 +12,16 @@ use arch_s390::optable::Op;
 use emu_core::cpu::{Cpu, Machine, StopWhen};
 use emu_core::image::SectionKind;
 use emu_core::memory::{Endian, Memory, Perms};
+use emu_core::rng::Xorshift64;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::path::{Path, PathBuf};
+
+/// The generator for a proptest seed (`| 1`: the seeds were always made odd, keeping the
+/// cases of earlier runs).
+fn seeded(seed: u64) -> Xorshift64 {
+    Xorshift64::new(seed | 1)
+}
 
 /// Cases per property: small, so the whole file runs in a few seconds in debug builds.
 /// `PROPTEST_CASES=N` overrides the count for a deeper run.
@@ -31,28 +38,6 @@ fn config(cases: u32) -> Config {
 fn data(name: &str) -> Vec<u8> {
     let p: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
-}
-
-/// A small deterministic generator fed by proptest's seeds.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
 }
 
 const LOWCORE_SIZE: u64 = 0x2000;
@@ -93,13 +78,13 @@ static SNIPPETS: std::sync::LazyLock<Vec<Vec<u8>>> = std::sync::LazyLock::new(||
 /// `pieces` pieces of code: mostly real instructions, some random bytes, and now and then a
 /// short relative branch (`brc 15`) so loops happen.
 fn random_code(seed: u64, pieces: usize) -> Vec<u8> {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let mut code = Vec::new();
     for _ in 0..pieces {
         match rng.below(10) {
             0 | 1 => {
                 let n = 2 * (1 + rng.below(MAX_INSN_LEN as u64 / 2));
-                code.extend((0..n).map(|_| rng.next() as u8));
+                code.extend((0..n).map(|_| rng.next_u64() as u8));
             }
             2 => {
                 let halfwords = (rng.below(16) as i16 - 8).to_be_bytes();
@@ -145,10 +130,10 @@ fn machine(code: &[u8], timing: bool, handlers: bool) -> Machine<S390Cpu> {
 /// keeps its pointer or gets 0, -1, the most negative value or a random value (0: all keep
 /// their pointers).
 fn wild_value(wild: u64, r: u8, keep: u64) -> u64 {
-    let mut rng = Rng::new(wild ^ u64::from(r).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng = seeded(wild ^ u64::from(r).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     match (wild >> (2 * u32::from(r % 32))) & 3 {
         0 if wild != 0 => [0, u64::MAX, 1 << 63, 0x8000_0000][rng.below(4) as usize],
-        1 if wild != 0 => rng.next(),
+        1 if wild != 0 => rng.next_u64(),
         _ => keep,
     }
 }
@@ -165,11 +150,11 @@ fn check_run(code: &[u8], timing: bool, handlers: bool, wild: u64) -> Result<u64
     // Now and then a random PSW mask (problem state, another addressing mode, the program
     // mask, the condition code) and random floating-point registers.
     if wild >> 60 == 0xf {
-        let mut rng = Rng::new(wild);
-        let mask = m.cpu.state.full_psw_mask() ^ (rng.next() & 0xffff_ffff_8000_0000);
+        let mut rng = seeded(wild);
+        let mask = m.cpu.state.full_psw_mask() ^ (rng.next_u64() & 0xffff_ffff_8000_0000);
         m.cpu.state.set_full_psw_mask(mask);
         for f in m.cpu.state.fpr.iter_mut() {
-            *f = rng.next();
+            *f = rng.next_u64();
         }
     }
     let stop = StopWhen { on_sentinel: true, on_rfi: false, on_interruption: !handlers, max_insns: BUDGET };
@@ -189,7 +174,7 @@ fn check_run(code: &[u8], timing: bool, handlers: bool, wild: u64) -> Result<u64
 /// `edits` bit flips, byte overwrites and truncations of `obj`, half of them in the ELF
 /// header or the section header table at the end.
 fn mutate_object(obj: &[u8], seed: u64, edits: usize) -> Vec<u8> {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let mut bytes = obj.to_vec();
     for _ in 0..edits {
         if bytes.is_empty() {
@@ -203,11 +188,11 @@ fn mutate_object(obj: &[u8], seed: u64, edits: usize) -> Vec<u8> {
         } as usize;
         match rng.below(6) {
             0 => bytes[at] ^= 1 << rng.below(8),
-            1 => bytes[at] = rng.next() as u8,
+            1 => bytes[at] = rng.next_u64() as u8,
             2 => bytes[at] = [0, 0xff, 0x7f, 0x80][rng.below(4) as usize],
             3 => {
                 let end = (at + 8).min(bytes.len());
-                let v = rng.next().to_be_bytes();
+                let v = rng.next_u64().to_be_bytes();
                 bytes[at..end].copy_from_slice(&v[..end - at]);
             }
             4 => bytes.truncate(at),

@@ -17,6 +17,7 @@ use arch_x86::run::{load_object, prepare, RunConfig, SENTINEL};
 use arch_x86::state::flags::STATUS;
 use emu_core::cpu::{Machine, StopReason, StopWhen};
 use emu_core::image::Image;
+use emu_core::rng::Xorshift64;
 
 /// Functions of ops.c.
 const OPS: &[&str] = &[
@@ -138,13 +139,8 @@ fn inputs(n: usize, seed: u64) -> Vec<[u64; 3]> {
         1_000_000,
         12345,
     ];
-    let mut x = seed | 1;
-    let mut rnd = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut rng = Xorshift64::new(seed | 1);
+    let mut rnd = move || rng.next_u64();
     (0..n)
         .map(|_| {
             let mut pick = || match rnd() % 4 {

@@ -11,9 +11,16 @@ use arch_x86::decode::{Op, X86Decoder, MAX_INSN_LEN};
 use emu_core::cpu::{Cpu, Machine, StopWhen};
 use emu_core::image::SectionKind;
 use emu_core::memory::{Endian, Memory, Perms};
+use emu_core::rng::Xorshift64;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::path::{Path, PathBuf};
+
+/// The generator for a proptest seed (`| 1`: the seeds were always made odd, keeping the
+/// cases of earlier runs).
+fn seeded(seed: u64) -> Xorshift64 {
+    Xorshift64::new(seed | 1)
+}
 
 /// Cases per property: small, so the whole file runs in a few seconds in debug builds.
 /// `PROPTEST_CASES=N` overrides the count for a deeper run.
@@ -29,28 +36,6 @@ fn config(cases: u32) -> Config {
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// A small deterministic generator fed by proptest's seeds.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
-    }
 }
 
 const CODE: u64 = 0x10_0000;
@@ -92,15 +77,15 @@ static SNIPPETS: std::sync::LazyLock<Vec<Vec<u8>>> = std::sync::LazyLock::new(||
 /// `pieces` pieces of code: mostly real instructions, some random bytes, and now and then a
 /// short backward or forward jump so loops happen.
 fn random_code(seed: u64, pieces: usize) -> Vec<u8> {
-    let mut rng = Rng::new(seed);
+    let mut rng = seeded(seed);
     let mut code = Vec::new();
     for _ in 0..pieces {
         match rng.below(10) {
             0 | 1 => {
                 let n = 1 + rng.below(MAX_INSN_LEN as u64);
-                code.extend((0..n).map(|_| rng.next() as u8));
+                code.extend((0..n).map(|_| rng.next_u64() as u8));
             }
-            2 => code.extend([0xeb, rng.next() as u8]),
+            2 => code.extend([0xeb, rng.next_u64() as u8]),
             _ => code.extend_from_slice(&SNIPPETS[rng.below(SNIPPETS.len() as u64) as usize]),
         }
     }
@@ -134,10 +119,10 @@ fn machine(code: &[u8], timing: bool) -> Machine<X86Cpu> {
 /// keeps its pointer or gets 0, -1, the most negative value or a random value (0: all keep
 /// their pointers).
 fn wild_value(wild: u64, r: u8, keep: u64) -> u64 {
-    let mut rng = Rng::new(wild ^ u64::from(r).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut rng = seeded(wild ^ u64::from(r).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     match (wild >> (2 * u32::from(r % 32))) & 3 {
         0 if wild != 0 => [0, u64::MAX, 1 << 63, 0x8000_0000][rng.below(4) as usize],
-        1 if wild != 0 => rng.next(),
+        1 if wild != 0 => rng.next_u64(),
         _ => keep,
     }
 }

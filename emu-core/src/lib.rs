@@ -13,6 +13,7 @@
 //! - [`snapshot`]: ordered architectural state, insta-compatible YAML, and diffs.
 //! - [`harness`]: the TOML description of an initial state and of the counters to read.
 //! - [`report`]: the serializable result of one run.
+//! - [`rng`]: the fixed-seed xorshift generator every randomised test draws from.
 //! - [`scenario`]: the accounting experiment: a workload through the real paths, true
 //!   against accounted time.
 
@@ -30,6 +31,7 @@ pub mod memory;
 pub mod plot;
 pub mod preprocess;
 pub mod report;
+pub mod rng;
 pub mod scenario;
 pub mod setup;
 pub mod snapshot;

@@ -128,3 +128,20 @@ pub fn kernel_source() -> Option<PathBuf> {
     let _ = std::fs::remove_dir_all(&part);
     Some(tree)
 }
+
+/// The row keys an exemption list names: `tests/corpus/ia64/{name}` holds one row a line,
+/// `key -- reason`, with `#` comment lines and blank lines ignored.
+///
+/// # Panics
+/// When the list cannot be read.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn exemption_keys(name: &str) -> std::collections::BTreeSet<String> {
+    let path = root().join("tests/corpus/ia64").join(name);
+    let listed = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    listed
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split(" -- ").next())
+        .map(|k| k.trim().to_string())
+        .collect()
+}

@@ -7,6 +7,7 @@
 
 use arch_ia64::regs::{ar_name, cr_name};
 use arch_ia64::table::{Flags, Form, OpKind};
+use emu_core::rng::Xorshift64;
 
 /// One synthesised instruction of a row.
 #[derive(Debug, Clone)]
@@ -19,32 +20,14 @@ pub struct Instance {
     pub text: String,
 }
 
-/// A small deterministic generator (xorshift), seeded from the row key so that rows added
-/// later do not change the instances of the others.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded from `key` (FNV-1a).
-    pub fn for_key(key: &str) -> Rng {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in key.bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
-        Rng(h | 1)
+/// The generator of the instances of row `key`: seeded from the key (FNV-1a) so that rows
+/// added later do not change the instances of the others.
+pub fn rng_for_key(key: &str) -> Xorshift64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in key.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
     }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A value in `lo..=hi`.
-    fn range(&mut self, lo: i128, hi: i128) -> i128 {
-        let span = (hi - lo + 1) as u128;
-        lo + (u128::from(self.next()) % span) as i128
-    }
+    Xorshift64::new(h | 1)
 }
 
 /// Which value of each operand an instance takes.
@@ -81,7 +64,7 @@ fn distinct(used: &mut Vec<i128>, want: i128, lo: i128, hi: i128) -> i128 {
     v
 }
 
-fn pick(p: Pick, rng: &mut Rng, lo: i128, hi: i128) -> i128 {
+fn pick(p: Pick, rng: &mut Xorshift64, lo: i128, hi: i128) -> i128 {
     match p {
         Pick::Low => lo,
         Pick::High => hi,
@@ -99,7 +82,7 @@ fn num(v: i128, hex: bool) -> String {
 }
 
 /// A branch target near the instance's own label: itself, forward or back a few bundles.
-fn target(p: Pick, rng: &mut Rng, label: &str) -> String {
+fn target(p: Pick, rng: &mut Xorshift64, label: &str) -> String {
     match p {
         Pick::Low => label.to_string(),
         Pick::High => format!("{label}+0x40"),
@@ -110,22 +93,29 @@ fn target(p: Pick, rng: &mut Rng, label: &str) -> String {
 /// The text of operand `kind` (and the value it takes) for one instance. `ctx` carries
 /// the instance's picks; `pos` is the position value chosen so far (for pos + len <= 64).
 #[allow(clippy::too_many_lines)] // one arm per operand kind, by design
-fn operand(kind: OpKind, p: Pick, rng: &mut Rng, used: &mut Used, label: &str, pos: &mut Option<i128>) -> String {
+fn operand(
+    kind: OpKind,
+    p: Pick,
+    rng: &mut Xorshift64,
+    used: &mut Used,
+    label: &str,
+    pos: &mut Option<i128>,
+) -> String {
     use OpKind::*;
-    let gr_out = |used: &mut Used, rng: &mut Rng| {
+    let gr_out = |used: &mut Used, rng: &mut Xorshift64| {
         let v = pick(p, rng, 1, 127);
         format!("r{}", distinct(&mut used.gr, v, 1, 127))
     };
-    let gr_in = |used: &mut Used, rng: &mut Rng| {
+    let gr_in = |used: &mut Used, rng: &mut Xorshift64| {
         let v = pick(p, rng, 0, 127);
         format!("r{}", distinct(&mut used.gr, v, 0, 127))
     };
     // The position and length of a bit field must fit in the 64-bit register.
-    let len = |rng: &mut Rng, pos: &Option<i128>, lo: i128, hi: i128| {
+    let len = |rng: &mut Xorshift64, pos: &Option<i128>, lo: i128, hi: i128| {
         let hi = pos.map_or(hi, |q| hi.min(64 - q)).max(lo);
         pick(p, rng, lo, hi).to_string()
     };
-    let fixed_pos = |rng: &mut Rng, pos: &mut Option<i128>| {
+    let fixed_pos = |rng: &mut Xorshift64, pos: &mut Option<i128>| {
         let v = pick(p, rng, 0, 63);
         *pos = Some(v);
         v.to_string()
@@ -207,7 +197,7 @@ fn operand(kind: OpKind, p: Pick, rng: &mut Rng, used: &mut Used, label: &str, p
 
 /// `i,l,o,r` for alloc: a frame of at most 96 registers, rotating part a multiple of 8 no
 /// larger than the frame.
-fn alloc_sizes(p: Pick, rng: &mut Rng) -> String {
+fn alloc_sizes(p: Pick, rng: &mut Xorshift64) -> String {
     let (i, l, o) = match p {
         Pick::Low => (0, 0, 0),
         Pick::High => (32, 32, 32),
@@ -228,7 +218,7 @@ fn instance_count(form: &Form) -> usize {
 
 /// The instances of row `row` (`key` seeds the random choices).
 pub fn instances(row: usize, form: &Form, key: &str) -> Vec<Instance> {
-    let mut rng = Rng::for_key(key);
+    let mut rng = rng_for_key(key);
     let n = instance_count(form);
     (0..n)
         .map(|k| {
@@ -247,17 +237,18 @@ pub fn instances(row: usize, form: &Form, key: &str) -> Vec<Instance> {
                 text.push_str(&format!("(p{}) ", rng.range(1, 63)));
             }
             text.push_str(&mnemonic);
-            let render = |kinds: &[OpKind], rng: &mut Rng, used: &mut Used, pos: &mut Option<i128>| -> Vec<String> {
-                let mut out = Vec::new();
-                for kind in kinds {
-                    // The sizes after sof are written by `alloc_sizes`.
-                    if matches!(kind, OpKind::Sol | OpKind::Sor) && kinds.contains(&OpKind::Sof) {
-                        continue;
+            let render =
+                |kinds: &[OpKind], rng: &mut Xorshift64, used: &mut Used, pos: &mut Option<i128>| -> Vec<String> {
+                    let mut out = Vec::new();
+                    for kind in kinds {
+                        // The sizes after sof are written by `alloc_sizes`.
+                        if matches!(kind, OpKind::Sol | OpKind::Sor) && kinds.contains(&OpKind::Sof) {
+                            continue;
+                        }
+                        out.push(operand(*kind, p, rng, used, &label, pos));
                     }
-                    out.push(operand(*kind, p, rng, used, &label, pos));
-                }
-                out
-            };
+                    out
+                };
             let outs = render(form.outs, &mut rng, &mut used, &mut pos);
             let ins = render(form.ins, &mut rng, &mut used, &mut pos);
             match (outs.is_empty(), ins.is_empty()) {
@@ -273,7 +264,7 @@ pub fn instances(row: usize, form: &Form, key: &str) -> Vec<Instance> {
 
 /// The mnemonic with completers: instance `k` takes the `k`-th spelling of each completer
 /// (wrapping), so every spelling appears; an implied completer is also written omitted.
-fn mnemonic(form: &Form, k: usize, rng: &mut Rng) -> String {
+fn mnemonic(form: &Form, k: usize, rng: &mut Xorshift64) -> String {
     let mut out = String::new();
     let mut parts = form.name.split("{}");
     out.push_str(parts.next().unwrap_or(""));

@@ -48,16 +48,8 @@ pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
                 2 => Precision::Double,
                 _ => Precision::Dynamic,
             };
-            let env = Env::new(st.ar[ar::FPSR as usize], sf, precision)
-                .map_err(|err| super::unimplemented(ctx, format!("fma-family instruction: {err}")))?;
-            let op = if sub {
-                FmaOp::Fms
-            } else if neg {
-                FmaOp::Fnma
-            } else {
-                FmaOp::Fma
-            };
-            let f2 = if o[3] == 0 { None } else { Some(fr(st, o[3])) };
+            let env = fp_env(st, sf, precision, ctx, "fma-family instruction")?;
+            let (op, f2) = fma_parts(st, sub, neg, o[3]);
             let out = fma(op, fr(st, o[1]), fr(st, o[2]), f2, &env);
             commit(st, o[0], sf, out, "fma")?;
         }
@@ -73,6 +65,25 @@ pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
         _ => {}
     }
     Ok(Flow::Next)
+}
+
+/// The environment of status field `sf` for precision `p`; a status field the FPU cannot
+/// model stops the run, naming `what` and the pc.
+pub(super) fn fp_env(st: &State, sf: u8, p: Precision, ctx: &Ctx, what: &str) -> Result<Env, Trap> {
+    Env::new(st.ar[ar::FPSR as usize], sf, p).map_err(|err| super::unimplemented(ctx, format!("{what}: {err}")))
+}
+
+/// The multiply-add variant the `sub`/`neg` completer bits select (fms, fnma, else fma),
+/// and register `f2` as the addend: `None` for f0, which the forms read as "no addition".
+pub(super) fn fma_parts(st: &State, sub: bool, neg: bool, f2: i64) -> (FmaOp, Option<Fr>) {
+    let op = if sub {
+        FmaOp::Fms
+    } else if neg {
+        FmaOp::Fnma
+    } else {
+        FmaOp::Fma
+    };
+    (op, if f2 == 0 { None } else { Some(fr(st, f2)) })
 }
 
 /// f0 and f1 are read-only: writing them is an Illegal Operation fault, checked before any

@@ -5,7 +5,7 @@
 //! which writes the status-field flags and raises the enabled fault or trap.
 
 use super::access::{fr, set_fr};
-use super::fp::{check_target, commit_with};
+use super::fp::{check_target, commit_with, fma_parts, fp_env};
 use super::interrupt::illegal_operation;
 use super::op::{FpArithOp, Op};
 use super::predecode::Exec;
@@ -13,7 +13,6 @@ use super::{Ctx, ExecResult, Flow, Trap};
 use crate::fpu::cmp::{fcmp, min_max, MinMax, Relation};
 use crate::fpu::cvt::{fcvt_fx, fcvt_xf};
 use crate::fpu::env::{Env, Precision, StatusField};
-use crate::fpu::fma::FmaOp;
 use crate::fpu::memfmt::to_single;
 use crate::fpu::parallel::{fp_min_max, fpcmp, fpcvt_fx, fpma};
 use crate::fpu::recip::{fprcpa, fprsqrta, frcpa, frsqrta, pair};
@@ -46,7 +45,7 @@ fn min_max_kind(kind: u8) -> MinMax {
 /// The environment of status field `sf` for precision `p`. The fixed precisions never fail;
 /// only the status field's pc could, and no form here rounds to it.
 fn env(st: &State, sf: u8, p: Precision, ctx: &Ctx) -> Result<Env, Trap> {
-    Env::new(st.ar[ar::FPSR as usize], sf, p).map_err(|err| super::unimplemented(ctx, format!("FP instruction: {err}")))
+    fp_env(st, sf, p, ctx, "FP instruction")
 }
 
 /// Executes `Op::FpArith`.
@@ -57,14 +56,7 @@ pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx) -> ExecResult {
     match kind {
         FpArithOp::Fpma { sub, neg } => {
             check_target(o[0])?;
-            let op = if sub {
-                FmaOp::Fms
-            } else if neg {
-                FmaOp::Fnma
-            } else {
-                FmaOp::Fma
-            };
-            let f2 = if o[3] == 0 { None } else { Some(fr(st, o[3])) };
+            let (op, f2) = fma_parts(st, sub, neg, o[3]);
             let out = fpma(op, fr(st, o[1]), fr(st, o[2]), f2, &env(st, sf, Precision::Parallel, ctx)?);
             commit_with(st, sf, out, name, |st, v| set_fr(st, o[0], v))?;
         }

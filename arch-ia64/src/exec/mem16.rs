@@ -24,6 +24,24 @@ fn aligned(addr: u64, size: u8, what: &str, read: bool, write: bool) -> Result<(
     Err(unaligned_reference(what, size, DataRef { addr, read, write }))
 }
 
+/// The data register `r` of a store; a NaT there is a Register NaT Consumption fault.
+fn store_data(st: &State, r: i64) -> Result<u64, Trap> {
+    let (value, nat) = gr(st, r);
+    if nat {
+        return Err(nat_consumption(&format!("r{r} stored")));
+    }
+    Ok(value)
+}
+
+/// The 16-byte store both st16 and cmp8xchg16 end with: `value` at `addr`, ar.csd at
+/// `addr + 8`, and the ALAT entries overlapping the 16 bytes dropped.
+fn store_with_csd(st: &mut State, mem: &mut Memory, ctx: &Ctx, addr: u64, value: u64) -> Result<(), Trap> {
+    store(st, mem, ctx, addr, 8, value)?;
+    store(st, mem, ctx, addr.wrapping_add(8), 8, st.ar[CSD])?;
+    super::alat::invalidate(st, addr, 16);
+    Ok(())
+}
+
 /// Executes ld16, st16 or cmp8xchg16.
 pub(super) fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecResult {
     let o = &e.ops;
@@ -42,28 +60,17 @@ pub(super) fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> 
         }
         Op::Store16 => {
             let addr = gr_no_nat(st, o[0], "store address")?;
-            let (value, nat) = gr(st, o[1]);
-            if nat {
-                return Err(nat_consumption(&format!("r{} stored", o[1])));
-            }
+            let value = store_data(st, o[1])?;
             aligned(addr, 16, "st16", false, true)?;
-            store(st, mem, ctx, addr, 8, value)?;
-            store(st, mem, ctx, addr.wrapping_add(8), 8, st.ar[CSD])?;
-            super::alat::invalidate(st, addr, 16);
+            store_with_csd(st, mem, ctx, addr, value)?;
         }
         Op::Cmp8xchg16 => {
             let addr = gr_no_nat(st, o[1], "semaphore address")?;
-            let (value, nat) = gr(st, o[2]);
-            if nat {
-                return Err(nat_consumption(&format!("r{} stored", o[2])));
-            }
+            let value = store_data(st, o[2])?;
             aligned(addr, 8, "cmp8xchg16", true, true)?;
             let old = load(st, mem, ctx, addr, 8)?;
             if old == st.ar[super::super::state::ar::CCV as usize] {
-                let base = addr & !8;
-                store(st, mem, ctx, base, 8, value)?;
-                store(st, mem, ctx, base.wrapping_add(8), 8, st.ar[CSD])?;
-                super::alat::invalidate(st, base, 16);
+                store_with_csd(st, mem, ctx, addr & !8, value)?;
             }
             set_gr(st, o[0], old, false)?;
         }

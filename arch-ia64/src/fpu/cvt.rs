@@ -41,6 +41,21 @@ pub(crate) fn to_integer(f: Fr, rc: Rounding) -> Option<(bool, u128, bool)> {
     }
 }
 
+/// The rounded `sign`/`mag` as a `bits`-bit integer (two's complement, or plain binary when
+/// `unsigned`; -0 fits both), or `None` when it is out of range, which the conversions
+/// report as Invalid with the integer indefinite.
+pub(crate) fn fit_integer(unsigned: bool, sign: bool, mag: u128, bits: u32) -> Option<u64> {
+    let top = 1u128 << (bits - 1);
+    let mask = u64::MAX >> (64 - bits);
+    match (unsigned, sign) {
+        (false, false) if mag < top => Some(mag as u64),
+        (false, true) if mag <= top => Some((mag as u64).wrapping_neg() & mask),
+        (true, false) if mag < top << 1 => Some(mag as u64),
+        (true, true) if mag == 0 => Some(0),
+        _ => None,
+    }
+}
+
 /// fcvt.fx / fcvt.fxu (and `.trunc`: `trunc` rounds toward zero whatever the status field
 /// says): `f2` to a signed or unsigned 64-bit integer in the significand (exponent 0x1003E).
 /// NaNs, infinities, unsupported values and results out of range are Invalid and give the
@@ -55,14 +70,7 @@ pub fn fcvt_fx(f2: Fr, unsigned: bool, trunc: bool, env: &Env) -> Outcome {
     let Some((sign, mag, inexact)) = to_integer(f2, rc) else {
         return Outcome::new(indefinite, Flags::V, false, env);
     };
-    let value = match (unsigned, sign) {
-        (false, false) if mag < 1 << 63 => Some(mag as u64),
-        (false, true) if mag <= 1 << 63 => Some((mag as u64).wrapping_neg()),
-        (true, false) if mag < 1 << 64 => Some(mag as u64),
-        (true, true) if mag == 0 => Some(0),
-        _ => None,
-    };
-    match value {
+    match fit_integer(unsigned, sign, mag, 64) {
         Some(v) => {
             let f = d.with(if inexact { Flags::I } else { Flags::NONE });
             Outcome::new(Fr { sign: false, exp: EXP_INTEGER, sig: v }, f, false, env)

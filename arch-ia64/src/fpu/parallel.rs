@@ -7,7 +7,7 @@
 
 use super::class::{classify, Class, EXP_INTEGER};
 use super::cmp::{fcmp, min_max, MinMax, Relation};
-use super::cvt::to_integer;
+use super::cvt::{fit_integer, to_integer};
 use super::env::{Env, Event, Flags, Outcome, Rounding};
 use super::fma::{fma, FmaOp};
 use super::memfmt::{from_single, to_single};
@@ -55,29 +55,29 @@ pub fn fpma(op: FmaOp, f3: Fr, f4: Fr, f2: Option<Fr>, env: &Env) -> Outcome {
 
 /// fpcmp.rel: per half all ones when `f2 rel f3` holds, else zero. NaTVal gives NaTVal.
 pub fn fpcmp(rel: Relation, f2: Fr, f3: Fr, env: &Env) -> Outcome {
-    if f2 == Fr::NATVAL || f3 == Fr::NATVAL {
-        return Outcome::new(Fr::NATVAL, Flags::NONE, false, env);
-    }
-    let (a, b) = (halves(f2), halves(f3));
-    let half = |i: usize| {
-        let o = fcmp(rel, from_single(a[i]), from_single(b[i]), env);
+    per_half(f2, f3, env, |a, b| {
+        let o = fcmp(rel, from_single(a), from_single(b), env);
         Outcome::new(if o.value { u32::MAX } else { 0 }, o.flags, false, env)
-    };
-    combine(half(0), half(1), env)
+    })
 }
 
 /// fpmin/fpmax/fpamin/fpamax: per half the chosen single unchanged (f3's on ties and NaNs).
 pub fn fp_min_max(kind: MinMax, f2: Fr, f3: Fr, env: &Env) -> Outcome {
+    per_half(f2, f3, env, |a, b| {
+        let o = min_max(kind, from_single(a), from_single(b), env);
+        let v = if o.value == from_single(a) && o.value != from_single(b) { a } else { b };
+        Outcome::new(v, o.flags, false, env)
+    })
+}
+
+/// A two-source parallel operation: `op` on the high halves of `f2` and `f3`, then on the
+/// low halves, joined by [`combine`]. A NaTVal source gives NaTVal and no flags.
+fn per_half(f2: Fr, f3: Fr, env: &Env, op: impl Fn(u32, u32) -> Outcome<u32>) -> Outcome {
     if f2 == Fr::NATVAL || f3 == Fr::NATVAL {
         return Outcome::new(Fr::NATVAL, Flags::NONE, false, env);
     }
     let (a, b) = (halves(f2), halves(f3));
-    let half = |i: usize| {
-        let o = min_max(kind, from_single(a[i]), from_single(b[i]), env);
-        let v = if o.value == from_single(a[i]) && o.value != from_single(b[i]) { a[i] } else { b[i] };
-        Outcome::new(v, o.flags, false, env)
-    };
-    combine(half(0), half(1), env)
+    combine(op(a[0], b[0]), op(a[1], b[1]), env)
 }
 
 /// fpcvt.fx/fpcvt.fxu (and `.trunc`): per half the single to a signed or unsigned 32-bit
@@ -91,16 +91,8 @@ pub fn fpcvt_fx(f2: Fr, unsigned: bool, trunc: bool, env: &Env) -> Outcome {
     let half = |i: usize| {
         let f = from_single(a[i]);
         let d = if classify(f) == Class::Unnormal { Flags::D } else { Flags::NONE };
-        let v = to_integer(f, rc).and_then(|(sign, mag, inexact)| {
-            let v = match (unsigned, sign) {
-                (false, false) if mag < 1 << 31 => Some(mag as u32),
-                (false, true) if mag <= 1 << 31 => Some((mag as u32).wrapping_neg()),
-                (true, false) if mag < 1 << 32 => Some(mag as u32),
-                (true, true) if mag == 0 => Some(0),
-                _ => None,
-            };
-            v.map(|v| (v, inexact))
-        });
+        let v = to_integer(f, rc)
+            .and_then(|(sign, mag, inexact)| fit_integer(unsigned, sign, mag, 32).map(|v| (v as u32, inexact)));
         match v {
             Some((v, inexact)) => Outcome::new(v, d.with(if inexact { Flags::I } else { Flags::NONE }), false, env),
             None => Outcome::new(0x8000_0000, d.with(Flags::V), false, env),

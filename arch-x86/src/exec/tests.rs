@@ -3,6 +3,7 @@
 
 use emu_core::cpu::{Cpu, Machine, StopReason, StopWhen};
 use emu_core::memory::{Endian, Memory, Perms};
+use emu_core::rng::Xorshift64;
 
 use crate::cpu::{CpuConfig, ExecError, X86Cpu};
 use crate::state::flags::{CF, IF, ZF};
@@ -242,16 +243,14 @@ fn odd_operand_sizes_are_refused_not_panics() {
 
 #[test]
 fn random_code_never_panics() {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = Xorshift64::new(0x9e37_79b9_7f4a_7c15);
     for _ in 0..3000 {
         let mut code = [0u8; 48];
+        let mut seed = 0;
         for b in code.iter_mut() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            *b = x as u8;
+            seed = rng.next_u64();
+            *b = seed as u8;
         }
-        let seed = x;
         let (_, _) = run(&code, |c| {
             for r in 0..16u8 {
                 c.state.set_reg(r, seed.rotate_left(u32::from(r) * 5));

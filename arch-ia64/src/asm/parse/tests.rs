@@ -4,7 +4,7 @@ use super::*;
 use crate::asm::expr::SymbolEnv;
 use crate::asm::syntax::IndirectFile;
 use crate::regs::{AR_NAMES, CR_NAMES};
-use crate::test_rng::Rng;
+use emu_core::rng::Xorshift64;
 use std::sync::Arc;
 
 fn locate(line: u32, col: u32) -> SourceLoc {
@@ -547,10 +547,10 @@ fn deep_nesting_is_an_error_not_a_crash() {
 
 #[test]
 fn random_bytes_never_panic() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Xorshift64::new(0x9e37_79b9_7f4a_7c15);
     for _ in 0..2000 {
-        let len = (rng.next() % 80) as usize;
-        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let len = (rng.next_u64() % 80) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
         let text = String::from_utf8_lossy(&bytes);
         let _ = run(&text);
     }
@@ -608,14 +608,14 @@ fn random_token_soup_never_panics() {
         "r999",
         "\\",
     ];
-    let mut rng = Rng(12345);
+    let mut rng = Xorshift64::new(12345);
     for _ in 0..3000 {
-        let n = (rng.next() % 16) as usize;
+        let n = (rng.next_u64() % 16) as usize;
         let mut text = String::new();
         for _ in 0..n {
-            let w = WORDS.get((rng.next() % WORDS.len() as u64) as usize).copied().unwrap_or("");
+            let w = WORDS.get((rng.next_u64() % WORDS.len() as u64) as usize).copied().unwrap_or("");
             text.push_str(w);
-            if rng.next() & 1 == 0 {
+            if rng.next_u64() & 1 == 0 {
                 text.push(' ');
             }
         }
