@@ -377,7 +377,10 @@ fn kernel_files_assemble_to_the_gnu_as_bytes() {
         for sec in ours.object.iter().filter(|s| s.kind == emu_core::image::SectionKind::Code) {
             std::fs::write(work.join(format!("{stem}.ours{}.bin", sec.name)), &sec.data).expect("our code");
         }
-        let f = compare(&ours, &gas_sections, &gas_relocs);
+        let mut f = compare(&ours, &gas_sections, &gas_relocs);
+        if let Some(d) = symbolic_relocs_differ(&ours, &obj) {
+            f.differences.push(d);
+        }
         text_same += usize::from(f.text_same);
         all_same += usize::from(f.sections_same == f.sections);
         report.push_str(&format!(
@@ -430,56 +433,63 @@ fn kernel_dialect_corpus_matches_the_golden_objects() {
         if !f.differences.is_empty() {
             failures.push(format!("{stem}: {}", f.differences.join("; ")));
         }
-        // Symbols and addends as gas writes them: a local symbol becomes its section plus offset,
-        // except for @fptr (gas keeps the function's symbol).
-        let bytes = std::fs::read(&obj).expect("golden object");
-        let elf = goblin::elf::Elf::parse(&bytes).expect("valid ELF");
-        let mut theirs = Vec::new();
-        for (idx, rs) in &elf.shdr_relocs {
-            let target = elf.section_headers.get(*idx).map_or(0, |h| h.sh_info as usize);
-            let tname = elf.section_headers.get(target).and_then(|h| elf.shdr_strtab.get_at(h.sh_name)).unwrap_or("");
-            for r in rs.iter() {
-                let sym = elf.syms.get(r.r_sym);
-                let name = match sym {
-                    Some(s) if s.st_type() == goblin::elf::sym::STT_SECTION => elf
-                        .section_headers
-                        .get(s.st_shndx)
-                        .and_then(|h| elf.shdr_strtab.get_at(h.sh_name))
-                        .unwrap_or("")
-                        .to_string(),
-                    Some(s) => elf.strtab.get_at(s.st_name).unwrap_or("").to_string(),
-                    None => String::new(),
-                };
-                theirs.push((tname.to_string(), r.r_offset, r.r_type, name, r.r_addend.unwrap_or(0)));
-            }
-        }
-        theirs.sort();
-        let fptr = |t: u32| matches!(t, 0x43 | 0x45 | 0x47);
-        let mut mine: Vec<(String, u64, u32, String, i64)> = ours
-            .relocs
-            .iter()
-            .map(|r| {
-                let tname = ours.object.get(r.section).map(|s| s.name.clone()).unwrap_or_default();
-                let keep_symbol =
-                    fptr(r.r_type.number) || r.local.is_none() || text.contains(&format!(".global {}", r.symbol));
-                let (name, addend) = match r.local {
-                    Some((sec, off)) if !keep_symbol => (
-                        ours.object.get(sec).map(|s| s.name.clone()).unwrap_or_default(),
-                        r.addend.wrapping_add(off as i64),
-                    ),
-                    _ => (r.symbol.clone(), r.addend),
-                };
-                (tname, r.offset, r.r_type.number, name, addend)
-            })
-            .collect();
-        mine.sort();
-        // The unwind tables are not written yet.
-        theirs.retain(|r| !r.0.starts_with(".IA_64.unwind"));
-        if mine != theirs {
-            failures.push(format!("{stem}: relocations differ:\n  ours {mine:x?}\n  gas  {theirs:x?}"));
+        if let Some(d) = symbolic_relocs_differ(&ours, &obj) {
+            failures.push(format!("{stem}: {d}"));
         }
         checked += 1;
     }
     assert!(checked >= 1, "no kernel_*.S corpus files");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every relocation as (section, offset, type, symbol or section name, addend), ours against
+/// GNU as's object; a description of the first difference, if any. Local symbols become their
+/// section plus offset as gas writes them, except for `@fptr`.
+fn symbolic_relocs_differ(ours: &Assembly, obj: &Path) -> Option<String> {
+    let bytes = std::fs::read(obj).expect("object");
+    let elf = goblin::elf::Elf::parse(&bytes).expect("valid ELF");
+    let mut theirs = Vec::new();
+    for (idx, rs) in &elf.shdr_relocs {
+        let target = elf.section_headers.get(*idx).map_or(0, |h| h.sh_info as usize);
+        let tname = elf.section_headers.get(target).and_then(|h| elf.shdr_strtab.get_at(h.sh_name)).unwrap_or("");
+        if tname.starts_with(".IA_64.unwind") {
+            continue; // the unwind tables are not written yet
+        }
+        for r in rs.iter() {
+            let name = match elf.syms.get(r.r_sym) {
+                Some(s) if s.st_type() == goblin::elf::sym::STT_SECTION => elf
+                    .section_headers
+                    .get(s.st_shndx)
+                    .and_then(|h| elf.shdr_strtab.get_at(h.sh_name))
+                    .unwrap_or("")
+                    .to_string(),
+                Some(s) => elf.strtab.get_at(s.st_name).unwrap_or("").to_string(),
+                None => String::new(),
+            };
+            theirs.push((tname.to_string(), r.r_offset, r.r_type, name, r.r_addend.unwrap_or(0)));
+        }
+    }
+    theirs.sort();
+    let fptr = |t: u32| matches!(t, 0x43 | 0x45 | 0x47);
+    let mut mine: Vec<(String, u64, u32, String, i64)> = ours
+        .relocs
+        .iter()
+        .map(|r| {
+            let tname = ours.object.get(r.section).map(|s| s.name.clone()).unwrap_or_default();
+            let (name, addend) = match r.local {
+                Some((sec, off)) if !r.global && !fptr(r.r_type.number) => (
+                    ours.object.get(sec).map(|s| s.name.clone()).unwrap_or_default(),
+                    r.addend.wrapping_add(off as i64),
+                ),
+                _ => (r.symbol.clone(), r.addend),
+            };
+            (tname, r.offset, r.r_type.number, name, addend)
+        })
+        .collect();
+    mine.sort();
+    if mine == theirs {
+        return None;
+    }
+    let first = mine.iter().zip(&theirs).find(|(a, b)| a != b);
+    Some(format!("relocations differ ({} ours, {} GNU as); first difference: {first:x?}", mine.len(), theirs.len()))
 }

@@ -88,6 +88,9 @@ fn data_size(name: &str) -> Option<usize> {
         "data4" | ".long" | ".int" | ".4byte" | ".word" => 4,
         "data8" | ".quad" | ".8byte" | ".xword" => 8,
         "data16" => 16,
+        // Floating literals arrive as their IEEE bits (the parser converts them).
+        "real4" | ".float" | ".single" => 4,
+        "real8" | ".double" => 8,
         _ => return None,
     })
 }
@@ -110,8 +113,10 @@ impl Assembler {
             return;
         }
         if let Some(size) = data_size(name) {
-            // gas aligns data to its size, except the `.ua` and `.Nbyte` spellings.
-            let aligned = !name.ends_with(".ua") && !matches!(name, ".2byte" | ".4byte" | ".8byte");
+            // gas aligns data to its size, except the `.ua` and `.Nbyte` spellings and the
+            // generic float directives (`.float`, `.single`, `.double`; `real4`/`real8` align).
+            let aligned = !name.ends_with(".ua")
+                && !matches!(name, ".2byte" | ".4byte" | ".8byte" | ".float" | ".single" | ".double");
             self.data(size, aligned, args, loc);
             return;
         }

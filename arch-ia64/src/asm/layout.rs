@@ -531,7 +531,9 @@ impl Assembler {
         match reloc_type(&parts.funcs, field, parts.minus_dot) {
             Ok(r_type) if object => {
                 let local = self.placed.get(&parts.symbol).copied();
+                let global = self.globals.contains(&parts.symbol);
                 self.relocs.push(Reloc {
+                    global,
                     section,
                     offset,
                     r_type,

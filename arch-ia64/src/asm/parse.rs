@@ -118,6 +118,36 @@ fn psr_bit(name: &str) -> Option<u64> {
     Some(1u64 << bit)
 }
 
+/// The size of a floating data directive's values (`real4` 4, `.double` 8, ...).
+fn float_width(lower: &str) -> Option<usize> {
+    match lower.strip_suffix(".ua").unwrap_or(lower) {
+        "real4" | ".float" | ".single" => Some(4),
+        "real8" | ".double" => Some(8),
+        _ => None,
+    }
+}
+
+/// The IEEE bits of a floating literal in `width` bytes.
+fn float_bits(text: &str, width: usize) -> Option<u64> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let lower = body.to_ascii_lowercase();
+    let digits = ["0f", "0d", "0e", "0r"].iter().find_map(|p| lower.strip_prefix(p)).unwrap_or(&lower);
+    let digits = digits.strip_prefix('+').unwrap_or(digits);
+    if digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'e' || b == b'-' || b == b'+')
+    {
+        return None;
+    }
+    let signed = if neg { format!("-{digits}") } else { digits.to_string() };
+    match width {
+        4 => signed.parse::<f32>().ok().map(|v| u64::from(v.to_bits())),
+        _ => signed.parse::<f64>().ok().map(f64::to_bits),
+    }
+}
+
 /// Deepest expression nesting accepted; keeps recursion (here and in `Expr::eval`) bounded.
 const MAX_DEPTH: u32 = 200;
 
@@ -265,7 +295,11 @@ impl Parser<'_> {
     }
 
     fn statement(&mut self, c: Cur<'_>) -> Result<(), PErr> {
-        if let Some(t) = c.toks.iter().find(|t| matches!(t.kind, Tk::Bad(_))) {
+        // Floating literals (`1.5`) are no integer tokens; the float directives read their text.
+        let floats = c.toks.iter().find(|t| !matches!(t.kind, Tk::Ident(_) if t.text.ends_with(':')));
+        let floats =
+            matches!(floats.map(|t| &t.kind), Some(Tk::Ident(n)) if float_width(&n.to_ascii_lowercase()).is_some());
+        if let Some(t) = c.toks.iter().find(|t| matches!(t.kind, Tk::Bad(_)) && !floats) {
             if let Tk::Bad(m) = &t.kind {
                 return err(t.col, m.clone());
             }
@@ -394,6 +428,9 @@ impl Parser<'_> {
     fn directive(&mut self, mut c: Cur<'_>, name: String, col: u32) -> Result<(), PErr> {
         let mut args = Vec::new();
         let mut ctx = format!("after '{name}'");
+        if let Some(width) = float_width(&name) {
+            return self.float_directive(c, name, col, width);
+        }
         if matches!(name.as_str(), ".rotr" | ".rotp" | ".rotf") {
             self.rotating(&mut c, &name)?;
             self.push(StmtKind::Directive(name, args), col);
@@ -566,6 +603,25 @@ impl Parser<'_> {
         };
         let insn = InsnSyntax { qp, mnemonic: self.located(mnemonic, mcol), outputs, inputs, has_equals: eq.is_some() };
         self.push(StmtKind::Insn(insn), start_col);
+        Ok(())
+    }
+
+    /// `real4`/`real8`/`.float`/`.single`/`.double` and their `.ua` forms: each argument is a
+    /// decimal floating literal (optionally `0f`/`0d`/`0e`-prefixed), written as its IEEE bits,
+    /// rounded to nearest (as gas).
+    fn float_directive(&mut self, c: Cur<'_>, name: String, col: u32, width: usize) -> Result<(), PErr> {
+        let mut args = Vec::new();
+        for piece in c.toks.get(c.pos..).unwrap_or_default().split(|t| t.kind == Tk::P(",")) {
+            let Some(first) = piece.first() else {
+                return err(c.end_col, format!("expected a floating-point number in {name}"));
+            };
+            let text: String = piece.iter().map(|t| t.text.as_str()).collect();
+            let Some(bits) = float_bits(&text, width) else {
+                return err(first.col, format!("'{text}' is not a floating-point number"));
+            };
+            args.push(self.located(DirArg::Expr(Expr::Num(bits)), first.col));
+        }
+        self.push(StmtKind::Directive(name, args), col);
         Ok(())
     }
 

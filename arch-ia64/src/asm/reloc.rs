@@ -78,12 +78,15 @@ pub struct Reloc {
     pub offset: u64,
     /// The relocation type.
     pub r_type: RelocType,
-    /// The symbol as written. When it is defined in this file, `local` says where; gas then
-    /// refers to the section symbol with the symbol's offset added to the addend, except for
-    /// `@fptr`, `@ltoff(@fptr)` and global symbols.
+    /// The symbol as written (after `.alias`). When it is defined in this file, `local` says
+    /// where; gas then refers to the section symbol with the symbol's offset added to the
+    /// addend, except for global symbols and `@fptr` (FPTR64I/32LSB/64LSB keep the symbol).
     pub symbol: String,
     /// Where the symbol is defined in this file: section index and offset in it.
     pub local: Option<(usize, u64)>,
+    /// Whether the symbol is declared `.global`/`.globl`/`.weak` (gas then refers to it by
+    /// name even when it is defined here).
+    pub global: bool,
     /// The addend written (`sym+8` gives 8), not including `local`'s offset.
     pub addend: i64,
     /// Where the expression was written.

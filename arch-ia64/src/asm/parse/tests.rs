@@ -680,3 +680,17 @@ fn section_names_and_percent_types() {
     );
     assert!(matches!(&k[1], StmtKind::Directive(_, a) if a[2].value == DirArg::At("progbits".into())));
 }
+
+/// Floating literals become their IEEE bits, rounded to nearest (`objdump -s` of gas's `real4`).
+#[test]
+fn floating_literals() {
+    let k = kinds("real4 1.5, -2.25e3, 0f1.5\nreal8 0.1, 0d2.5\n.double -0.5");
+    let nums = |i: usize| match &k[i] {
+        StmtKind::Directive(_, a) => a.iter().map(|x| x.value.clone()).collect::<Vec<_>>(),
+        _ => vec![],
+    };
+    assert_eq!(nums(0), [0x3fc0_0000u64, 0xc50c_a000, 0x3fc0_0000].map(|v| DirArg::Expr(Expr::Num(v))));
+    assert_eq!(nums(1), [0x3fb9_9999_9999_999au64, 0x4004_0000_0000_0000].map(|v| DirArg::Expr(Expr::Num(v))));
+    assert_eq!(nums(2), [0xbfe0_0000_0000_0000u64].map(|v| DirArg::Expr(Expr::Num(v))));
+    assert!(one_error("real4 abc").message.contains("not a floating-point number"));
+}
