@@ -102,6 +102,8 @@ pub(super) struct Assembler {
     pub sec_aliases: HashMap<String, String>,
     /// `.alias`: symbol name -> name in the object file.
     pub sym_aliases: HashMap<String, String>,
+    /// Where the manual bundle `{` still open was opened.
+    pub manual_open: Option<SourceLoc>,
 }
 
 impl SectionState {
@@ -241,6 +243,7 @@ impl Assembler {
             render_base: 0,
             sec_aliases: HashMap::new(),
             sym_aliases: HashMap::new(),
+            manual_open: None,
         }
     }
 
@@ -309,6 +312,19 @@ impl Assembler {
             StmtKind::Directive(name, args) => self.directive(&name, &args, &loc),
             StmtKind::BundleOpen | StmtKind::BundleClose => {
                 let open = matches!(stmt.kind, StmtKind::BundleOpen);
+                // gas's messages for unbalanced braces (warnings; a `{` left open is an error
+                // at the end of input).
+                let was_open = self.manual_open.is_some();
+                if open == was_open {
+                    let text = if open {
+                        "Found '{' when manual bundling is already turned on"
+                    } else {
+                        "Found '}' when manual bundling is off"
+                    };
+                    self.warnings.push(Diagnostic::warning(loc.clone(), text));
+                    return;
+                }
+                self.manual_open = open.then(|| loc.clone());
                 let sec = self.sec();
                 if sec.kind == SectionKind::Code {
                     if open {
@@ -550,6 +566,9 @@ impl Assembler {
 
     /// Ends assembly: flush, lay sections out, assign symbol values, encode.
     pub fn finish(mut self) -> (Assembly, Vec<Diagnostic>) {
+        if let Some(loc) = self.manual_open.take() {
+            self.errors.push(Diagnostic::error(loc, "Missing '}' at end of file: this '{' is never closed"));
+        }
         for i in 0..self.sections.len() {
             self.current = i;
             self.flush();

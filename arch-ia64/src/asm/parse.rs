@@ -654,10 +654,13 @@ impl Parser<'_> {
             let n = e
                 .eval(&self.consts)
                 .map_err(|x| PErr { col, msg: format!("register count must be a constant: {x}") })?;
-            let n = u32::try_from(n).ok().filter(|n| *n > 0 && next + *n <= limit).ok_or_else(|| PErr {
-                col,
-                msg: format!("{dir}: {n} registers do not fit (at most {limit} rotating registers)"),
-            })?;
+            let n = u32::try_from(n)
+                .ok()
+                .filter(|n| *n > 0 && next.checked_add(*n).is_some_and(|end| end <= limit))
+                .ok_or_else(|| PErr {
+                    col,
+                    msg: format!("{dir}: {n} registers do not fit (at most {limit} rotating registers)"),
+                })?;
             let reg = base(u8::try_from(start + next).unwrap_or(0));
             self.rot.insert(name, (reg, n));
             next += n;
