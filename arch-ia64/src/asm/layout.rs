@@ -533,8 +533,14 @@ impl Assembler {
         object: bool,
     ) {
         let Some(field) = field else {
-            self.errors
-                .push(Diagnostic::error(loc.clone(), "this operand cannot take a relocation (it needs a constant)"));
+            let msg = match e.symbols().into_iter().find(|s| self.is_external(s)) {
+                Some(sym) => format!(
+                    "undefined symbol `{}`: this operand needs a constant and cannot take a relocation",
+                    display_name(sym)
+                ),
+                None => "this operand needs a constant and cannot take a relocation".to_string(),
+            };
+            self.errors.push(Diagnostic::error(loc.clone(), msg));
             return;
         };
         let Some(parts) = split(e, &EarlyEnv { asm: self }) else {
