@@ -65,9 +65,9 @@ pub fn golden_objects() -> Vec<(String, PathBuf)> {
 #[allow(dead_code)] // not every test file uses every helper
 pub const KERNEL_TARBALL: &str = "/usr/src/linux-source-6.1.tar.xz";
 
-/// An extracted Linux 6.1 tree with `arch/ia64` and `include` (issue 13's kernel corpus):
+/// An extracted Linux 6.1 tree with `arch/ia64`, `include` and `scripts` (the kernel corpus):
 /// `$ACCTEMU_LINUX_TREE` when set, else `/usr/src/linux-source-6.1` when extracted there,
-/// else the two directories extracted once from [`KERNEL_TARBALL`] into the target's
+/// else those directories extracted once from [`KERNEL_TARBALL`] into the target's
 /// test scratch directory (nothing of the kernel enters the repository). `None` when none
 /// exists and the oracles are optional.
 ///
@@ -75,11 +75,15 @@ pub const KERNEL_TARBALL: &str = "/usr/src/linux-source-6.1.tar.xz";
 /// When no tree can be had and `ACCTEMU_REQUIRE_ORACLES=1`, or extraction fails.
 #[allow(dead_code)] // not every test file uses every helper
 pub fn kernel_source() -> Option<PathBuf> {
-    let has_ia64 = |p: &Path| p.join("arch/ia64/kernel/entry.S").is_file() && p.join("include/linux").is_dir();
+    let has_ia64 = |p: &Path| {
+        p.join("arch/ia64/kernel/entry.S").is_file()
+            && p.join("include/linux/kconfig.h").is_file()
+            && p.join("scripts/syscalltbl.sh").is_file()
+    };
     if let Some(dir) = std::env::var_os("ACCTEMU_LINUX_TREE").map(PathBuf::from) {
         assert!(
             has_ia64(&dir),
-            "ACCTEMU_LINUX_TREE={} has no arch/ia64/kernel/entry.S and include/linux",
+            "ACCTEMU_LINUX_TREE={} lacks arch/ia64, include or scripts of a Linux tree",
             dir.display()
         );
         return Some(dir);
@@ -92,7 +96,7 @@ pub fn kernel_source() -> Option<PathBuf> {
     static EXTRACTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _guard = EXTRACTING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let tree = scratch.join("linux-source-6.1");
+    let tree = scratch.join("linux-6.1");
     if has_ia64(&tree) && tree.join(".extracted").is_file() {
         return Some(tree);
     }
@@ -116,12 +120,12 @@ pub fn kernel_source() -> Option<PathBuf> {
         .arg(KERNEL_TARBALL)
         .arg("-C")
         .arg(&part)
-        .args(["linux-source-6.1/arch/ia64", "linux-source-6.1/include"])
+        .args(["linux-source-6.1/arch/ia64", "linux-source-6.1/include", "linux-source-6.1/scripts"])
         .status()
         .unwrap_or_else(|e| panic!("running tar: {e}"));
     assert!(status.success(), "tar -xJf {KERNEL_TARBALL} failed");
     let extracted = part.join("linux-source-6.1");
-    std::fs::write(extracted.join(".extracted"), "arch/ia64 include\n").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(extracted.join(".extracted"), "arch/ia64 include scripts\n").unwrap_or_else(|e| panic!("{e}"));
     if std::fs::rename(&extracted, &tree).is_err() && !tree.join(".extracted").is_file() {
         panic!("cannot move the extracted tree to {}", tree.display());
     }

@@ -127,6 +127,9 @@ pub enum DiagnosticKind {
     },
     /// "hint in B unit can't be used": an unsuffixed `hint` in a B slot of a user template.
     HintInBUnit,
+    /// "`insn' does not fit into bundle": a manual bundle `{ ... }` holds more than its
+    /// template's slots take; this is the first instruction left over.
+    DoesNotFitBundle,
 }
 
 /// A problem found while packing, tied to the instruction's sequence index.
@@ -310,6 +313,10 @@ struct Queued {
     user_template: Option<Template>,
     /// The instruction group ends after it.
     stop: bool,
+    /// It follows a `{`: it starts a manual bundle.
+    manual_on: bool,
+    /// A `}` follows it: it ends its manual bundle.
+    manual_off: bool,
 }
 
 /// The packer. Feed it instructions, stops and flush points in source order; it emits bundles
@@ -340,6 +347,8 @@ pub struct Bundler {
     /// Location of every pushed instruction, by sequence index.
     locations: Vec<Option<SlotLocation>>,
     diagnostics: Vec<Diagnostic>,
+    /// A `{` was seen and the next pushed instruction starts a manual bundle.
+    next_manual_on: bool,
 }
 
 impl Default for Bundler {
@@ -362,6 +371,7 @@ impl Bundler {
             late_stops: Vec::new(),
             locations: Vec::new(),
             diagnostics: Vec::new(),
+            next_manual_on: false,
         }
     }
 
@@ -386,11 +396,27 @@ impl Bundler {
             labelled,
             user_template: user_template.map(|t| t.with_end_stop(false)),
             stop: insn.placement == Placement::Last,
+            manual_on: std::mem::take(&mut self.next_manual_on),
+            manual_off: false,
         });
         if self.pending.len() >= 4 {
             self.emit_one();
         }
         index
+    }
+
+    /// `{`: the next pushed instruction starts a manual bundle. As in gas, the instructions
+    /// before it end their bundle there, while the template look-ahead (R3) still sees past it.
+    pub fn open_manual(&mut self) {
+        self.next_manual_on = true;
+    }
+
+    /// `}`: the most recently pushed instruction ends its manual bundle (the rest of the
+    /// bundle is filled with nops).
+    pub fn close_manual(&mut self) {
+        if let Some(last) = self.pending.back_mut() {
+            last.manual_off = true;
+        }
     }
 
     /// `;;` after the most recently pushed instruction (R6). Nothing happens when no instruction
@@ -548,11 +574,20 @@ impl Bundler {
         let mut consumed = 0usize;
         // Group-end flag of the last instruction placed (it becomes the end stop bit).
         let mut group_end = false;
+        // Inside `{ ... }`: whether this bundle is manual, and whether its `}` was reached.
+        let mut manual = false;
+        let mut closed = false;
         let mut i = 0usize;
         while i < 3 {
             let Some(cur) = self.pending.get_mut(consumed) else {
                 break;
             };
+            if cur.manual_on {
+                if consumed > 0 {
+                    break;
+                }
+                manual = true;
+            }
             // R9: branches that live only in slot 2 jump there.
             if cur.placement == Placement::Slot2 {
                 i = 2;
@@ -639,6 +674,7 @@ impl Bundler {
             }
             group_end = cur.stop;
             consumed += 1;
+            let off = cur.manual_off;
             if unit == SlotUnit::L {
                 // R10: the X half follows in slot 2.
                 i += 1;
@@ -647,6 +683,17 @@ impl Bundler {
                 }
             }
             i += 1;
+            if off {
+                closed = true;
+                break;
+            }
+        }
+        if manual && !closed && consumed > 0 {
+            if let Some(left) = self.pending.get(consumed) {
+                if !left.manual_on {
+                    self.diagnostics.push(Diagnostic { index: left.index, kind: DiagnosticKind::DoesNotFitBundle });
+                }
+            }
         }
         if consumed == 0 {
             // Only possible with a user template: gas reports it and drops the instruction so
@@ -729,6 +776,10 @@ mod tests {
                 b.stop();
             } else if tok == "s=." {
                 dots.push(b.emitted());
+            } else if tok == "{" {
+                b.open_manual();
+            } else if tok == "}" {
+                b.close_manual();
             } else if tok == "flush" || tok == ".endp" {
                 b.flush();
             } else if tok == ".proc" {
@@ -1022,6 +1073,22 @@ mod tests {
         check("fma.s hint ;;", "0d - 0 1");
         // A stop after slot 0 before a slot-2 branch is tested as a stop after slot 1.
         check("add ;; br.cloop ;;", "02 0 - - | 11 - - 1");
+    }
+
+    /// Manual bundles, as `ia64-linux-gnu-as -x` packs them (`tests/corpus/ia64/src/kernel_bundles.S`):
+    /// `{` ends the bundle before it, `}` ends its own, the look-ahead still sees past `{`
+    /// (the end of input adds the last stop).
+    #[test]
+    fn manual_bundles() {
+        check("add { .mii add add ;; add } { .mib nop.m nop.i br.ret ;; }", "00 0 - - | 02 1 2 3 | 11 4 5 6");
+        check("{ ld8 add } add { .mfb ld8 br.call }", "00 0 1 - | 18 2 - - | 1d 3 - 4");
+        check("{ .mmi ld8 ;; ld8 nop.i ;; } { .mii add }", "0b 0 1 2 | 01 3 - -");
+        let (_, _, mut b) = run("{ .mii add add add add }");
+        assert_eq!(
+            b.take_diagnostics(),
+            vec![Diagnostic { index: 3, kind: DiagnosticKind::DoesNotFitBundle }],
+            "a fourth instruction does not fit"
+        );
     }
 
     #[test]

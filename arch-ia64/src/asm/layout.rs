@@ -5,6 +5,7 @@ use super::bundler::{Bundler, DiagnosticKind, PendingInsn, PlacedBundle, SlotFil
 use super::dv::DvChecker;
 use super::expr::{Expr, SymbolEnv};
 use super::matcher::{match_insn, Matched, Value};
+use super::reloc::{reloc_type, split, Field, Reloc};
 use super::syntax::{InsnSyntax, Operand, Reg, Statement, StmtKind};
 use super::{Assembly, ListingEntry};
 use crate::bundle::{Bundle, SlotUnit, Template};
@@ -91,6 +92,18 @@ pub(super) struct Assembler {
     pub output_bytes: u64,
     /// The most those directives may add in all ([`emu_core::input::Limits::max_output_size`]).
     pub max_output: u64,
+    /// Relocations found while rendering the object sections.
+    pub relocs: Vec<Reloc>,
+    /// Where each defined symbol lives after layout: section index and offset (set by `finish`).
+    pub placed: HashMap<String, (usize, u64)>,
+    /// Address of the section being rendered (relocation offsets are relative to it).
+    pub render_base: u64,
+    /// `.secalias`: section name -> name in the object file.
+    pub sec_aliases: HashMap<String, String>,
+    /// `.alias`: symbol name -> name in the object file.
+    pub sym_aliases: HashMap<String, String>,
+    /// Where the manual bundle `{` still open was opened.
+    pub manual_open: Option<SourceLoc>,
 }
 
 impl SectionState {
@@ -129,6 +142,16 @@ impl SectionState {
         }
     }
 
+    /// Zero bytes up to the next 16-byte boundary when data left the section unaligned and
+    /// no instruction is queued: bundles start at multiples of 16 (gas pads with zeros).
+    pub fn pad_to_bundle(&mut self) {
+        if self.kind == SectionKind::Code && !self.size.is_multiple_of(16) && self.bundler.pending() == 0 {
+            let pad = 16 - self.size % 16;
+            self.chunks.push(Chunk::Data(vec![0; pad as usize]));
+            self.size += pad;
+        }
+    }
+
     /// The emission address `.` (R5: it lags behind queued instructions).
     pub fn dot(&self) -> u64 {
         if self.kind == SectionKind::Code {
@@ -153,6 +176,34 @@ impl SymbolEnv for EarlyEnv<'_> {
     }
     fn dot(&self) -> Option<u64> {
         None
+    }
+}
+
+/// Symbol values as offsets in the current section placed at `base` (for `.org`, `.space` with
+/// label differences): absolute symbols keep their value, labels of other sections or not yet
+/// placed have none.
+pub(super) struct SectionEnv<'a> {
+    pub asm: &'a Assembler,
+    pub base: u64,
+}
+
+impl SymbolEnv for SectionEnv<'_> {
+    fn symbol(&self, name: &str) -> Option<u64> {
+        let cur = self.asm.current;
+        match self.asm.symbols.get(name)?.0 {
+            SymDef::Abs(v) => Some(v),
+            SymDef::At(s, off) if s == cur => Some(self.base + off),
+            SymDef::Insn { section, index, slot_offset } if section == cur => {
+                let sec = self.asm.sections.get(section)?;
+                let l = sec.bundler.location(index)?;
+                let off = sec.bundle_offsets.get(l.bundle)?;
+                Some(self.base + off + if slot_offset { l.slot as u64 } else { 0 })
+            }
+            _ => None,
+        }
+    }
+    fn dot(&self) -> Option<u64> {
+        Some(self.base + self.asm.sections.get(self.asm.current)?.dot())
     }
 }
 
@@ -187,6 +238,12 @@ impl Assembler {
             dv: DvChecker::new(),
             output_bytes: 0,
             max_output: emu_core::input::DEFAULT_MAX_OUTPUT_SIZE,
+            relocs: Vec::new(),
+            placed: HashMap::new(),
+            render_base: 0,
+            sec_aliases: HashMap::new(),
+            sym_aliases: HashMap::new(),
+            manual_open: None,
         }
     }
 
@@ -253,6 +310,30 @@ impl Assembler {
                 }
             }
             StmtKind::Directive(name, args) => self.directive(&name, &args, &loc),
+            StmtKind::BundleOpen | StmtKind::BundleClose => {
+                let open = matches!(stmt.kind, StmtKind::BundleOpen);
+                // gas's messages for unbalanced braces (warnings; a `{` left open is an error
+                // at the end of input).
+                let was_open = self.manual_open.is_some();
+                if open == was_open {
+                    let text = if open {
+                        "Found '{' when manual bundling is already turned on"
+                    } else {
+                        "Found '}' when manual bundling is off"
+                    };
+                    self.warnings.push(Diagnostic::warning(loc.clone(), text));
+                    return;
+                }
+                self.manual_open = open.then(|| loc.clone());
+                let sec = self.sec();
+                if sec.kind == SectionKind::Code {
+                    if open {
+                        sec.bundler.open_manual();
+                    } else {
+                        sec.bundler.close_manual();
+                    }
+                }
+            }
         }
     }
 
@@ -339,6 +420,7 @@ impl Assembler {
         }
 
         let template = self.user_template.take();
+        self.sections[cur].pad_to_bundle();
         let sec = &mut self.sections[cur];
         let labelled = !sec.pending_labels.is_empty();
         sec.pending_labels.clear();
@@ -368,6 +450,7 @@ impl Assembler {
                     format!("`{}` does not fit into the {} template", rec.mnemonic, template.name())
                 }
                 DiagnosticKind::HintInBUnit => "`hint` cannot be used in a B slot".to_string(),
+                DiagnosticKind::DoesNotFitBundle => format!("`{}` does not fit into bundle", rec.mnemonic),
             };
             self.errors.push(Diagnostic::error(rec.loc.clone(), message));
         }
@@ -376,6 +459,17 @@ impl Assembler {
     /// Whether `e` needs a relocation in an object file: it uses a section address other than
     /// as the difference of two addresses in one section.
     fn relocatable(&self, e: &Expr) -> bool {
+        // After layout: the value must not change when the sections move (each by a different
+        // amount), as for `add r=(end - 16 - start),r2` with both labels in one section.
+        if !self.placed.is_empty() && !has_dot(e) {
+            let at = |shift: u64| {
+                let env = PlacedEnv { asm: self, shift };
+                e.eval(&env)
+            };
+            if let (Ok(a), Ok(b)) = (at(0), at(1 << 40)) {
+                return a != b;
+            }
+        }
         let section_of = |name: &str| match self.symbols.get(name).map(|(d, _)| d) {
             Some(SymDef::At(s, _)) | Some(SymDef::Insn { section: s, .. }) => Some(*s),
             _ => None,
@@ -390,13 +484,97 @@ impl Assembler {
         e.symbols().iter().any(|s| section_of(s).is_some())
     }
 
-    /// Whether `name` is declared global but defined nowhere: an external for the linker.
+    /// Whether `name` is defined nowhere in this file: an external for the linker, as in gas
+    /// (declared `.global` or not). Numeric local labels (`1f` never defined) are not.
     pub fn is_external(&self, name: &str) -> bool {
-        !self.symbols.contains_key(name) && self.globals.contains(name)
+        !self.symbols.contains_key(name) && !name.contains('\u{2}')
+    }
+
+    /// Whether the field for `e` is left to the linker: it names an external symbol or uses a
+    /// relocation operator; in the object file also when it needs a section's address
+    /// (`target`: a branch to another section; otherwise any address not taken as a difference
+    /// within one section).
+    fn needs_reloc(&self, e: &Expr, object: bool, target: Option<crate::table::OpKind>, section: usize) -> bool {
+        if e.symbols().iter().any(|s| self.is_external(s)) || has_reloc_fn(e) {
+            return true;
+        }
+        if !object {
+            return false;
+        }
+        // gas keeps a relocation against a global symbol even in its own section, so that
+        // the linker may preempt it; only local symbols of the same section resolve here.
+        let elsewhere =
+            |s: &&str| self.globals.contains(*s) || self.placed.get(*s).is_some_and(|(sec, _)| *sec != section);
+        if let Some(kind) = target {
+            // A branch hint's tag has no relocation: gas resolves it within the section.
+            if matches!(kind, crate::table::OpKind::Tag13 | crate::table::OpKind::Tag13b) {
+                return e.symbols().iter().any(|s| self.placed.get(*s).is_some_and(|(sec, _)| *sec != section));
+            }
+            return e.symbols().iter().any(elsewhere);
+        }
+        // `x - .` with a local `x` in this section is a constant distance.
+        if let Some(parts) = split(e, &EarlyEnv { asm: self }) {
+            if parts.minus_dot && parts.funcs.is_empty() {
+                return elsewhere(&parts.symbol.as_str());
+            }
+        }
+        self.relocatable(e)
+    }
+
+    /// Records the relocation for `e` in `field` at `offset` of section `section` (object pass
+    /// only), or reports why gas could not represent it.
+    fn record_reloc(
+        &mut self,
+        e: &Expr,
+        field: Option<Field>,
+        section: usize,
+        offset: u64,
+        loc: &SourceLoc,
+        object: bool,
+    ) {
+        let Some(field) = field else {
+            let msg = match e.symbols().into_iter().find(|s| self.is_external(s)) {
+                Some(sym) => format!(
+                    "undefined symbol `{}`: this operand needs a constant and cannot take a relocation",
+                    display_name(sym)
+                ),
+                None => "this operand needs a constant and cannot take a relocation".to_string(),
+            };
+            self.errors.push(Diagnostic::error(loc.clone(), msg));
+            return;
+        };
+        let Some(parts) = split(e, &EarlyEnv { asm: self }) else {
+            self.errors.push(Diagnostic::error(
+                loc.clone(),
+                "expression is too complex for a relocation: expected symbol + constant (or symbol - .)",
+            ));
+            return;
+        };
+        match reloc_type(&parts.funcs, field, parts.minus_dot) {
+            Ok(r_type) if object => {
+                let local = self.placed.get(&parts.symbol).copied();
+                let global = self.globals.contains(&parts.symbol);
+                self.relocs.push(Reloc {
+                    global,
+                    section,
+                    offset,
+                    r_type,
+                    symbol: parts.symbol,
+                    local,
+                    addend: parts.addend,
+                    loc: loc.clone(),
+                });
+            }
+            Ok(_) => {}
+            Err(m) => self.errors.push(Diagnostic::error(loc.clone(), m)),
+        }
     }
 
     /// Ends assembly: flush, lay sections out, assign symbol values, encode.
     pub fn finish(mut self) -> (Assembly, Vec<Diagnostic>) {
+        if let Some(loc) = self.manual_open.take() {
+            self.errors.push(Diagnostic::error(loc, "Missing '}' at end of file: this '{' is never closed"));
+        }
         for i in 0..self.sections.len() {
             self.current = i;
             self.flush();
@@ -428,6 +606,13 @@ impl Assembler {
             };
             if let Some(v) = v {
                 values.insert(name.clone(), v);
+                let sec = match def {
+                    SymDef::Abs(_) => None,
+                    SymDef::At(s, _) | SymDef::Insn { section: s, .. } => Some(*s),
+                };
+                if let Some(s) = sec {
+                    self.placed.insert(name.clone(), (s, v.wrapping_sub(bases[s])));
+                }
             }
         }
         let mut image = Image::new(Endian::Little);
@@ -436,9 +621,11 @@ impl Assembler {
         let sections = std::mem::take(&mut self.sections);
         let mut object = Vec::new();
         for (si, sec) in sections.iter().enumerate() {
-            let data = self.render(sec, bases[si], &values, &mut listing, &mut source_map, false);
+            let data = self.render(si, sec, bases[si], &values, &mut listing, &mut source_map, false);
             let errors = self.errors.len();
-            let obj = self.render(sec, 0, &values, &mut Vec::new(), &mut SourceMap::new(), true);
+            // Encoded at the image addresses so that displacements within the section come out
+            // the same; relocation offsets are taken relative to the section.
+            let obj = self.render(si, sec, bases[si], &values, &mut Vec::new(), &mut SourceMap::new(), true);
             self.errors.truncate(errors);
             image.sections.push(Section {
                 name: sec.name.clone(),
@@ -447,7 +634,9 @@ impl Assembler {
                 kind: sec.kind,
                 align: sec.align,
             });
-            object.push(Section { name: sec.name.clone(), addr: 0, data: obj, kind: sec.kind, align: sec.align });
+            // The object file names sections and symbols by their `.secalias`/`.alias` names.
+            let obj_name = self.sec_aliases.get(&sec.name).unwrap_or(&sec.name).clone();
+            object.push(Section { name: obj_name, addr: 0, data: obj, kind: sec.kind, align: sec.align });
         }
         let mut names: Vec<&String> = values.keys().collect();
         names.sort_by_key(|n| (values.get(*n).copied().unwrap_or(0), (*n).clone()));
@@ -475,11 +664,19 @@ impl Assembler {
         }
         image.source_map = source_map;
         let errors = std::mem::take(&mut self.errors);
-        (Assembly { image, object, warnings: std::mem::take(&mut self.warnings), listing }, errors)
+        let mut relocs = std::mem::take(&mut self.relocs);
+        for r in &mut relocs {
+            if let Some(a) = self.sym_aliases.get(&r.symbol) {
+                r.symbol = a.clone();
+            }
+        }
+        (Assembly { image, object, warnings: std::mem::take(&mut self.warnings), listing, relocs }, errors)
     }
 
+    #[allow(clippy::too_many_arguments)] // the two passes differ only in base and `object`
     fn render(
         &mut self,
+        si: usize,
         sec: &SectionState,
         base: u64,
         values: &HashMap<String, u64>,
@@ -488,12 +685,13 @@ impl Assembler {
         object: bool,
     ) -> Vec<u8> {
         let mut out = Vec::with_capacity(sec.size as usize);
+        self.render_base = base;
         for chunk in &sec.chunks {
             match chunk {
                 Chunk::Data(bytes) => out.extend_from_slice(bytes),
                 Chunk::Bundle(b) => {
                     let ip = base + out.len() as u64;
-                    let bytes = self.encode_bundle(sec, b, ip, values, object);
+                    let bytes = self.encode_bundle(si, sec, b, ip, values, object);
                     if let Ok(decoded) = decode_bundle(bytes) {
                         for slot in 0..3u8 {
                             let rec = match b.slots[slot as usize] {
@@ -520,15 +718,17 @@ impl Assembler {
         }
         for fx in &sec.fixups {
             let env = FinalEnv { values, dot: base + fx.offset };
-            if fx.expr.symbols().iter().any(|s| self.is_external(s)) || object && self.relocatable(&fx.expr) {
+            if self.needs_reloc(&fx.expr, object, None, si) {
+                self.record_reloc(&fx.expr, Some(Field::Data(fx.size)), si, fx.offset, &fx.loc, object);
                 continue;
             }
             match fx.expr.eval(&env) {
                 Ok(v) => {
-                    let le = (v as u64).to_le_bytes();
+                    // data16 holds the value sign-extended to 128 bits.
+                    let le = (i128::from(v) as u128).to_le_bytes();
                     let start = fx.offset as usize;
-                    if let Some(dst) = out.get_mut(start..start + fx.size) {
-                        dst.copy_from_slice(&le[..fx.size]);
+                    if let (Some(dst), Some(src)) = (out.get_mut(start..start + fx.size), le.get(..fx.size)) {
+                        dst.copy_from_slice(src);
                     }
                 }
                 Err(e) => self.errors.push(Diagnostic::error(fx.loc.clone(), e.to_string())),
@@ -537,8 +737,10 @@ impl Assembler {
         out
     }
 
+    #[allow(clippy::too_many_arguments)] // as `render`
     fn encode_bundle(
         &mut self,
+        si: usize,
         sec: &SectionState,
         b: &PlacedBundle,
         ip: u64,
@@ -556,7 +758,7 @@ impl Assembler {
                 },
                 SlotFill::Insn { unit: SlotUnit::L, .. } => continue,
                 SlotFill::Insn { index, unit } => match sec.insns.get(index) {
-                    Some(rec) => match self.encode_insn(rec, unit, ip, values, object) {
+                    Some(rec) => match self.encode_insn(si, rec, (unit, s), ip, values, object) {
                         Some(raw) => raw,
                         None => continue,
                     },
@@ -573,8 +775,9 @@ impl Assembler {
 
     fn encode_insn(
         &mut self,
+        si: usize,
         rec: &InsnRec,
-        unit: SlotUnit,
+        (unit, slot): (SlotUnit, usize),
         ip: u64,
         values: &HashMap<String, u64>,
         object: bool,
@@ -596,20 +799,23 @@ impl Assembler {
                     vals.push((ip as i64).wrapping_add(*k))
                 }
                 Value::Known(k) => vals.push(*k),
-                // A reference to an external symbol leaves the field for the linker, as gas
-                // does: zero for an absolute value, no displacement for an IP-relative one.
-                Value::Later(e, _) if e.symbols().iter().any(|s| self.is_external(s)) => {
-                    let target = kinds.get(i).is_some_and(|k| k.spec().class == crate::table::OpClass::Target);
-                    vals.push(if target { ip as i64 } else { 0 });
-                }
-                // In the object file gas leaves a relocation for a section address used as an
-                // absolute value (movl r=label), so the field holds zero there.
-                Value::Later(e, _)
-                    if object
-                        && self.relocatable(e)
-                        && kinds.get(i).is_some_and(|k| k.spec().class != crate::table::OpClass::Target) =>
+                // A field for the linker (an external symbol, a relocation operator; in the
+                // object file also a section address) holds zero as in gas: no displacement
+                // for an IP-relative one. `movl`/`brl` relocate slot 1, as gas counts them.
+                Value::Later(e, loc)
+                    if self.needs_reloc(
+                        e,
+                        object,
+                        kinds.get(i).copied().filter(|k| k.spec().class == crate::table::OpClass::Target),
+                        si,
+                    ) =>
                 {
-                    vals.push(0)
+                    let kind = kinds.get(i).copied();
+                    let target = kind.is_some_and(|k| k.spec().class == crate::table::OpClass::Target);
+                    let field = kind.and_then(|k| Field::of_operand(k, unit));
+                    let at = if unit == SlotUnit::X { 1 } else { slot as u64 };
+                    self.record_reloc(e, field, si, ip - self.render_base + at, loc, object);
+                    vals.push(if target { ip as i64 } else { 0 });
                 }
                 Value::Later(e, loc) => match e.eval(&env) {
                     Ok(k) => vals.push(k),
@@ -639,6 +845,47 @@ impl Assembler {
                 None
             }
         }
+    }
+}
+
+/// Whether `e` refers to the current location `.`.
+fn has_dot(e: &Expr) -> bool {
+    match e {
+        Expr::Dot => true,
+        Expr::Unary(_, x) | Expr::RelocFn(_, x) => has_dot(x),
+        Expr::Binary(_, a, b) => has_dot(a) || has_dot(b),
+        _ => false,
+    }
+}
+
+/// Symbol values with every section `s` moved by `(s + 1) * shift`.
+struct PlacedEnv<'a> {
+    asm: &'a Assembler,
+    shift: u64,
+}
+
+impl SymbolEnv for PlacedEnv<'_> {
+    fn symbol(&self, name: &str) -> Option<u64> {
+        if let Some(&(s, off)) = self.asm.placed.get(name) {
+            return Some(off.wrapping_add((s as u64 + 1).wrapping_mul(self.shift)));
+        }
+        match self.asm.symbols.get(name)?.0 {
+            SymDef::Abs(v) => Some(v),
+            _ => None,
+        }
+    }
+    fn dot(&self) -> Option<u64> {
+        None
+    }
+}
+
+/// Whether `e` uses a relocation operator (`@gprel(x)` ...).
+fn has_reloc_fn(e: &Expr) -> bool {
+    match e {
+        Expr::RelocFn(..) => true,
+        Expr::Unary(_, x) => has_reloc_fn(x),
+        Expr::Binary(_, a, b) => has_reloc_fn(a) || has_reloc_fn(b),
+        _ => false,
     }
 }
 

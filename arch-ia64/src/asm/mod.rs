@@ -11,8 +11,10 @@ pub mod dv;
 mod dv_feed;
 pub mod expr;
 mod layout;
+mod macros;
 pub mod matcher;
 pub mod parse;
+pub mod reloc;
 pub mod syntax;
 
 use crate::bundle::Template;
@@ -33,6 +35,9 @@ pub struct Assembly {
     pub warnings: Vec<Diagnostic>,
     /// One entry per instruction slot of every code section, in address order.
     pub listing: Vec<ListingEntry>,
+    /// The relocations of [`Assembly::object`], in section order and then in the order gas
+    /// makes them (instructions by address, then the data fields of the section).
+    pub relocs: Vec<reloc::Reloc>,
 }
 
 /// One slot of the listing.
@@ -78,8 +83,18 @@ pub fn assemble(
     } else {
         preprocess(file, text, opts, loader).map_err(Diagnostics::from)?
     };
-    let locate = |line: u32, col: u32| pp.lines.origin_col(line, col);
-    let (statements, mut errors) = parse::parse(&pp.text, &locate);
+    let pp_locate = |line: u32, col: u32| pp.lines.origin_col(line, col);
+    let expanded = macros::expand(&pp.text, &pp_locate).map_err(Diagnostics)?;
+    // Lines made by a macro point at the invocation's line.
+    let locate = |line: u32, col: u32| {
+        let at = line.checked_sub(1).and_then(|i| expanded.origin.get(i as usize)).copied();
+        match at {
+            Some((orig, true)) => pp.lines.origin_col(orig, col),
+            Some((orig, false)) => pp.lines.origin_col(orig, 0),
+            None => pp.lines.origin_col(line, col),
+        }
+    };
+    let (statements, mut errors) = parse::parse(&expanded.text, &locate);
     let source_line = |loc: &SourceLoc| -> Option<String> { pp.lines.source_line_at(loc).map(str::to_string) };
     let mut asm = layout::Assembler::new();
     asm.max_output = opts.limits.max_output_size;

@@ -37,6 +37,7 @@ pub fn parse(text: &str, locate: &dyn Fn(u32, u32) -> SourceLoc) -> (Vec<Stateme
         frame: None,
         local_counts: HashMap::new(),
         consts: HashMap::new(),
+        rot: HashMap::new(),
         stmts: Vec::new(),
         diags: Vec::new(),
         line: 0,
@@ -77,6 +78,74 @@ fn at_constant(word: &str) -> Option<u64> {
         "nat" => 0x100,
         _ => return None,
     })
+}
+
+/// The bit masks gas predefines for the one-bit PSR fields (`rsm psr.i|psr.ic`), at the
+/// bit positions of the SDM's PSR layout (checked with `data8 psr.X`: gas has no `psr.cpl`,
+/// `psr.ri` or `psr.ia`, which stay plain symbols).
+fn psr_bit(name: &str) -> Option<u64> {
+    let bit = match name.strip_prefix("psr.")? {
+        "be" => 1,
+        "up" => 2,
+        "ac" => 3,
+        "mfl" => 4,
+        "mfh" => 5,
+        "ic" => 13,
+        "i" => 14,
+        "pk" => 15,
+        "dt" => 17,
+        "dfl" => 18,
+        "dfh" => 19,
+        "sp" => 20,
+        "pp" => 21,
+        "di" => 22,
+        "si" => 23,
+        "db" => 24,
+        "lp" => 25,
+        "tb" => 26,
+        "rt" => 27,
+        "is" => 34,
+        "mc" => 35,
+        "it" => 36,
+        "id" => 37,
+        "da" => 38,
+        "dd" => 39,
+        "ss" => 40,
+        "ed" => 43,
+        "bn" => 44,
+        _ => return None,
+    };
+    Some(1u64 << bit)
+}
+
+/// The size of a floating data directive's values (`real4` 4, `.double` 8, ...).
+fn float_width(lower: &str) -> Option<usize> {
+    match lower.strip_suffix(".ua").unwrap_or(lower) {
+        "real4" | ".float" | ".single" => Some(4),
+        "real8" | ".double" => Some(8),
+        _ => None,
+    }
+}
+
+/// The IEEE bits of a floating literal in `width` bytes.
+fn float_bits(text: &str, width: usize) -> Option<u64> {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let lower = body.to_ascii_lowercase();
+    let digits = ["0f", "0d", "0e", "0r"].iter().find_map(|p| lower.strip_prefix(p)).unwrap_or(&lower);
+    let digits = digits.strip_prefix('+').unwrap_or(digits);
+    if digits.is_empty()
+        || !digits.bytes().all(|b| b.is_ascii_digit() || b == b'.' || b == b'e' || b == b'-' || b == b'+')
+    {
+        return None;
+    }
+    let signed = if neg { format!("-{digits}") } else { digits.to_string() };
+    match width {
+        4 => signed.parse::<f32>().ok().map(|v| u64::from(v.to_bits())),
+        _ => signed.parse::<f64>().ok().map(f64::to_bits),
+    }
 }
 
 /// Deepest expression nesting accepted; keeps recursion (here and in `Expr::eval`) bounded.
@@ -148,6 +217,10 @@ impl<'t> Cur<'t> {
     }
 }
 
+/// The template directives (`.mii` ...), which take no operands.
+const TEMPLATE_DIRECTIVES: [&str; 10] =
+    [".mii", ".mlx", ".mmi", ".mfi", ".mmf", ".mib", ".mbb", ".bbb", ".mmb", ".mfb"];
+
 fn is_data_directive(lower: &str) -> bool {
     let base = lower.strip_suffix(".ua").unwrap_or(lower);
     matches!(
@@ -173,6 +246,8 @@ struct Parser<'a> {
     local_counts: HashMap<u32, u32>,
     /// Constants from `name = expr`, for evaluating `alloc` and `.regstk` frame sizes.
     consts: HashMap<String, u64>,
+    /// Rotating register names from `.rotr`/`.rotp`/`.rotf`: name -> (first register, count).
+    rot: HashMap<String, (Reg, u32)>,
     stmts: Vec<Statement>,
     diags: Vec<Diagnostic>,
     line: u32,
@@ -219,11 +294,48 @@ impl Parser<'_> {
         }
     }
 
-    fn statement(&mut self, mut c: Cur<'_>) -> Result<(), PErr> {
-        if let Some(t) = c.toks.iter().find(|t| matches!(t.kind, Tk::Bad(_))) {
+    fn statement(&mut self, c: Cur<'_>) -> Result<(), PErr> {
+        // Floating literals (`1.5`) are no integer tokens; the float directives read their text.
+        let floats = c.toks.iter().find(|t| !matches!(t.kind, Tk::Ident(_) if t.text.ends_with(':')));
+        let floats =
+            matches!(floats.map(|t| &t.kind), Some(Tk::Ident(n)) if float_width(&n.to_ascii_lowercase()).is_some());
+        if let Some(t) = c.toks.iter().find(|t| matches!(t.kind, Tk::Bad(_)) && !floats) {
             if let Tk::Bad(m) = &t.kind {
                 return err(t.col, m.clone());
             }
+        }
+        // A `}` closing a manual bundle may end the statement it follows (`add r1=r2,r3 }`).
+        let close = match c.toks.last() {
+            Some(t) if t.kind == Tk::P("}") && c.toks.len() > 1 => Some(t.col),
+            _ => None,
+        };
+        let result = match close {
+            Some(col) => {
+                let inner = Cur {
+                    toks: c.toks.get(..c.toks.len() - 1).unwrap_or_default(),
+                    pos: 0,
+                    end_col: col,
+                    end_desc: "'}'",
+                };
+                self.statement_body(inner)
+            }
+            None => self.statement_body(c),
+        };
+        if let Some(col) = close {
+            self.push(StmtKind::BundleClose, col);
+        }
+        result
+    }
+
+    fn statement_body(&mut self, mut c: Cur<'_>) -> Result<(), PErr> {
+        // `{` and `}` of manual bundles, before anything else on the statement.
+        while let Some(t) = c.peek() {
+            match t.kind {
+                Tk::P("{") => self.push(StmtKind::BundleOpen, t.col),
+                Tk::P("}") => self.push(StmtKind::BundleClose, t.col),
+                _ => break,
+            }
+            c.pos += 1;
         }
         // Leading labels.
         while let Some(t) = c.peek() {
@@ -244,26 +356,43 @@ impl Parser<'_> {
                 _ => return err(t.col, format!("expected a label name before ':', found {}", c.found())),
             }
             c.pos += 2;
+            while let Some(t) = c.peek() {
+                match t.kind {
+                    Tk::P("{") => self.push(StmtKind::BundleOpen, t.col),
+                    Tk::P("}") => self.push(StmtKind::BundleClose, t.col),
+                    _ => break,
+                }
+                c.pos += 1;
+            }
         }
         let Some(first) = c.peek() else { return Ok(()) };
         match &first.kind {
-            Tk::P("{") | Tk::P("}") => err(
-                first.col,
-                "explicit bundles '{ ... }' are not supported; use a template directive such as .mii and ';;' stops",
-            ),
             Tk::P("[") => {
                 let tag = match (c.peek_kind(1), c.is_p(2, ":"), c.is_p(3, "]")) {
                     (Some(Tk::Ident(n) | Tk::ForcedSym(n)), true, true) => n.clone(),
+                    // `[1:]`: a numeric local label, referred to as `1b`/`1f` like a label.
+                    (Some(Tk::Num(_)), true, true) => {
+                        let text = c.toks.get(c.pos + 1).map(|t| t.text.clone()).unwrap_or_default();
+                        let Some(n) = canonical_number(&text) else {
+                            c.pos += 1;
+                            return err(c.col(), format!("expected a tag name in '[name:]', found {}", c.found()));
+                        };
+                        let count = self.local_counts.entry(n).or_insert(0);
+                        *count += 1;
+                        local_label_name(n, *count)
+                    }
                     _ => {
                         c.pos += 1;
                         return err(c.col(), format!("expected a tag name in '[name:]', found {}", c.found()));
                     }
                 };
                 c.pos += 4;
-                if c.at_end() {
-                    return err(c.col(), format!("expected an instruction after tag '[{tag}:]', found {}", c.found()));
-                }
                 self.push(StmtKind::Tag(tag), first.col);
+                // gas lets the tagged instruction follow in a later statement (`...; [99:]`
+                // at the end of a line): the tag names the next instruction's slot.
+                if c.at_end() {
+                    return Ok(());
+                }
                 self.instruction(c)
             }
             Tk::Ident(name) | Tk::ForcedSym(name) if c.is_p(1, "=") => {
@@ -277,6 +406,14 @@ impl Parser<'_> {
             Tk::P("(") => self.instruction(c),
             Tk::Ident(name) => {
                 let lower = name.to_ascii_lowercase();
+                if TEMPLATE_DIRECTIVES.contains(&lower.as_str()) && c.toks.len() > c.pos + 1 {
+                    // gas reads nothing after a template directive: an instruction may follow
+                    // on the same statement (`{ .mib (p6) ld8 r1=[r2] ...`).
+                    let col = first.col;
+                    c.pos += 1;
+                    self.push(StmtKind::Directive(lower, Vec::new()), col);
+                    return self.statement_body(c);
+                }
                 if lower.starts_with('.') || is_data_directive(&lower) {
                     c.pos += 1;
                     self.directive(c, lower, first.col)
@@ -291,6 +428,30 @@ impl Parser<'_> {
     fn directive(&mut self, mut c: Cur<'_>, name: String, col: u32) -> Result<(), PErr> {
         let mut args = Vec::new();
         let mut ctx = format!("after '{name}'");
+        if let Some(width) = float_width(&name) {
+            return self.float_directive(c, name, col, width);
+        }
+        if matches!(name.as_str(), ".rotr" | ".rotp" | ".rotf") {
+            self.rotating(&mut c, &name)?;
+            self.push(StmtKind::Directive(name, args), col);
+            return Ok(());
+        }
+        if matches!(name.as_str(), ".section" | ".pushsection" | ".secalias") {
+            // A section name is raw text up to the first ',' (`___ksymtab+name` is one name).
+            let end = c.toks.iter().skip(c.pos).position(|t| t.kind == Tk::P(",")).map_or(c.toks.len(), |k| k + c.pos);
+            if end > c.pos + 1 && c.peek().is_some_and(|t| !matches!(t.kind, Tk::Str(_))) {
+                let text: String = c.toks.get(c.pos..end).unwrap_or_default().iter().map(|t| t.text.as_str()).collect();
+                args.push(self.located(DirArg::Str(text), c.col()));
+                c.pos = end;
+                if !c.at_end() {
+                    c.pos += 1;
+                    ctx = "after ','".to_string();
+                } else {
+                    self.push(StmtKind::Directive(name, args), col);
+                    return Ok(());
+                }
+            }
+        }
         if !c.at_end() {
             loop {
                 self.dir_arg(&mut c, &ctx, &mut args)?;
@@ -343,6 +504,14 @@ impl Parser<'_> {
                 Ok(())
             }
             Tk::P(",") => err(t.col, format!("expected an argument {ctx}, found ','")),
+            // `%progbits` is gas's other spelling of `@progbits`.
+            Tk::P("%") if matches!(c.peek_kind(1), Some(Tk::Ident(_))) => {
+                if let Some(Tk::Ident(w)) = c.peek_kind(1) {
+                    args.push(self.located(DirArg::At(w.clone()), t.col));
+                }
+                c.pos += 2;
+                Ok(())
+            }
             Tk::Ident(name) if c.peek_kind(1).is_none() || c.is_p(1, ",") => {
                 match lookup_reg(name, self.frame) {
                     RegLookup::Yes(r) => args.push(self.located(DirArg::Reg(r), t.col)),
@@ -367,8 +536,15 @@ impl Parser<'_> {
             c.pos += 1;
             let t = c.peek();
             let reg = match t.map(|t| &t.kind) {
+                Some(Tk::Ident(n)) if c.is_p(1, "[") && self.rot.contains_key(n) => match self.rotating_reg(&mut c)? {
+                    Reg::Pr(p) => Some(p),
+                    _ => None,
+                },
                 Some(Tk::Ident(n)) => match lookup_reg(n, self.frame) {
-                    RegLookup::Yes(Reg::Pr(p)) => Some(p),
+                    RegLookup::Yes(Reg::Pr(p)) => {
+                        c.pos += 1;
+                        Some(p)
+                    }
                     _ => None,
                 },
                 _ => None,
@@ -376,7 +552,6 @@ impl Parser<'_> {
             let Some(p) = reg else {
                 return err(c.col(), format!("expected a predicate register (p0-p63) after '(', found {}", c.found()));
             };
-            c.pos += 1;
             c.expect(")", "after the qualifying predicate")?;
             qp = Some(self.located(p, start_col));
         }
@@ -429,6 +604,98 @@ impl Parser<'_> {
         let insn = InsnSyntax { qp, mnemonic: self.located(mnemonic, mcol), outputs, inputs, has_equals: eq.is_some() };
         self.push(StmtKind::Insn(insn), start_col);
         Ok(())
+    }
+
+    /// `real4`/`real8`/`.float`/`.single`/`.double` and their `.ua` forms: each argument is a
+    /// decimal floating literal (optionally `0f`/`0d`/`0e`-prefixed), written as its IEEE bits,
+    /// rounded to nearest (as gas).
+    fn float_directive(&mut self, c: Cur<'_>, name: String, col: u32, width: usize) -> Result<(), PErr> {
+        let mut args = Vec::new();
+        for piece in c.toks.get(c.pos..).unwrap_or_default().split(|t| t.kind == Tk::P(",")) {
+            let Some(first) = piece.first() else {
+                return err(c.end_col, format!("expected a floating-point number in {name}"));
+            };
+            let text: String = piece.iter().map(|t| t.text.as_str()).collect();
+            let Some(bits) = float_bits(&text, width) else {
+                return err(first.col, format!("'{text}' is not a floating-point number"));
+            };
+            args.push(self.located(DirArg::Expr(Expr::Num(bits)), first.col));
+        }
+        self.push(StmtKind::Directive(name, args), col);
+        Ok(())
+    }
+
+    /// `.rotr`/`.rotp`/`.rotf name[count], ...`: names for consecutive rotating registers
+    /// from r32, p16 or f32. Each directive replaces the names of the previous one of its kind.
+    fn rotating(&mut self, c: &mut Cur<'_>, dir: &str) -> Result<(), PErr> {
+        let (base, limit): (fn(u8) -> Reg, u32) = match dir {
+            ".rotr" => (Reg::Gr, 96),
+            ".rotp" => (Reg::Pr, 48),
+            _ => (Reg::Fr, 96),
+        };
+        let first = |r: Reg| match r {
+            Reg::Gr(_) => 32,
+            Reg::Pr(_) => 16,
+            _ => 32,
+        };
+        let start = first(base(0));
+        self.rot.retain(|_, (r, _)| std::mem::discriminant(r) != std::mem::discriminant(&base(0)));
+        let mut next = 0u32;
+        loop {
+            let Some(Tk::Ident(name)) = c.peek_kind(0) else {
+                return err(c.col(), format!("expected a register name after '{dir}', found {}", c.found()));
+            };
+            let name = name.clone();
+            c.pos += 1;
+            c.expect("[", &format!("after '{name}' in {dir}"))?;
+            let col = c.col();
+            let e = self.expr(c, "after '['")?;
+            c.expect("]", "after the register count")?;
+            let n = e
+                .eval(&self.consts)
+                .map_err(|x| PErr { col, msg: format!("register count must be a constant: {x}") })?;
+            let n = u32::try_from(n)
+                .ok()
+                .filter(|n| *n > 0 && next.checked_add(*n).is_some_and(|end| end <= limit))
+                .ok_or_else(|| PErr {
+                    col,
+                    msg: format!("{dir}: {n} registers do not fit (at most {limit} rotating registers)"),
+                })?;
+            let reg = base(u8::try_from(start + next).unwrap_or(0));
+            self.rot.insert(name, (reg, n));
+            next += n;
+            if c.at_end() {
+                return Ok(());
+            }
+            c.expect(",", &format!("between arguments of {dir}"))?;
+        }
+    }
+
+    /// `name[index]` for a rotating register name.
+    fn rotating_reg(&self, c: &mut Cur<'_>) -> Result<Reg, PErr> {
+        let Some(Tk::Ident(name)) = c.peek_kind(0) else {
+            return err(c.col(), "expected a rotating register name");
+        };
+        let Some(&(reg, count)) = self.rot.get(name) else {
+            return err(c.col(), format!("'{name}' is not a rotating register name"));
+        };
+        c.pos += 2;
+        let col = c.col();
+        let e = self.expr(c, "after '['")?;
+        c.expect("]", "after the register index")?;
+        let i =
+            e.eval(&self.consts).map_err(|x| PErr { col, msg: format!("register index must be a constant: {x}") })?;
+        let i = u32::try_from(i)
+            .ok()
+            .filter(|i| *i < count)
+            .ok_or_else(|| PErr { col, msg: format!("index {i} out of range for '{name}[{count}]'") })?;
+        let add = |b: u8| u8::try_from(u32::from(b) + i).unwrap_or(b);
+        Ok(match reg {
+            Reg::Gr(b) => Reg::Gr(add(b)),
+            Reg::Pr(b) => Reg::Pr(add(b)),
+            Reg::Fr(b) => Reg::Fr(add(b)),
+            other => other,
+        })
     }
 
     /// Remembers `name` as a constant if `e` has a value now (for frame sizes).
@@ -517,6 +784,7 @@ impl Parser<'_> {
                 c.pos += 1;
                 Ok(Operand::Mem(self.bracketed_reg(c)?))
             }
+            Tk::Ident(name) if c.is_p(1, "[") && self.rot.contains_key(name) => Ok(Operand::Reg(self.rotating_reg(c)?)),
             Tk::Ident(name) if c.is_p(1, "[") => {
                 let Some((_, file)) = INDIRECT.iter().find(|(s, _)| s == name) else {
                     return err(
@@ -616,6 +884,10 @@ impl Parser<'_> {
             Tk::Ident(name) if name == "." => {
                 c.pos += 1;
                 (Expr::Dot, 1)
+            }
+            Tk::Ident(name) if psr_bit(name).is_some() => {
+                c.pos += 1;
+                (Expr::Num(psr_bit(name).unwrap_or(0)), 1)
             }
             Tk::Ident(name) => match lookup_reg(name, self.frame) {
                 RegLookup::Yes(_) => return err(col, format!("register '{name}' cannot be used in an expression")),

@@ -130,6 +130,11 @@ pub enum StmtKind {
     /// A directive: name including the leading dot (`.proc`, `.pred.rel.mutex`,
     /// `data8`, `.mii`), and its comma-separated arguments.
     Directive(String, Vec<Located<DirArg>>),
+    /// `{`: the following instructions, up to the matching `}`, form one bundle (manual
+    /// bundling, as in gas: the template comes from a template directive or gas's choice).
+    BundleOpen,
+    /// `}`: ends the bundle opened by `{` after the previous instruction.
+    BundleClose,
 }
 
 /// One statement with the location of its first character.

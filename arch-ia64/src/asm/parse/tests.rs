@@ -448,12 +448,21 @@ fn directives() {
 }
 
 #[test]
-fn explicit_bundles_are_not_supported() {
-    let (s, d) = run("{ .mii\nnop.m 0\n}");
-    assert_eq!(d.len(), 2);
-    assert!(d[0].message.contains("not supported"));
-    assert_eq!((d[1].loc.line, d[1].loc.col), (3, 1));
-    assert_eq!(s.len(), 1);
+fn explicit_bundles_open_and_close() {
+    // `{` and `}` stand alone, before a directive, or after an instruction (issue 13).
+    let k = kinds("{ .mii\nnop.m 0\n}\n{ .mib; (p6) ld8 r1=[r2]; br.ret.sptk.many rp }\n1: { .mfb nop.m 0\n}");
+    assert_eq!(k[0], StmtKind::BundleOpen);
+    assert_eq!(k[1], StmtKind::Directive(".mii".into(), vec![]));
+    assert!(matches!(&k[2], StmtKind::Insn(i) if i.mnemonic.value == "nop.m"));
+    assert_eq!(k[3], StmtKind::BundleClose);
+    assert_eq!(k[4], StmtKind::BundleOpen);
+    assert!(matches!(&k[7], StmtKind::Insn(i) if i.mnemonic.value == "br.ret.sptk.many"));
+    assert_eq!(k[8], StmtKind::BundleClose);
+    assert!(matches!(&k[9], StmtKind::Label(_)));
+    assert_eq!(k[10], StmtKind::BundleOpen);
+    // gas reads an instruction after a template directive on the same statement.
+    assert_eq!(k[11], StmtKind::Directive(".mfb".into(), vec![]));
+    assert!(matches!(&k[12], StmtKind::Insn(i) if i.mnemonic.value == "nop.m"));
 }
 
 #[test]
@@ -464,8 +473,11 @@ fn tags_precede_their_instruction() {
     assert_eq!(k[2], StmtKind::Label("x".into()));
     assert_eq!(k[3], StmtKind::Tag("t2".into()));
     assert!(matches!(&k[4], StmtKind::Insn(i) if i.qp.as_ref().map(|q| q.value) == Some(6)));
-    let e = one_error("[t1:]");
-    assert!(e.message.contains("expected an instruction after tag"), "{}", e.message);
+    // A tag may end the line; it names the next instruction's slot (`...; [99:]`).
+    assert_eq!(kinds("[t1:]"), vec![StmtKind::Tag("t1".into())]);
+    // Numeric tags are local labels, referred to as `1b`.
+    let k = kinds("[1:] nop.m 0\ndata8 1b");
+    assert!(matches!(&k[0], StmtKind::Tag(n) if n.contains('\u{2}')));
     let e = one_error("[5] nop 0");
     assert!(e.message.contains("tag name"), "{}", e.message);
 }
@@ -630,4 +642,55 @@ fn random_token_soup_never_panics() {
             }
         }
     }
+}
+
+/// Rotating register names (`.rotr`/`.rotp`/`.rotf`) after `alloc`, as gas numbers them:
+/// consecutive from r32, p16 and f32; each directive replaces the names of its kind.
+#[test]
+fn rotating_register_names() {
+    let text = ".rotr a[3], b[2]\n.rotp q[4]\n.rotf g[2]\n(q[3]) add b[1]=a[2],a[0]\nfma g[1]=g[0],f1,f0";
+    let k = kinds(text);
+    let insns: Vec<&InsnSyntax> =
+        k.iter().filter_map(|k| if let StmtKind::Insn(i) = k { Some(i) } else { None }).collect();
+    assert_eq!(insns[0].qp.as_ref().map(|q| q.value), Some(19));
+    assert_eq!(insns[0].outputs[0].value, Operand::Reg(Reg::Gr(36)));
+    assert_eq!(insns[0].inputs[0].value, Operand::Reg(Reg::Gr(34)));
+    assert_eq!(insns[1].outputs[0].value, Operand::Reg(Reg::Fr(33)));
+    assert!(one_error(".rotr a[2]\nadd r1=a[2],r0").message.contains("out of range"));
+    // A later .rotr forgets the earlier names.
+    assert!(!run(".rotr a[2]\n.rotr c[1]\nadd r1=a[0],r0").1.is_empty());
+}
+
+/// `psr.*` are the one-bit PSR masks gas predefines (`data8 psr.X`); psr.cpl/psr.ri are symbols.
+#[test]
+fn psr_field_names_are_masks() {
+    assert_eq!(value("psr.i|psr.ic"), (1 << 14) | (1 << 13));
+    assert_eq!(value("psr.be+psr.bn"), (1 << 1) | (1 << 44));
+    assert_eq!(insn("rsm psr.dt").inputs[0].value, Operand::Expr(Expr::Num(1 << 17)));
+    // Not a constant: an (undefined) symbol.
+    assert_eq!(value("psr.cpl"), i64::MIN + 12345);
+}
+
+/// Section names are raw text up to the first comma, and `%type` spells `@type`.
+#[test]
+fn section_names_and_percent_types() {
+    let k = kinds(".section tab+name,\"a\"\n.section s,\"aMS\",%progbits,1");
+    assert!(
+        matches!(&k[0], StmtKind::Directive(n, a) if n == ".section" && a[0].value == DirArg::Str("tab+name".into()))
+    );
+    assert!(matches!(&k[1], StmtKind::Directive(_, a) if a[2].value == DirArg::At("progbits".into())));
+}
+
+/// Floating literals become their IEEE bits, rounded to nearest (`objdump -s` of gas's `real4`).
+#[test]
+fn floating_literals() {
+    let k = kinds("real4 1.5, -2.25e3, 0f1.5\nreal8 0.1, 0d2.5\n.double -0.5");
+    let nums = |i: usize| match &k[i] {
+        StmtKind::Directive(_, a) => a.iter().map(|x| x.value.clone()).collect::<Vec<_>>(),
+        _ => vec![],
+    };
+    assert_eq!(nums(0), [0x3fc0_0000u64, 0xc50c_a000, 0x3fc0_0000].map(|v| DirArg::Expr(Expr::Num(v))));
+    assert_eq!(nums(1), [0x3fb9_9999_9999_999au64, 0x4004_0000_0000_0000].map(|v| DirArg::Expr(Expr::Num(v))));
+    assert_eq!(nums(2), [0xbfe0_0000_0000_0000u64].map(|v| DirArg::Expr(Expr::Num(v))));
+    assert!(one_error("real4 abc").message.contains("not a floating-point number"));
 }
