@@ -270,9 +270,10 @@ fn explained(ours: &Essence, theirs: &Essence) -> bool {
         && (theirs.base == "purple"
             || ["pshr2", "pshr4", "pmpyshr2", "pshl1", "pshl4"].contains(&theirs.base.as_str()));
     let tf = ours.base == "tf" && theirs.base == "tf";
-    // yaxpeax-ia64 0.2.1 shows ld16's implied ar.csd as an r0 operand (memory forms, issue 12).
+    // yaxpeax-ia64 0.2.1 shows ld16's implied ar.csd as an r0 operand (memory forms, issue 12),
+    // and as r64 under the hints .d4-.d7, whose third bit is the top bit of that r2 field.
     let ld16 = ours.base == "ld16" && {
-        let t: Vec<String> = theirs.regs.iter().filter(|r| *r != "r0").cloned().collect();
+        let t: Vec<String> = theirs.regs.iter().filter(|r| *r != "r0" && *r != "r64").cloned().collect();
         t == ours.regs
     };
     ours.qp == theirs.qp

@@ -9,14 +9,16 @@
 //! SDM Operation text where found (pack, unpack, psub, pshl, pshr, czx): every value and NaT
 //! rule agrees. Two reserved encodings now raise an Illegal Operation fault as Ski does:
 //! mux1 with an mbtype4 other than the five named ones, and pshladd2/pshradd2 with ct2d = 3
-//! (Ski's A10 count decoding marks it reserved). mpy4, mpyshl4 and tf stay unmodelled: neither
-//! Ski nor the SDM revision used defines them. clz is not in either; it counts from bit 63,
+//! (Ski's A10 count decoding marks it reserved). mpy4, mpyshl4 and tf are later than SDM rev
+//! 2.3 and the Itanium 2 modelled (Madison): on it their encodings are unimplemented opcodes,
+//! which take the General Exception vector's (0x5400) Illegal Operation fault, ISR.code{7:4} = 0
+//! (SDM rev 2.3 vol. 2 part I, Interruption Vector Descriptions), as vmsw does. clz is not in either; it counts from bit 63,
 //! so a zero source gives 64.
 
 use super::access::{gr, set_gr};
 use super::interrupt::illegal_operation;
 use super::predecode::Exec;
-use super::{unimplemented, Ctx, ExecResult, Flow};
+use super::{Ctx, ExecResult, Flow};
 use crate::state::State;
 
 /// How a parallel add or subtract treats overflow (the completer of padd/psub).
@@ -186,7 +188,7 @@ fn mux1_sources(t: Mbtype) -> [u32; 8] {
 }
 
 /// Executes a multimedia operation writing r1 (operand 0).
-pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx, m: MmOp) -> ExecResult {
+pub(super) fn execute(st: &mut State, e: &Exec, _ctx: &Ctx, m: MmOp) -> ExecResult {
     let o = &e.ops;
     let r = |i: usize| gr(st, o[i]);
     let ((a, na), (b, nb)) = (r(1), r(2));
@@ -325,16 +327,15 @@ pub(super) fn execute(st: &mut State, e: &Exec, ctx: &Ctx, m: MmOp) -> ExecResul
             let idx = (0..n).find(|i| zero(*i)).unwrap_or(n);
             return finish(st, o[0], u64::from(idx), na);
         }
+        // mpy4, mpyshl4 and tf came after the Itanium 2 (Madison) modelled: their encodings are
+        // unimplemented opcodes there, and an unimplemented opcode raises Illegal Operation.
         MmOp::Mpy4 { shl } => {
             let what = if shl { "mpyshl4" } else { "mpy4" };
-            return Err(unimplemented(ctx, format!("{what} (an Itanium 9500 multiply this model does not define)")));
+            return Err(illegal_operation(&format!("{what} is not implemented on Itanium 2")));
         }
         // Operand 2 is the feature number (p1, p2, imm5b).
         MmOp::Tf { .. } => {
-            return Err(unimplemented(
-                ctx,
-                format!("tf (test feature {}): no processor feature set is modelled", o[2]),
-            ));
+            return Err(illegal_operation(&format!("tf (test feature {}) is not implemented on Itanium 2", o[2])));
         }
     };
     finish(st, o[0], value, na | nb)

@@ -119,8 +119,10 @@ pub(super) fn list(out: &mut Vec<Form>) {
                 .sem(cmp(rel, ctype, false, false)),
         );
     }
+    // A7's r2 field must be zero, but objdump 2.40 decodes the form whatever it holds (random
+    // bytes, issue 12); the encoder leaves it zero as gas does.
     for (op, ta, c, name, rel, ctype) in CMP_ZERO_NAMES {
-        let fixed = [(f::OP, op), (f::BIT36, 1), (Field::new(35, 1), 0), (f::TA, ta), (f::C, c), (f::R2, 0)];
+        let fixed = [(f::OP, op), (f::BIT36, 1), (Field::new(35, 1), 0), (f::TA, ta), (f::C, c)];
         out.push(
             Form::new(name, &[CMP_SIZE], Unit::A, "A7", &fixed)
                 .ops(&[P1, P2], &[Gr0, R3])

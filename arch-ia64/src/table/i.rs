@@ -85,7 +85,8 @@ pub(super) fn list(out: &mut Vec<Form>) {
             .ops(&[R1], &[Imm8, CPos6c, Len6])
             .timing(T::Shift)
             .sem(Sem::DepZImm),
-        Form::new("dep", &[], Unit::I, "I14", &[(f::OP, 5), (f::X2I, 3), (f::X33, 1), (f::B13, 0)])
+        // Bit 13 of I14 is unused: objdump 2.40 decodes dep whatever it holds (issue 12).
+        Form::new("dep", &[], Unit::I, "I14", &[(f::OP, 5), (f::X2I, 3), (f::X33, 1)])
             .ops(&[R1], &[Imm1, R3, CPos6b, Len6])
             .timing(T::Shift)
             .sem(Sem::DepImm1),
@@ -103,9 +104,10 @@ pub(super) fn list(out: &mut Vec<Form>) {
                 .sem(Sem::Tbit { nz, ctype }),
         );
     }
+    // I17 leaves bits 14-18 unused (objdump 2.40 ignores them); bit 19 set is I30 tf.
     for (tb, ta, c, _, name, nz, ctype) in TEST_NAMES {
         let fixed =
-            [(f::OP, 5), (f::X2I, 0), (f::BIT36, tb), (f::TA, ta), (f::C, c), (f::Y13, 1), (Field::new(14, 6), 0)];
+            [(f::OP, 5), (f::X2I, 0), (f::BIT36, tb), (f::TA, ta), (f::C, c), (f::Y13, 1), (Field::new(19, 1), 0)];
         out.push(
             Form::new(name, &[], Unit::I, "I17", &fixed)
                 .ops(&[P1, P2], &[R3])

@@ -361,7 +361,9 @@ pub(super) fn list(out: &mut Vec<Form>) {
             .ops(&[], &[F2, Tgt25Chk])
             .timing(T::Chk)
             .sem(Sem::ChkS { fp: true }),
-        Form::new("alloc", &[], Unit::M, "M34", &[(f::OP, 1), (f::X3, 6), (Field::new(31, 2), 0)])
+        // Bits 31-32 of M34 are unused: objdump 2.40 decodes alloc whatever they hold, and
+        // whatever sof/sol/sor say (issue 12); alloc's own checks are at execution.
+        Form::new("alloc", &[], Unit::M, "M34", &[(f::OP, 1), (f::X3, 6)])
             .ops(&[R1], &[ArPfs, Sof, Sol, Sor])
             .flags(Flags::NO_QP | Flags::FIRST)
             .timing(T::Alloc)

@@ -17,6 +17,8 @@ mod m;
 mod mm;
 // memory forms (issue 12)
 mod m_mem;
+// memory hints .d4-.d7 (issue 12)
+mod m_hint;
 pub mod operand;
 mod x;
 
@@ -347,6 +349,7 @@ impl Table {
         i::list(&mut forms);
         m::list(&mut forms);
         m_mem::list(&mut forms); // memory forms (issue 12)
+        m_hint::add(&mut forms); // memory hints .d4-.d7 (issue 12)
         b::list(&mut forms);
         f::list(&mut forms);
         x::list(&mut forms);
