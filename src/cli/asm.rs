@@ -1,4 +1,5 @@
-//! `acctemu asm FILE.S`: assemble, report warnings, write `.text` and/or a listing.
+//! `acctemu asm FILE.S`: assemble, report warnings, write an ELF object (or with `--raw` the
+//! `.text` bytes) and/or a listing.
 
 use super::{listing, read, CliError};
 use arch_ia64::asm::{assemble, Assembly};
@@ -15,8 +16,12 @@ pub struct AsmRequest {
     pub defines: Vec<String>,
     /// `-I DIR` arguments, in order.
     pub include_dirs: Vec<PathBuf>,
-    /// Where to write the raw `.text` bytes.
+    /// Where to write the output: an ELF relocatable object, or with `raw` the `.text` bytes.
     pub output: Option<PathBuf>,
+    /// Write the raw `.text` bytes instead of an ELF object.
+    pub raw: bool,
+    /// `-m` options (`constant-gp`, `auto-pic`): the object's e_flags, as GNU as sets them.
+    pub machine: Vec<String>,
     /// Whether to render the per-slot listing.
     pub listing: bool,
 }
@@ -41,10 +46,28 @@ pub fn run(req: &AsmRequest) -> Result<AsmOutcome, CliError> {
     opts.defines = req.defines.iter().map(|d| parse_define(d)).collect();
     opts.include_dirs = req.include_dirs.clone();
     let name = req.file.display().to_string();
-    let asm = assemble(&name, &text, &opts, &FsLoader).map_err(CliError::Assemble)?;
+    let mut e_flags = arch_ia64::asm::object::EF_IA_64_ABI64;
+    for m in &req.machine {
+        e_flags |= match m.as_str() {
+            "constant-gp" => arch_ia64::asm::object::EF_IA_64_CONS_GP,
+            "auto-pic" => arch_ia64::asm::object::EF_IA_64_NOFUNCDESC_CONS_GP,
+            other => {
+                return Err(CliError::Usage(format!(
+                    "asm: unknown machine option `-m{other}` (known: -mconstant-gp, -mauto-pic)"
+                )))
+            }
+        };
+    }
+    let mut asm = assemble(&name, &text, &opts, &FsLoader).map_err(CliError::Assemble)?;
+    asm.elf.e_flags = e_flags;
     let code = text_bytes(&asm, &name)?;
     if let Some(out) = &req.output {
-        write(out, code)?;
+        if req.raw {
+            write(out, code)?;
+        } else {
+            let object = asm.object_file().map_err(|e| CliError::ObjectFile(e.to_string()))?;
+            write(out, &object)?;
+        }
     }
     let stdout = if req.listing {
         listing::render(&asm.listing)

@@ -96,10 +96,17 @@ impl Assembler {
             self.error(loc, "`.save` needs the saved register and where it is saved (`.save ar.pfs, r34`)");
             return;
         }
+        // ELF object writer (issue 13): unwind records, symbol attributes, natural data alignment.
+        if self.object_directive(name, args, loc) {
+            return;
+        }
         if IGNORED.contains(&name) {
             return;
         }
         if let Some(size) = data_size(name) {
+            if !name.ends_with(".ua") {
+                self.natural_align(size);
+            }
             self.data(size, args, loc);
             return;
         }
@@ -150,14 +157,17 @@ impl Assembler {
                     self.error(loc, "`.proc` needs the function's name");
                 }
                 self.align(16, loc, name);
+                self.proc_begin(args);
             }
             ".endp" => {
                 self.flush();
                 self.settle_labels();
+                self.proc_end();
             }
             ".global" | ".globl" | ".weak" => {
                 for a in args {
                     if let DirArg::Expr(Expr::Sym(s)) = &a.value {
+                        self.obj.note(s);
                         self.globals.insert(s.clone());
                     }
                 }
@@ -269,6 +279,11 @@ impl Assembler {
                 };
                 self.sections.push(SectionState::new_named(name, kind));
                 self.section_index.insert(name.to_string(), self.sections.len() - 1);
+                let idx = self.sections.len() - 1;
+                self.obj.created.push(super::object::Created::Section(idx));
+                if let Some(f) = flags {
+                    self.obj.flags.insert(idx, f.to_string());
+                }
                 self.sections.len() - 1
             }
         };
@@ -308,6 +323,7 @@ impl Assembler {
             return;
         }
         let cur = self.current;
+        self.obj.note_align(cur, bytes);
         self.sections[cur].align = self.sections[cur].align.max(bytes);
         if self.sections[cur].kind == SectionKind::Code {
             self.flush();
@@ -370,6 +386,9 @@ impl Assembler {
                 continue;
             };
             bytes.extend(std::iter::repeat_n(0, size));
+            for s in e.symbols() {
+                self.obj.note(s);
+            }
             let cur = self.current;
             self.sections[cur].fixups.push(Fixup {
                 offset: start + (i * size) as u64,

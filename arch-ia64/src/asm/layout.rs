@@ -34,7 +34,7 @@ pub(super) enum Chunk {
 }
 
 /// A data value to fill in once symbols are known.
-pub(super) struct Fixup {
+pub(in crate::asm) struct Fixup {
     pub offset: u64,
     pub size: usize,
     pub expr: Expr,
@@ -91,6 +91,8 @@ pub(super) struct Assembler {
     pub output_bytes: u64,
     /// The most those directives may add in all ([`emu_core::input::Limits::max_output_size`]).
     pub max_output: u64,
+    /// ELF object writer (issue 13): creation order, functions, unwind, relocations.
+    pub obj: super::object::capture::ObjState,
 }
 
 impl SectionState {
@@ -187,6 +189,7 @@ impl Assembler {
             dv: DvChecker::new(),
             output_bytes: 0,
             max_output: emu_core::input::DEFAULT_MAX_OUTPUT_SIZE,
+            obj: Default::default(),
         }
     }
 
@@ -196,6 +199,7 @@ impl Assembler {
 
     /// Defines `name`; a second definition of a label is an error.
     pub fn define(&mut self, name: &str, def: SymDef, loc: &SourceLoc, redefinable: bool) {
+        self.obj.note(name);
         if let Some((old, old_loc)) = self.symbols.get(name) {
             if !redefinable || !matches!(old, SymDef::Abs(_)) {
                 let d = Diagnostic::error(loc.clone(), format!("symbol `{}` is already defined", display_name(name)))
@@ -301,6 +305,13 @@ impl Assembler {
                 return;
             }
         };
+        for v in &matched.values {
+            if let Value::Later(e, _) = v {
+                for s in e.symbols() {
+                    self.obj.note(s);
+                }
+            }
+        }
         // r0, f0 and f1 are constants; gas warns (and still assembles) when one is a target.
         for o in &syn.outputs {
             let name = match o.value {
@@ -430,6 +441,7 @@ impl Assembler {
                 values.insert(name.clone(), v);
             }
         }
+        let unwind = super::object::capture::resolve_unwind(&self.obj.procs, &self.sections);
         let mut image = Image::new(Endian::Little);
         let mut listing = Vec::new();
         let mut source_map = SourceMap::new();
@@ -438,6 +450,7 @@ impl Assembler {
         for (si, sec) in sections.iter().enumerate() {
             let data = self.render(sec, bases[si], &values, &mut listing, &mut source_map, false);
             let errors = self.errors.len();
+            self.obj.render_section = si;
             let obj = self.render(sec, 0, &values, &mut Vec::new(), &mut SourceMap::new(), true);
             self.errors.truncate(errors);
             image.sections.push(Section {
@@ -474,8 +487,10 @@ impl Assembler {
             });
         }
         image.source_map = source_map;
+        let (elf, elf_errors) = super::object::capture::parts(&mut self, &sections, &object, &bases, &values, unwind);
         let errors = std::mem::take(&mut self.errors);
-        (Assembly { image, object, warnings: std::mem::take(&mut self.warnings), listing }, errors)
+        let warnings = std::mem::take(&mut self.warnings);
+        (Assembly { image, object, warnings, listing, elf, elf_errors }, errors)
     }
 
     fn render(
@@ -521,6 +536,9 @@ impl Assembler {
         for fx in &sec.fixups {
             let env = FinalEnv { values, dot: base + fx.offset };
             if fx.expr.symbols().iter().any(|s| self.is_external(s)) || object && self.relocatable(&fx.expr) {
+                if object {
+                    self.data_fixup(fx);
+                }
                 continue;
             }
             match fx.expr.eval(&env) {
@@ -556,10 +574,16 @@ impl Assembler {
                 },
                 SlotFill::Insn { unit: SlotUnit::L, .. } => continue,
                 SlotFill::Insn { index, unit } => match sec.insns.get(index) {
-                    Some(rec) => match self.encode_insn(rec, unit, ip, values, object) {
-                        Some(raw) => raw,
-                        None => continue,
-                    },
+                    Some(rec) => {
+                        let raw = self.encode_insn(rec, unit, ip, values, object);
+                        // The field of an X-unit instruction is named by slot 1.
+                        let slot = if unit == SlotUnit::X { 1 } else { s as u64 };
+                        self.insn_fixups(ip + slot);
+                        match raw {
+                            Some(raw) => raw,
+                            None => continue,
+                        }
+                    }
                     None => continue,
                 },
             };
@@ -598,17 +622,31 @@ impl Assembler {
                 Value::Known(k) => vals.push(*k),
                 // A reference to an external symbol leaves the field for the linker, as gas
                 // does: zero for an absolute value, no displacement for an IP-relative one.
-                Value::Later(e, _) if e.symbols().iter().any(|s| self.is_external(s)) => {
+                Value::Later(e, l) if e.symbols().iter().any(|s| self.is_external(s)) => {
                     let target = kinds.get(i).is_some_and(|k| k.spec().class == crate::table::OpClass::Target);
+                    if object {
+                        self.insn_reloc(kinds.get(i).copied(), e, l);
+                    }
                     vals.push(if target { ip as i64 } else { 0 });
+                }
+                // In an object, a branch to a global symbol or into another section is left to
+                // the linker (gas keeps global targets preemptible).
+                Value::Later(e, l)
+                    if object
+                        && kinds.get(i).is_some_and(|k| k.spec().class == crate::table::OpClass::Target)
+                        && self.branch_needs_reloc(kinds.get(i).copied(), e) =>
+                {
+                    self.insn_reloc(kinds.get(i).copied(), e, l);
+                    vals.push(ip as i64)
                 }
                 // In the object file gas leaves a relocation for a section address used as an
                 // absolute value (movl r=label), so the field holds zero there.
-                Value::Later(e, _)
+                Value::Later(e, l)
                     if object
                         && self.relocatable(e)
                         && kinds.get(i).is_some_and(|k| k.spec().class != crate::table::OpClass::Target) =>
                 {
+                    self.insn_reloc(kinds.get(i).copied(), e, l);
                     vals.push(0)
                 }
                 Value::Later(e, loc) => match e.eval(&env) {

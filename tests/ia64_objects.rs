@@ -1,0 +1,145 @@
+//! The ELF object writer against GNU as 2.40: every corpus source assembled by acctemu gives
+//! a relocatable object byte-identical to `golden/NAME.o` (`ia64-linux-gnu-as -x`). For a
+//! file that differs, the first differing section (header or contents) is named.
+
+mod common;
+
+use arch_ia64::asm::assemble;
+use emu_core::preprocess::{FsLoader, PreprocessOptions};
+use goblin::elf::Elf;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/ia64")
+}
+
+/// Sources whose object cannot be identical, with the reason.
+const KNOWN: &[(&str, &str)] = &[(
+    "unsupported_forms.S",
+    "forms outside the assembler's instruction list (the corpus README): it does not assemble",
+)];
+
+/// The first place two objects differ, for the report.
+fn first_difference(ours: &[u8], gas: &[u8]) -> String {
+    let (Ok(a), Ok(b)) = (Elf::parse(ours), Elf::parse(gas)) else {
+        return "our file does not parse as ELF".into();
+    };
+    if ours.get(..64) != gas.get(..64) {
+        return "ELF header".into();
+    }
+    let name = |e: &Elf, i: usize| e.shdr_strtab.get_at(e.section_headers[i].sh_name).unwrap_or("?").to_string();
+    for i in 0..a.section_headers.len().max(b.section_headers.len()) {
+        let (Some(x), Some(y)) = (a.section_headers.get(i), b.section_headers.get(i)) else {
+            return format!("section count {} vs {}", a.section_headers.len(), b.section_headers.len());
+        };
+        let (nx, ny) = (name(&a, i), name(&b, i));
+        if nx != ny || x.sh_type != y.sh_type || x.sh_flags != y.sh_flags || x.sh_size != y.sh_size {
+            return format!(
+                "section {i}: ours {nx} type {:#x} flags {:#x} size {:#x}, gas {ny} type {:#x} flags {:#x} size {:#x}",
+                x.sh_type, x.sh_flags, x.sh_size, y.sh_type, y.sh_flags, y.sh_size
+            );
+        }
+        let range = |h: &goblin::elf::SectionHeader| {
+            h.sh_offset as usize..(h.sh_offset + if h.sh_type == 8 { 0 } else { h.sh_size }) as usize
+        };
+        if ours.get(range(x)) != gas.get(range(y)) {
+            return format!("contents of section {i} ({nx})");
+        }
+        if x.sh_link != y.sh_link
+            || x.sh_info != y.sh_info
+            || x.sh_addralign != y.sh_addralign
+            || x.sh_offset != y.sh_offset
+        {
+            return format!(
+                "header of section {i} ({nx}): link/info/align/offset {}/{}/{}/{:#x} vs {}/{}/{}/{:#x}",
+                x.sh_link, x.sh_info, x.sh_addralign, x.sh_offset, y.sh_link, y.sh_info, y.sh_addralign, y.sh_offset
+            );
+        }
+    }
+    "section header table placement or padding".into()
+}
+
+/// `(source, golden object)` for every corpus source: `src/NAME.S` with `golden/NAME.o`,
+/// and `objects/NAME.S` with `objects/NAME.o`.
+fn cases() -> Vec<(PathBuf, PathBuf)> {
+    let mut v = Vec::new();
+    for (dir, golden) in [("src", "golden"), ("objects", "objects")] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(corpus().join(dir))
+            .expect("corpus directory exists")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "S"))
+            .collect();
+        files.sort();
+        for f in files {
+            let stem = f.file_stem().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+            v.push((f, corpus().join(golden).join(format!("{stem}.o"))));
+        }
+    }
+    v
+}
+
+/// Our object for `path`, or why there is none.
+fn ours(path: &Path) -> Result<Vec<u8>, String> {
+    let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+    let text = std::fs::read_to_string(path).expect("readable source");
+    let a = assemble(&file, &text, &PreprocessOptions::new(), &FsLoader)
+        .map_err(|e| format!("does not assemble: {}", e.0.first().map(|d| d.to_string()).unwrap_or_default()))?;
+    a.object_file().map_err(|e| format!("no object: {e}"))
+}
+
+#[test]
+fn every_corpus_object_is_identical_to_gnu_as() {
+    let cases = cases();
+    let mut identical = 0;
+    let mut unexpected = Vec::new();
+    let mut report = String::new();
+    for (path, golden) in &cases {
+        let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+        let gas = std::fs::read(golden).expect("golden object");
+        let outcome = match ours(path) {
+            Err(e) => Err(e),
+            Ok(o) if o == gas => Ok(()),
+            Ok(o) => Err(first_difference(&o, &gas)),
+        };
+        match outcome {
+            Ok(()) => identical += 1,
+            Err(why) => {
+                report.push_str(&format!("  {file}: {}\n", why.lines().next().unwrap_or("")));
+                if !KNOWN.iter().any(|(k, _)| *k == file) {
+                    unexpected.push(file.clone());
+                }
+            }
+        }
+    }
+    eprintln!("objects identical to GNU as: {identical} / {}\n{report}", cases.len());
+    assert!(unexpected.is_empty(), "objects differ from GNU as's for {unexpected:?}:\n{report}");
+    assert_eq!(identical + KNOWN.len(), cases.len(), "a known difference disappeared; update KNOWN:\n{report}");
+}
+
+/// The committed objects are what `ia64-linux-gnu-as -x` writes today (so the comparison
+/// above is against GNU as, not against an old copy).
+#[test]
+fn committed_objects_are_gnu_as_output() {
+    let Some(gas) = common::oracle("ia64-linux-gnu-as") else { return };
+    let work = std::env::temp_dir().join(format!("acctemu-objects-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("temp dir");
+    let mut checked = 0;
+    for (path, golden) in cases() {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+        if name.ends_with("_cpp.S") {
+            continue; // preprocessed by cpp first (regen-ia64-golden.sh)
+        }
+        std::fs::copy(&path, work.join(&name)).expect("copy source");
+        let out = std::process::Command::new(&gas)
+            .current_dir(&work)
+            .args(["-x", &name, "-o", "x.o"])
+            .output()
+            .expect("run gas");
+        assert!(out.status.success(), "{name}: gas failed: {}", String::from_utf8_lossy(&out.stderr));
+        let fresh = std::fs::read(work.join("x.o")).expect("gas wrote x.o");
+        assert!(fresh == std::fs::read(&golden).expect("golden"), "{name}: the committed object is stale");
+        checked += 1;
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    assert!(checked > 50, "only {checked} sources checked");
+}
