@@ -451,7 +451,10 @@ impl Assembler {
             let data = self.render(sec, bases[si], &values, &mut listing, &mut source_map, false);
             let errors = self.errors.len();
             self.obj.render_section = si;
-            let obj = self.render(sec, 0, &values, &mut Vec::new(), &mut SourceMap::new(), true);
+            // At the section's image address, so that branches within a section that is not
+            // first get their displacement right; fixup offsets are taken relative to it.
+            self.obj.render_base = bases[si];
+            let obj = self.render(sec, bases[si], &values, &mut Vec::new(), &mut SourceMap::new(), true);
             self.errors.truncate(errors);
             image.sections.push(Section {
                 name: sec.name.clone(),
@@ -578,7 +581,7 @@ impl Assembler {
                         let raw = self.encode_insn(rec, unit, ip, values, object);
                         // The field of an X-unit instruction is named by slot 1.
                         let slot = if unit == SlotUnit::X { 1 } else { s as u64 };
-                        self.insn_fixups(ip + slot);
+                        self.insn_fixups(ip - self.obj.render_base + slot);
                         match raw {
                             Some(raw) => raw,
                             None => continue,

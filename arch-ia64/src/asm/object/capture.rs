@@ -40,6 +40,8 @@ pub(in crate::asm) struct ObjState {
     pub fixups: Vec<Fixup>,
     /// The section being rendered for the object.
     pub render_section: usize,
+    /// Its image address (the object's offsets are relative to it).
+    pub render_base: u64,
     /// `.weak` names.
     pub weak: HashSet<String>,
     /// `.type NAME, @KIND` -> STT_*.
