@@ -367,6 +367,8 @@ impl Assembler {
         }
         let sec = &mut self.sections[cur];
         sec.insns.push(InsnRec { matched, loc: loc.clone(), mnemonic: syn.mnemonic.value.clone() });
+        let index = sec.insns.len() - 1;
+        self.obj.insn_added(cur, index);
     }
 
     /// The instructions the packer could not place as a template directive demanded.

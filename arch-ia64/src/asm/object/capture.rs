@@ -66,10 +66,13 @@ pub(in crate::asm) struct ProcCapture {
     pub end: u64,
     pub recs: Vec<(usize, Rec)>,
     pub has_info: bool,
+    /// Registers of the last `.save.g/.f/.b/.gf` not yet saved: each following instruction
+    /// saves the next one (gas warns "Previous .save incomplete" when a new mask comes first).
+    pub queue: std::collections::VecDeque<(u8, u8)>,
 }
 
 /// An unwind record, positioned at the instruction index it precedes.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(in crate::asm) enum Rec {
     Region {
         body: bool,
@@ -102,6 +105,12 @@ pub(in crate::asm) enum Rec {
     Epilogue {
         ecount: u64,
     },
+    /// One register of a `.save.g/.f/.b/.gf` mask, saved by the instruction at this
+    /// position: class (1 fr, 2 gr, 3 br, as in the spill mask) and number.
+    Saved {
+        class: u8,
+        reg: u8,
+    },
 }
 
 impl ObjState {
@@ -110,6 +119,16 @@ impl ObjState {
         if !self.seen.contains(name) {
             self.seen.insert(name.to_string());
             self.created.push(Created::Symbol(name.to_string()));
+        }
+    }
+
+    /// An instruction was added at `index` of section `section`: it saves the next register of
+    /// a pending `.save.g/.f/.b/.gf`.
+    pub fn insn_added(&mut self, section: usize, index: usize) {
+        if let Some(p) = self.proc.as_mut().filter(|p| p.section == section) {
+            if let Some((class, reg)) = p.queue.pop_front() {
+                p.recs.push((index, Rec::Saved { class, reg }));
+            }
         }
     }
 
@@ -265,7 +284,14 @@ impl Assembler {
         let cur = self.current;
         let first_insn = self.sections[cur].insns.len();
         self.obj.proc_names = names;
-        self.obj.proc = Some(ProcCapture { section: cur, first_insn, end: 0, recs: Vec::new(), has_info: false });
+        self.obj.proc = Some(ProcCapture {
+            section: cur,
+            first_insn,
+            end: 0,
+            recs: Vec::new(),
+            has_info: false,
+            queue: Default::default(),
+        });
     }
 
     /// `.endp`, after the flush: sizes of the `.proc` names, the unwind entry.
@@ -458,6 +484,40 @@ impl Assembler {
                     recs.push(Rec::SpillReg { qp, ab, reg, tclass, treg });
                 }
             }
+            ".save.g" | ".save.f" | ".save.b" | ".save.gf" => {
+                let (g, f, b) = match name {
+                    ".save.g" => (value(self, 0), None, None),
+                    ".save.f" => (None, value(self, 0), None),
+                    ".save.b" => (None, None, value(self, 0)),
+                    _ => (value(self, 0), value(self, 1), None),
+                };
+                let mut regs: Vec<(u8, u8)> = Vec::new();
+                // fr before gr for .save.gf, as gas assigns them to the following instructions.
+                for bit in 0..20u8 {
+                    if f.is_some_and(|m| m >> bit & 1 == 1) {
+                        regs.push((1, if bit < 4 { 2 + bit } else { 12 + bit }));
+                    }
+                }
+                for bit in 0..4u8 {
+                    if g.is_some_and(|m| m >> bit & 1 == 1) {
+                        regs.push((2, 4 + bit));
+                    }
+                }
+                for bit in 0..5u8 {
+                    if b.is_some_and(|m| m >> bit & 1 == 1) {
+                        regs.push((3, 1 + bit));
+                    }
+                }
+                let valid = g.is_none_or(|m| m < 16) && f.is_none_or(|m| m < 1 << 20) && b.is_none_or(|m| m < 32);
+                if let (true, Some(p)) = (valid && !regs.is_empty(), self.obj.proc.as_mut()) {
+                    if !p.queue.is_empty() {
+                        self.warnings.push(Diagnostic::warning(loc.clone(), "Previous .save incomplete"));
+                    }
+                    p.queue = regs.into();
+                    p.has_info = true;
+                    return true;
+                }
+            }
             ".altrp" => {
                 if let Some(DirArg::Reg(Reg::Br(b))) = args.first().map(|a| &a.value) {
                     recs.push(Rec::Desc(UnwindDesc::P3 { r: 6, reg: *b }));
@@ -524,6 +584,37 @@ impl Assembler {
     }
 }
 
+/// The descriptors for registers saved to memory by `.save.g/.f/.b/.gf`, which gas puts
+/// first in the region: P5 (or P6) with the gr/fr masks, P1 with the br mask, and P4 with
+/// the class of each saving slot.
+fn save_masks(list: &[(u64, u8, u8)], rlen: u64) -> Vec<UnwindDesc> {
+    let (mut gr, mut fr, mut br) = (0u8, 0u32, 0u8);
+    let mut imask = vec![0u8; rlen.div_ceil(4) as usize];
+    for &(t, class, reg) in list {
+        match class {
+            1 => fr |= 1 << if reg < 16 { reg - 2 } else { reg - 12 },
+            2 => gr |= 1 << (reg - 4),
+            _ => br |= 1 << (reg - 1),
+        }
+        if let Some(b) = imask.get_mut((t / 4) as usize) {
+            *b |= class << (6 - 2 * (t % 4));
+        }
+    }
+    let mut out = Vec::new();
+    if fr > 0xf || gr != 0 && fr != 0 {
+        out.push(UnwindDesc::P5 { gr, fr });
+    } else if gr != 0 {
+        out.push(UnwindDesc::P6 { fr: false, mask: gr });
+    } else if fr != 0 {
+        out.push(UnwindDesc::P6 { fr: true, mask: fr as u8 });
+    }
+    if br != 0 {
+        out.push(UnwindDesc::P1 { mask: br });
+    }
+    out.push(UnwindDesc::P4(imask));
+    out
+}
+
 /// The slot number (3 per bundle from the section start) of instruction `index`, or the
 /// section's `end` when there is no such instruction.
 fn slot_of(sec: &SectionState, index: usize, end: u64) -> u64 {
@@ -558,6 +649,7 @@ pub(in crate::asm) fn resolve_unwind(
         let starts: Vec<u64> =
             p.recs.iter().filter(|(_, r)| matches!(r, Rec::Region { .. })).map(|(at, _)| region_start(*at)).collect();
         let mut regions: Vec<Region> = Vec::new();
+        let mut saved: HashMap<usize, Vec<(u64, u8, u8)>> = HashMap::new();
         let mut k = 0usize;
         for (at, r) in &p.recs {
             if let Rec::Region { body, gr } = r {
@@ -573,7 +665,11 @@ pub(in crate::asm) fn resolve_unwind(
             let rs = starts[k - 1];
             let re = rs + region.rlen;
             let t = slot_of(sec, *at, p.end).saturating_sub(rs);
-            let d = match *r {
+            if let Rec::Saved { class, reg } = *r {
+                saved.entry(k - 1).or_default().push((t, class, reg));
+                continue;
+            }
+            let d = match r.clone() {
                 Rec::Desc(d) => d,
                 Rec::When { p8, r } => p78((p8, r), t),
                 Rec::MemStackF { size } => UnwindDesc::MemStackF { t, size },
@@ -582,9 +678,15 @@ pub(in crate::asm) fn resolve_unwind(
                 Rec::Epilogue { ecount } => {
                     UnwindDesc::Epilogue { t: re.saturating_sub(1).saturating_sub(slot_of(sec, *at, p.end)), ecount }
                 }
-                Rec::Region { .. } => continue,
+                Rec::Region { .. } | Rec::Saved { .. } => continue,
             };
             region.descs.push(d);
+        }
+        for (i, list) in saved {
+            if let Some(region) = regions.get_mut(i) {
+                let masks = save_masks(&list, region.rlen);
+                region.descs.splice(0..0, masks);
+            }
         }
         out.push(UnwindProc { section: p.section, start: start_slot / 3 * 16, end: p.end, regions });
     }

@@ -31,7 +31,7 @@ pub struct Region {
 }
 
 /// One prologue or body descriptor (SCRA App. B formats).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UnwindDesc {
     /// P7: record `r` (0-15) with one value (a `when` slot, or an encoded offset).
     P7 {
@@ -94,6 +94,28 @@ pub enum UnwindDesc {
         /// Slot from the region start.
         t: u64,
     },
+    /// P6 gr_mem (`fr == false`, r4-r7) or fr_mem (f2-f5): registers saved to memory.
+    P6 {
+        /// Floating-point (else general) registers.
+        fr: bool,
+        /// 4-bit mask.
+        mask: u8,
+    },
+    /// P5 frgr_mem: r4-r7 (4 bits) and f2-f5, f16-f31 (20 bits) saved to memory.
+    P5 {
+        /// General registers.
+        gr: u8,
+        /// Floating-point registers.
+        fr: u32,
+    },
+    /// P1 br_mem: b1-b5 saved to memory.
+    P1 {
+        /// 5-bit mask.
+        mask: u8,
+    },
+    /// P4 spill_mask: 2 bits per prologue slot (0 none, 1 fr, 2 gr, 3 br), first slot in the
+    /// high bits, ceil(rlen/4) bytes.
+    P4(Vec<u8>),
     /// P10 unwabi.
     Unwabi {
         /// ABI (0 @svr4, 1 @hpux, 2 @nt).
@@ -136,6 +158,16 @@ fn reg7(v: u8) -> Result<u8, ObjectError> {
 
 fn desc(out: &mut Vec<u8>, d: &UnwindDesc) -> Result<(), ObjectError> {
     match *d {
+        UnwindDesc::P6 { fr, mask } => out.push(0xc0 | (u8::from(!fr) << 4) | (mask & 0xf)),
+        UnwindDesc::P5 { gr, fr } => {
+            let v = (u32::from(gr & 0xf) << 20) | (fr & 0xf_ffff);
+            out.extend_from_slice(&[0xb9, (v >> 16) as u8, (v >> 8) as u8, v as u8]);
+        }
+        UnwindDesc::P1 { mask } => out.push(0x80 | (mask & 0x1f)),
+        UnwindDesc::P4(ref bytes) => {
+            out.push(0xb8);
+            out.extend_from_slice(bytes);
+        }
         UnwindDesc::P7 { r, v } => {
             out.push(0xe0 | (r & 0xf));
             uleb(out, v);
