@@ -541,8 +541,16 @@ impl Assembler {
         for fx in &sec.fixups {
             let env = FinalEnv { values, dot: base + fx.offset };
             if fx.expr.symbols().iter().any(|s| self.is_external(s)) || object && self.relocatable(&fx.expr) {
-                if object {
-                    self.data_fixup(fx);
+                // A pc-relative difference within the section is resolved here, as gas does.
+                let resolved = if object { self.data_fixup(fx, values, base) } else { None };
+                match resolved {
+                    Some(v) => {
+                        let start = fx.offset as usize;
+                        if let Some(dst) = out.get_mut(start..start + fx.size) {
+                            dst.copy_from_slice(&v.to_le_bytes()[..fx.size]);
+                        }
+                    }
+                    None => continue,
                 }
                 continue;
             }

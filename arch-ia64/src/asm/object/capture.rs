@@ -760,6 +760,11 @@ fn split(e: &Expr, asm: &Assembler) -> Option<(Vec<String>, String, i64)> {
             (None, Some(c)) => split(a, asm).map(|(o, s, x)| (o, s, x.wrapping_add(c))),
             _ => None,
         },
+        // `sym - .`: pc-relative (PCREL32LSB/PCREL64LSB in data).
+        Expr::Binary(BinOp::Sub, a, b) if **b == Expr::Dot => match split(a, asm)? {
+            (ops, s, x) if ops.is_empty() => Some((vec!["pcrel".to_string()], s, x)),
+            _ => None,
+        },
         Expr::Binary(BinOp::Sub, a, b) => {
             let c = constant(b)?;
             split(a, asm).map(|(o, s, x)| (o, s, x.wrapping_sub(c)))
@@ -806,18 +811,35 @@ impl Assembler {
     }
 
     /// The relocation of a data directive's value.
-    pub(in crate::asm) fn data_fixup(&mut self, fx: &DataFixup) {
+    /// Returns the value to store when there is nothing for the linker to do: `sym - .` with
+    /// `sym` in the same section (`values` are image addresses, `base` the section's).
+    pub(in crate::asm) fn data_fixup(
+        &mut self,
+        fx: &DataFixup,
+        values: &HashMap<String, u64>,
+        base: u64,
+    ) -> Option<u64> {
+        if let Some((ops, sym, addend)) = split(&fx.expr, self) {
+            let here = self.obj.render_section;
+            let same = matches!(self.symbols.get(&sym).map(|(d, _)| d),
+                Some(SymDef::At(s, _)) | Some(SymDef::Insn { section: s, .. }) if *s == here);
+            if ops == ["pcrel"] && same {
+                let v = values.get(&sym)?;
+                return Some(v.wrapping_add(addend as u64).wrapping_sub(base + fx.offset));
+            }
+        }
         let field = match fx.size {
             4 => Field::Data4,
             8 => Field::Data8,
             n => {
                 let msg = format!("a {n}-byte field cannot hold a relocated value (gas has no such relocation)");
                 self.obj.errors.push(Diagnostic::error(fx.loc.clone(), msg));
-                return;
+                return None;
             }
         };
         let (e, loc, offset) = (fx.expr.clone(), fx.loc.clone(), fx.offset);
         self.push_fixup(field, &e, offset, &loc);
+        None
     }
 
     fn push_fixup(&mut self, field: Field, e: &Expr, offset: u64, loc: &SourceLoc) {
