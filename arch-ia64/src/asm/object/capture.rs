@@ -54,6 +54,8 @@ pub(in crate::asm) struct ObjState {
     file: Option<String>,
     /// Sections declared `@nobits` by `.section NAME, "FLAGS", @nobits`.
     nobits: HashSet<String>,
+    /// Entry sizes given by `.section NAME, "FLAGS", @TYPE, SIZE`.
+    entsize: HashMap<String, u64>,
 }
 
 /// One `.proc` ... `.endp` with its unwind records.
@@ -369,6 +371,11 @@ impl Assembler {
                         })
                     }),
                 ) {
+                    if let Some(DirArg::Expr(e)) = args.get(3).map(|a| &a.value) {
+                        if let Ok(size) = e.eval(&EarlyEnv { asm: self }) {
+                            self.obj.entsize.entry(n.clone()).or_insert(size as u64);
+                        }
+                    }
                     if t == "nobits" {
                         self.obj.nobits.insert(n);
                     }
@@ -709,6 +716,9 @@ pub(in crate::asm) fn section_flags(name: &str, kind: SectionKind, flags: Option
                 'w' => W,
                 'x' => X,
                 's' => SHORT,
+                'M' => 0x10,
+                'S' => 0x20,
+                'T' => 0x400,
                 _ => 0,
             };
         }
@@ -882,6 +892,7 @@ pub(in crate::asm) fn parts(
             // gas gives `.text` 16 from the start; other sections only what was asked.
             align: if st.name == ".text" { asked.max(16) } else { asked },
             code: st.kind == SectionKind::Code,
+            entsize: asm.obj.entsize.get(&st.name).copied().unwrap_or(0),
         });
     }
     for (name, nobits) in [(".data", false), (".bss", true)] {
@@ -893,6 +904,7 @@ pub(in crate::asm) fn parts(
                 flags: 3,
                 align: 1,
                 code: false,
+                entsize: 0,
             });
         }
     }

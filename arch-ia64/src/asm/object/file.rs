@@ -169,7 +169,7 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
                     link: 0,
                     info: 0,
                     align: s.align.max(1),
-                    entsize: 0,
+                    entsize: s.entsize,
                     size: s.data.len() as u64,
                     data: if s.nobits { Vec::new() } else { s.data.clone() },
                     offset: 0,

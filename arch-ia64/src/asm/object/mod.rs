@@ -83,6 +83,8 @@ pub struct ObjSection {
     pub align: u64,
     /// Holds code: unwind sections may hang off it.
     pub code: bool,
+    /// sh_entsize (`.section NAME, "aM", @progbits, SIZE`).
+    pub entsize: u64,
 }
 
 /// Everything the writer needs from the assembler.

@@ -255,8 +255,12 @@ pub(super) fn info_block(p: &UnwindProc) -> Result<Vec<u8>, ObjectError> {
 }
 
 /// The names of the unwind sections of code section `text` (gas: `.IA_64.unwind_info` and
-/// `.IA_64.unwind` for `.text`, the section's name appended for any other).
+/// `.IA_64.unwind` for `.text`, `.gnu.linkonce.ia64unwi.X`/`.gnu.linkonce.ia64unw.X` for
+/// `.gnu.linkonce.t.X`, the section's name appended for any other).
 pub(super) fn section_names(text: &str) -> (String, String) {
+    if let Some(x) = text.strip_prefix(".gnu.linkonce.t.") {
+        return (format!(".gnu.linkonce.ia64unwi.{x}"), format!(".gnu.linkonce.ia64unw.{x}"));
+    }
     let suffix = if text == ".text" { "" } else { text };
     (format!(".IA_64.unwind_info{suffix}"), format!(".IA_64.unwind{suffix}"))
 }
