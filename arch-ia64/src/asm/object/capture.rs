@@ -2,6 +2,17 @@
 //! order of sections and symbols, `.proc`/`.endp` (function type and size), section flags,
 //! explicit alignments, and the unwind directives (with the instruction they precede, so
 //! that their slot numbers can be found once the bundles are laid out).
+//!
+//! Relocations: while layout renders the object copy of each section, an instruction
+//! operand that the linker must fill (an external symbol, a global branch target, a target
+//! in another section, a section address used as a value) goes through
+//! [`Assembler::insn_reloc`] with its operand kind and expression; once the bundle is encoded
+//! it becomes a [`Fixup`] at bundle + slot (slot 1 for MLX). Data values go through
+//! [`Assembler::data_fixup`]. Both split the expression into relocation operators
+//! (`Expr::RelocFn`, outermost first), a symbol and an addend, and pick the `R_IA64_*`
+//! type from the operators and the field ([`super::reloc::reloc_type`]). A new syntax that
+//! needs a relocation only has to leave such an expression in `Value::Later` (instructions)
+//! or a data fixup; a fixed type can also be pushed directly onto `ObjState::fixups`.
 
 use super::reloc::{reloc_type, Field, FixTarget};
 use super::unwind::{Region, UnwindDesc, UnwindProc};
