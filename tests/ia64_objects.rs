@@ -160,7 +160,8 @@ impl Lcg {
 fn random_source(rng: &mut Lcg) -> String {
     let procs = 2 + rng.next(4) as usize;
     let names: Vec<String> = (0..procs).map(|i| format!("p{i}_fn")).collect();
-    let mut s = String::from("\t.global ext_a, ext_b\n");
+    let mut s =
+        String::from(if rng.next(2) == 0 { "\t.global ext_a, ext_b\n" } else { "\t.weak ext_a\n\t.global ext_b\n" });
     for (i, n) in names.iter().enumerate() {
         if rng.next(2) == 0 {
             s.push_str(&format!("\t.global {n}\n"));
@@ -185,10 +186,16 @@ fn random_source(rng: &mut Lcg) -> String {
             if rng.next(2) == 0 {
                 s.push_str("\t.spillsp ar.unat, 16\n\tmov r35=ar.unat\n\t;;\n");
             }
-            match rng.next(3) {
+            match rng.next(6) {
                 0 => s.push_str("\t.savesp ar.lc, 24\n\tmov r3=ar.lc\n"),
                 1 => s.push_str("\t.vframe r36\n\tmov r36=r12\n"),
+                2 => s.push_str("\t.save.g 0x3\n\tst8.spill [r12]=r4\n\tst8.spill [r12]=r5\n\t;;\n"),
+                3 => s.push_str("\t.spillsp f2, 0\n\tstf.spill [r12]=f2\n\t.spillpsp b1, 8\n\tmov r3=b1\n\t;;\n"),
+                4 => s.push_str("\t.save.b 0x1\n\tmov r3=b1\n\t;;\n"),
                 _ => {}
+            }
+            for _ in 0..rng.next(3) * 6 {
+                s.push_str("\tnop.m 0\n");
             }
             s.push_str("\t.body\n");
             if rng.next(2) == 0 {
@@ -196,6 +203,8 @@ fn random_source(rng: &mut Lcg) -> String {
             }
         } else if rng.next(3) == 0 {
             s.push_str("\t.unwentry\n");
+        } else if rng.next(2) == 0 {
+            s.push_str("\t.prologue 12, 32\n\talloc r32=ar.pfs,0,8,0,0\n\tmov r33=b0\n\t;;\n\t.body\n");
         }
         for _ in 0..rng.next(5) {
             let target = match rng.next(4) {
@@ -216,6 +225,9 @@ fn random_source(rng: &mut Lcg) -> String {
             s.push_str("\t.restore sp\n\tadds r12=32,r12\n\t;;\n");
         }
         s.push_str(&format!("\tbr.ret.sptk.many b0\n\t;;\n\t.endp {n}\n"));
+        if rng.next(4) == 0 {
+            s.push_str(&format!("\t.type {n}, @function\n\t.size {n}, 16\n"));
+        }
     }
     s.push_str(if rng.next(2) == 0 { "\t.data\n" } else { "\t.section .sdata,\"aws\"\n" });
     for k in 0..rng.next(6) {
@@ -225,7 +237,8 @@ fn random_source(rng: &mut Lcg) -> String {
             _ => format!("d{}", rng.next(k + 1)),
         };
         let dir = if rng.next(2) == 0 { "data8" } else { "data4" };
-        s.push_str(&format!("d{k}:\tdata1 {k}\n\t{dir} {target}+{}\n", rng.next(40)));
+        let pcrel = if rng.next(4) == 0 { " - ." } else { "" };
+        s.push_str(&format!("d{k}:\tdata1 {k}\n\t{dir} {target}+{}{pcrel}\n", rng.next(40)));
     }
     s
 }
@@ -238,7 +251,7 @@ fn random_sources_give_gnu_as_objects() {
     let work = std::env::temp_dir().join(format!("acctemu-objects-random-{}", std::process::id()));
     std::fs::create_dir_all(&work).expect("temp dir");
     let mut rng = Lcg(0x13b);
-    let cases = 60;
+    let cases = 100;
     let mut failures = Vec::new();
     for case in 0..cases {
         let src = random_source(&mut rng);

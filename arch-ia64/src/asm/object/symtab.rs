@@ -4,7 +4,7 @@
 
 use super::strtab::StrTab;
 use super::{Created, ObjSymbol, ObjectParts};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 const STB_LOCAL: u8 = 0;
 const STB_GLOBAL: u8 = 1;
@@ -40,10 +40,14 @@ pub(super) struct SymTable {
     by_section: HashMap<SecRef, u32>,
 }
 
-/// Whether gas writes `s` into the symbol table: globals always; a local unless it is a
-/// numeric label or starts with `.` (ia64 gas treats every `.name` as a local label, not
-/// only `.L`: `.skip_accounting:` in seed004.S is not in GNU as's table).
-pub(super) fn listed(s: &ObjSymbol) -> bool {
+/// Whether gas writes `s` into the symbol table: globals (an undefined `.weak` one only when
+/// a relocation uses it); a local unless it is a numeric label or starts with `.` (ia64 gas
+/// treats every `.name` as a local label, not only `.L`: `.skip_accounting:` in seed004.S is
+/// not in GNU as's table).
+pub(super) fn listed(s: &ObjSymbol, used: &HashSet<&str>) -> bool {
+    if s.weak && !s.defined && !used.contains(s.name.as_str()) {
+        return false;
+    }
     !s.name.contains('\u{2}') && (s.global || s.defined && !s.name.starts_with('.'))
 }
 
@@ -51,6 +55,15 @@ impl SymTable {
     /// Builds the table; `shndx` gives a section's header index.
     pub fn build(parts: &ObjectParts, first: &[usize], shndx: &dyn Fn(SecRef) -> u16) -> SymTable {
         let syms: HashMap<&str, &ObjSymbol> = parts.symbols.iter().map(|s| (s.name.as_str(), s)).collect();
+        let used: HashSet<&str> = parts
+            .fixups
+            .iter()
+            .filter_map(|f| match &f.target {
+                super::FixTarget::Symbol(n) => Some(n.as_str()),
+                super::FixTarget::Section(_) => None,
+            })
+            .collect();
+        let listed = |s: &ObjSymbol| listed(s, &used);
         let mut entries = vec![Entry { name: String::new(), info: 0, other: 0, shndx: 0, value: 0, size: 0 }];
         if let Some(f) = &parts.file {
             entries.push(Entry { name: f.clone(), info: STT_FILE, other: 0, shndx: SHN_ABS, value: 0, size: 0 });
