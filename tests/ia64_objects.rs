@@ -283,3 +283,22 @@ fn random_sources_give_gnu_as_objects() {
         failures[0]
     );
 }
+
+/// What the writer does not model stops object output with a located message (the code
+/// itself still assembles, and `--raw` can write it).
+#[test]
+fn unmodelled_forms_are_located_errors() {
+    let cases = [
+        (
+            "\t.global p\n\t.text\n\t.proc f\nf:\n\t.prologue\n\t.personality p\n\tnop.m 0\n\t;;\n\t.endp f\n",
+            "x.S:6:2: error: `.personality` is not modelled by the object writer",
+        ),
+        ("\t.global e\n\t.data\n\tdata2 e\n", "x.S:3:8: error: a 2-byte field cannot hold a relocated value"),
+        ("\t.global e\n\t.data\n\tdata8 e*2\n", "x.S:3:8: error: expression too complex for a relocation"),
+    ];
+    for (src, want) in cases {
+        let a = assemble("x.S", src, &PreprocessOptions::new(), &FsLoader).expect("the code assembles");
+        let err = a.object_file().expect_err("no object").to_string();
+        assert!(err.contains(want), "{src}: got {err}");
+    }
+}

@@ -61,18 +61,20 @@ pub fn run(req: &AsmRequest) -> Result<AsmOutcome, CliError> {
     let mut asm = assemble(&name, &text, &opts, &FsLoader).map_err(CliError::Assemble)?;
     asm.elf.e_flags = e_flags;
     let code = text_bytes(&asm, &name)?;
+    let mut written = String::new();
     if let Some(out) = &req.output {
         if req.raw {
             write(out, code)?;
+            written = format!(" to {}", out.display());
         } else {
             let object = asm.object_file().map_err(|e| CliError::ObjectFile(e.to_string()))?;
             write(out, &object)?;
+            written = format!(", ELF object of {} bytes to {}", object.len(), out.display());
         }
     }
     let stdout = if req.listing {
         listing::render(&asm.listing)
     } else {
-        let written = req.output.as_ref().map_or(String::new(), |o| format!(" to {}", o.display()));
         format!("{name}: {} bytes of .text ({} bundles){written}\n", code.len(), code.len() / 16)
     };
     Ok(AsmOutcome { stdout, warnings: asm.warnings })

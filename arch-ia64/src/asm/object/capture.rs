@@ -569,7 +569,13 @@ impl Assembler {
         if recs.is_empty() && name != ".unwentry" {
             self.obj.errors.push(Diagnostic::error(
                 loc.clone(),
-                format!("`{name}` with these operands is not modelled by the object writer (unwind information)"),
+                if matches!(name, ".personality" | ".handlerdata" | ".vframepsp" | ".restorereg" | ".restorereg.p") {
+                    format!(
+                        "`{name}` is not modelled by the object writer (unwind information); `--raw` writes the code"
+                    )
+                } else {
+                    format!("`{name}` with these operands is not modelled by the object writer (unwind information)")
+                },
             ));
         }
         if let Some(p) = self.obj.proc.as_mut() {
