@@ -443,7 +443,7 @@ impl Assembler {
                 values.insert(name.clone(), v);
             }
         }
-        let unwind = super::object::capture::resolve_unwind(&self.obj.procs, &self.sections);
+        let unwind = super::object::resolve::resolve_unwind(&self.obj.procs, &self.sections);
         let mut image = Image::new(Endian::Little);
         let mut listing = Vec::new();
         let mut source_map = SourceMap::new();
@@ -492,7 +492,7 @@ impl Assembler {
             });
         }
         image.source_map = source_map;
-        let (elf, elf_errors) = super::object::capture::parts(&mut self, &sections, &object, &bases, &values, unwind);
+        let (elf, elf_errors) = super::object::resolve::parts(&mut self, &sections, &object, &bases, &values, unwind);
         let errors = std::mem::take(&mut self.errors);
         let warnings = std::mem::take(&mut self.warnings);
         (Assembly { image, object, warnings, listing, elf, elf_errors }, errors)

@@ -11,10 +11,13 @@
 
 pub(in crate::asm) mod capture;
 mod file;
+mod fixups;
 pub mod reloc;
+pub(in crate::asm) mod resolve;
 mod strtab;
 mod symtab;
 pub mod unwind;
+mod unwind_dirs;
 
 pub use file::write_object;
 pub use reloc::{FixTarget, Fixup};
