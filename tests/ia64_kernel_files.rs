@@ -291,7 +291,7 @@ fn kernel_files_assemble_to_the_gnu_as_bytes() {
 
     let mut report = String::new();
     let mut failures = Vec::new();
-    let (mut files, mut text_same, mut all_same) = (0, 0, 0);
+    let (mut files, mut text_same, mut all_same, mut objects_same) = (0, 0, 0, 0);
     let configs: [(&str, &[&str]); 2] =
         [("generic_defconfig", &[]), ("+ VIRT_CPU_ACCOUNTING_NATIVE", &["CONFIG_VIRT_CPU_ACCOUNTING_NATIVE=1"])];
     let started = std::time::Instant::now();
@@ -347,11 +347,23 @@ fn kernel_files_assemble_to_the_gnu_as_bytes() {
         if let Some(d) = symbolic_relocs_differ(&ours, &obj) {
             f.differences.push(d);
         }
+        // The whole file as our object writer makes it (`-mconstant-gp`, as gas was run).
+        let mut ours = ours;
+        ours.elf.e_flags |= arch_ia64::asm::object::EF_IA_64_CONS_GP;
+        let object = match ours.object_file() {
+            Ok(bytes) if bytes == std::fs::read(&obj).expect("GNU as object") => "identical".to_string(),
+            Ok(bytes) => {
+                std::fs::write(work.join(format!("{stem}.ours.o")), &bytes).expect("our object");
+                format!("DIFFERS (ours in {stem}.ours.o)")
+            }
+            Err(e) => format!("not written: {}", e.to_string().lines().next().unwrap_or("")),
+        };
+        objects_same += usize::from(object == "identical");
         text_same += usize::from(f.text_same);
         all_same += usize::from(f.sections_same == f.sections);
         report.push_str(&format!(
             "{file_label}: 0 errors; .text {}; sections identical {}/{}; relocations (offset, type) identical {}/{} \
-             (+{} in the unwind tables, not written yet)\n",
+             (+{} in the unwind tables); whole object {object}\n",
             if f.text_same { "identical" } else { "DIFFERS" },
             f.sections_same,
             f.sections,
@@ -368,8 +380,8 @@ fn kernel_files_assemble_to_the_gnu_as_bytes() {
     }
     eprintln!("{report}");
     eprintln!(
-        "{files} assemblies: .text identical in {text_same}, every section we write identical in {all_same}; \
-         our assembler took {:.2} s of {:.2} s in all (debug builds are slower)",
+        "{files} assemblies: .text identical in {text_same}, every section we write identical in {all_same}, \
+         whole object file identical in {objects_same}; our assembler took {:.2} s of {:.2} s in all (debug builds are slower)",
         ours_time.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
