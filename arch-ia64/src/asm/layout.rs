@@ -337,6 +337,12 @@ impl Assembler {
                         sec.bundler.close_manual();
                     }
                 }
+                // The unwind regions count a manual bundle's filler slots (issue 13).
+                let cur = self.current;
+                if !open && !self.sections[cur].insns.is_empty() {
+                    let last = self.sections[cur].insns.len() - 1;
+                    self.obj.manual_ends.insert((cur, last));
+                }
             }
         }
     }
@@ -628,7 +634,7 @@ impl Assembler {
                 }
             }
         }
-        let unwind = super::object::resolve::resolve_unwind(&self.obj.procs, &self.sections);
+        let unwind = super::object::resolve::resolve_unwind(&self.obj.procs, &self.sections, &self.obj.manual_ends);
         let mut image = Image::new(Endian::Little);
         let mut listing = Vec::new();
         let mut source_map = SourceMap::new();

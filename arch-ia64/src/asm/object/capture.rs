@@ -2,9 +2,9 @@
 //! order of sections and symbols, `.proc`/`.endp` (function type and size), section flags,
 //! explicit alignments, and the unwind directives (with the instruction they precede, so
 //! that their slot numbers can be found once the bundles are laid out).
-//! The unwind directives themselves are read in `unwind_dirs.rs`, relocations found while
-//! rendering in `fixups.rs`, and everything is turned into [`super::ObjectParts`] in
-//! `resolve.rs`.
+//! The unwind directives themselves are read in `unwind_dirs.rs`; relocations are the
+//! assembler's own ([`crate::asm::reloc`], found while layout renders the object copy), and
+//! everything is turned into [`super::ObjectParts`] in `resolve.rs`.
 
 use super::unwind::UnwindDesc;
 use super::Created;
@@ -32,6 +32,9 @@ pub(in crate::asm) struct ObjState {
     pub aligns: HashMap<usize, u64>,
     /// Problems that only matter when an object is written (unmodelled unwind forms).
     pub errors: Vec<Diagnostic>,
+    /// (section, instruction index) of the last instruction of each manual bundle `{ }`: gas
+    /// emits the whole bundle at `}`, so what follows starts after its filler slots.
+    pub manual_ends: HashSet<(usize, usize)>,
     /// `.weak` names.
     pub weak: HashSet<String>,
     /// `.type NAME, @KIND` -> STT_*.
@@ -61,6 +64,11 @@ pub(in crate::asm) struct ProcCapture {
     /// Registers of the last `.save.g/.f/.b/.gf` not yet saved: each following instruction
     /// saves the next one (gas warns "Previous .save incomplete" when a new mask comes first).
     pub queue: std::collections::VecDeque<(u8, u8)>,
+    /// Prologue regions open (gas's `prologue_count`): `.restore sp` without a count pops all
+    /// but one; `.label_state`/`.copy_state` save and restore it.
+    pub prologues: u64,
+    /// `.label_state N` -> the prologue count then.
+    pub labelled_prologues: HashMap<u64, u64>,
 }
 
 /// An unwind record, positioned at the instruction index it precedes.
@@ -162,6 +170,8 @@ impl Assembler {
             recs: Vec::new(),
             has_info: false,
             queue: Default::default(),
+            prologues: 0,
+            labelled_prologues: HashMap::new(),
         });
     }
 

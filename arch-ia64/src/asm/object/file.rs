@@ -3,11 +3,11 @@
 //! then `.symtab` and `.strtab`, then the `.rela.*` sections, then `.shstrtab`, then the
 //! section headers; each piece at its alignment).
 
-use super::reloc::{keeps_symbol, rela_bytes, FixTarget, SEGREL64LSB};
 use super::strtab::StrTab;
 use super::symtab::{SecRef, SymTable};
 use super::unwind::{info_block, section_names};
 use super::{Created, ObjectError, ObjectParts};
+use crate::asm::reloc::RelocType;
 use std::collections::HashMap;
 
 const SHT_PROGBITS: u32 = 1;
@@ -92,36 +92,43 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         table.extend([0u8; 24]);
         let code = Target::Section(SecRef::User(p.section));
         let rel = relocs.entry(table_ref).or_default();
-        rel.push(PendingRela { offset: at, rtype: SEGREL64LSB, target: code, addend: p.start as i64 });
+        rel.push(PendingRela {
+            offset: at,
+            rtype: RelocType::SEGREL64LSB.number,
+            target: code,
+            addend: p.start as i64,
+        });
         let code = Target::Section(SecRef::User(p.section));
-        rel.push(PendingRela { offset: at + 8, rtype: SEGREL64LSB, target: code, addend: p.end as i64 });
+        rel.push(PendingRela {
+            offset: at + 8,
+            rtype: RelocType::SEGREL64LSB.number,
+            target: code,
+            addend: p.end as i64,
+        });
         rel.push(PendingRela {
             offset: at + 16,
-            rtype: SEGREL64LSB,
+            rtype: RelocType::SEGREL64LSB.number,
             target: Target::Section(info_ref),
             addend: info_off as i64,
         });
     }
     let by_name: HashMap<&str, &super::ObjSymbol> = parts.symbols.iter().map(|s| (s.name.as_str(), s)).collect();
-    for f in &parts.fixups {
+    // The assembler's relocations (crate::asm::reloc): a local symbol defined in a section
+    // becomes that section's symbol plus its offset, as gas writes it.
+    for f in &parts.relocs {
         if f.section >= parts.sections.len() {
             return Err(ObjectError::NoSection(f.section));
         }
-        let (target, addend) = match &f.target {
-            FixTarget::Section(i) => (Target::Section(SecRef::User(*i)), f.addend),
-            FixTarget::Symbol(name) => {
-                let sym = by_name.get(name.as_str()).ok_or_else(|| ObjectError::UnknownSymbol(name.clone()))?;
-                match sym.section {
-                    Some(i) if sym.defined && !sym.global && !keeps_symbol(f.rtype) => {
-                        (Target::Section(SecRef::User(i)), f.addend.wrapping_add(sym.value as i64))
-                    }
-                    _ => (Target::Name(name.clone()), f.addend),
-                }
+        let sym = by_name.get(f.symbol.as_str()).ok_or_else(|| ObjectError::UnknownSymbol(f.symbol.clone()))?;
+        let (target, addend) = match sym.section {
+            Some(i) if sym.defined && !sym.global && !f.r_type.keeps_symbol() => {
+                (Target::Section(SecRef::User(i)), f.addend.wrapping_add(sym.value as i64))
             }
+            _ => (Target::Name(f.symbol.clone()), f.addend),
         };
         relocs.entry(SecRef::User(f.section)).or_default().push(PendingRela {
             offset: f.offset,
-            rtype: f.rtype,
+            rtype: f.r_type.number,
             target,
             addend,
         });
@@ -316,4 +323,13 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         file[h..h + 64].copy_from_slice(&s);
     }
     Ok(file)
+}
+
+/// One Elf64_Rela, little-endian.
+fn rela_bytes(offset: u64, sym: u32, rtype: u32, addend: i64) -> [u8; 24] {
+    let mut b = [0u8; 24];
+    b[0..8].copy_from_slice(&offset.to_le_bytes());
+    b[8..16].copy_from_slice(&((u64::from(sym) << 32) | u64::from(rtype)).to_le_bytes());
+    b[16..24].copy_from_slice(&addend.to_le_bytes());
+    b
 }

@@ -1,7 +1,7 @@
 //! ELF64 relocatable objects as GNU as 2.40 writes them for IA-64 (`ia64-linux-gnu-as -x`).
 //!
 //! The assembler's layout hands over [`ObjectParts`]: the sections (each at offset 0, fields
-//! that need the linker left zero), the symbols in the order gas creates them, the fixups
+//! that need the linker left zero), the symbols in the order gas creates them, the relocations
 //! (section, offset, `R_IA64_*` type, symbol, addend) and the unwind procedures. This module
 //! turns them into the file: section headers in gas's order (`.text`, `.data`, `.bss`, then
 //! the others in first-use order, each `.rela.X` right after X, the unwind sections where the
@@ -11,7 +11,6 @@
 
 pub(in crate::asm) mod capture;
 mod file;
-pub mod reloc;
 pub(in crate::asm) mod resolve;
 mod strtab;
 mod symtab;
@@ -19,7 +18,6 @@ pub mod unwind;
 mod unwind_dirs;
 
 pub use file::write_object;
-pub use reloc::{FixTarget, Fixup};
 pub use unwind::{UnwindDesc, UnwindProc};
 
 use thiserror::Error;
@@ -92,14 +90,15 @@ pub struct ObjSection {
 /// Everything the writer needs from the assembler.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ObjectParts {
-    /// The sections in the assembler's order (index = what [`Created`], symbols and fixups use).
+    /// The sections in the assembler's order (index = what [`Created`], symbols and relocations use).
     pub sections: Vec<ObjSection>,
     /// Creation order of sections and symbols.
     pub created: Vec<Created>,
     /// Every symbol that may appear in the table, by name.
     pub symbols: Vec<ObjSymbol>,
-    /// Relocations the linker must apply, in the order gas creates them.
-    pub fixups: Vec<Fixup>,
+    /// Relocations the linker must apply: the assembler's own list ([`crate::asm::Assembly::relocs`]),
+    /// the one place relocation types are chosen. The unwind tables' are added by the writer.
+    pub relocs: Vec<crate::asm::reloc::Reloc>,
     /// Procedures with unwind information, in `.endp` order.
     pub unwind: Vec<UnwindProc>,
     /// The ELF header's e_flags.

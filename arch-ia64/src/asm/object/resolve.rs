@@ -4,7 +4,7 @@
 use super::capture::{ProcCapture, Rec};
 use super::unwind::{Region, UnwindDesc, UnwindProc};
 use super::unwind_dirs::p78;
-use super::{FixTarget, Fixup, ObjSection, ObjSymbol, ObjectParts, EF_IA_64_ABI64};
+use super::{ObjSection, ObjSymbol, ObjectParts, EF_IA_64_ABI64};
 use crate::asm::layout::{Assembler, SectionState, SymDef};
 use crate::asm::reloc::Reloc;
 use emu_core::error::Diagnostic;
@@ -56,6 +56,7 @@ fn slot_of(sec: &SectionState, index: usize, end: u64) -> u64 {
 pub(in crate::asm) fn resolve_unwind(
     procs: &[ProcCapture],
     sections: &[SectionState],
+    manual_ends: &std::collections::HashSet<(usize, usize)>,
 ) -> Result<Vec<UnwindProc>, String> {
     let mut out = Vec::new();
     for p in procs {
@@ -66,7 +67,9 @@ pub(in crate::asm) fn resolve_unwind(
         // A region starts where gas was about to place the next instruction: right after
         // the previous one of the procedure, else at the next one's bundle.
         let region_start = |at: usize| -> u64 {
-            if at > p.first_insn && at - 1 < sec.insns.len() {
+            if at > p.first_insn && at - 1 < sec.insns.len() && manual_ends.contains(&(p.section, at - 1)) {
+                (slot_of(sec, at - 1, p.end) / 3 + 1) * 3
+            } else if at > p.first_insn && at - 1 < sec.insns.len() {
                 slot_of(sec, at - 1, p.end) + 1
             } else if at < sec.insns.len() {
                 slot_of(sec, at, p.end) / 3 * 3
@@ -92,7 +95,9 @@ pub(in crate::asm) fn resolve_unwind(
             };
             let rs = starts[k - 1];
             let re = rs + region.rlen;
-            let t = slot_of(sec, *at, p.end).saturating_sub(rs);
+            // In an empty region (`.prologue` right before `.body`) every record is at 0, as in
+            // gas, although the next instruction is the next region's.
+            let t = if region.rlen == 0 { 0 } else { slot_of(sec, *at, p.end).saturating_sub(rs) };
             if let Rec::Saved { class, reg } = *r {
                 saved.entry(k - 1).or_default().push((t, class, reg));
                 continue;
@@ -284,16 +289,7 @@ pub(in crate::asm) fn parts(
     }
     out.file = asm.obj.file.clone();
     // The relocations the assembler recorded (crate::asm::reloc), the one place types are chosen.
-    out.fixups = relocs
-        .iter()
-        .map(|r| Fixup {
-            section: r.section,
-            offset: r.offset,
-            rtype: r.r_type.number,
-            target: FixTarget::Symbol(r.symbol.clone()),
-            addend: r.addend,
-        })
-        .collect();
+    out.relocs = relocs.to_vec();
     let mut errors = std::mem::take(&mut asm.obj.errors);
     match unwind {
         Ok(u) => out.unwind = u,

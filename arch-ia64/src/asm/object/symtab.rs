@@ -55,14 +55,7 @@ impl SymTable {
     /// Builds the table; `shndx` gives a section's header index.
     pub fn build(parts: &ObjectParts, first: &[usize], shndx: &dyn Fn(SecRef) -> u16) -> SymTable {
         let syms: HashMap<&str, &ObjSymbol> = parts.symbols.iter().map(|s| (s.name.as_str(), s)).collect();
-        let used: HashSet<&str> = parts
-            .fixups
-            .iter()
-            .filter_map(|f| match &f.target {
-                super::FixTarget::Symbol(n) => Some(n.as_str()),
-                super::FixTarget::Section(_) => None,
-            })
-            .collect();
+        let used: HashSet<&str> = parts.relocs.iter().map(|r| r.symbol.as_str()).collect();
         let listed = |s: &ObjSymbol| listed(s, &used);
         let mut entries = vec![Entry { name: String::new(), info: 0, other: 0, shndx: 0, value: 0, size: 0 }];
         if let Some(f) = &parts.file {

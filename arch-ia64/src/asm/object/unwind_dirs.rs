@@ -164,11 +164,15 @@ impl Assembler {
         let mut info = true;
         match name {
             ".prologue" if args.is_empty() => {
+                self.count_prologues(|n| n + 1);
                 recs.push(Rec::Region { body: false, gr: None });
                 info = false;
             }
             ".prologue" => {
-                if let (Some(mask), Some(g)) = (value(self, 0), value(self, 1)) {
+                self.count_prologues(|n| n + 1);
+                // The first saving register as a number (the kernel's `32+4`) or written `r36`.
+                let first = value(self, 1).or_else(|| gr(1).map(u64::from));
+                if let (Some(mask), Some(g)) = (value(self, 0), first) {
                     if mask < 16 && g < 128 {
                         recs.push(Rec::Region { body: false, gr: Some((mask as u8, g as u8)) });
                     }
@@ -280,13 +284,23 @@ impl Assembler {
             }
             ".label_state" | ".copy_state" => {
                 if let Some(l) = value(self, 0) {
+                    if let Some(p) = self.obj.proc.as_mut() {
+                        if name == ".label_state" {
+                            p.labelled_prologues.insert(l, p.prologues);
+                        } else {
+                            p.prologues = p.labelled_prologues.get(&l).copied().unwrap_or(0);
+                        }
+                    }
                     let d = if name == ".label_state" { UnwindDesc::LabelState(l) } else { UnwindDesc::CopyState(l) };
                     recs.push(Rec::Desc(d));
                 }
             }
             ".restore" if reg0.as_deref() == Some("sp") => {
-                let ecount = if args.len() > 1 { value(self, 1) } else { Some(0) };
+                let open = self.obj.proc.as_ref().map_or(0, |p| p.prologues);
+                let ecount = if args.len() > 1 { value(self, 1) } else { Some(open.saturating_sub(1)) };
                 if let Some(ecount) = ecount {
+                    // The epilogue pops `ecount + 1` prologue regions.
+                    self.count_prologues(|n| n.saturating_sub(ecount + 1));
                     recs.push(Rec::Epilogue { ecount });
                 }
             }
@@ -311,5 +325,12 @@ impl Assembler {
             self.obj.errors.push(Diagnostic::error(loc.clone(), format!("`{name}` outside `.proc`/`.endp`")));
         }
         true
+    }
+
+    /// Updates the open procedure's count of prologue regions.
+    fn count_prologues(&mut self, f: impl FnOnce(u64) -> u64) {
+        if let Some(p) = self.obj.proc.as_mut() {
+            p.prologues = f(p.prologues);
+        }
     }
 }
