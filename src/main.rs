@@ -33,9 +33,16 @@ enum Command {
         /// Add a directory to the #include search path.
         #[arg(short = 'I', value_name = "DIR")]
         include: Vec<PathBuf>,
-        /// Write the raw bytes of .text to this file.
-        #[arg(short = 'o', value_name = "OUT.bin")]
+        /// Write the ELF64 relocatable object (as GNU as would) to this file.
+        #[arg(short = 'o', value_name = "OUT.o")]
         output: Option<PathBuf>,
+        /// With -o, write only the raw bytes of .text instead of an ELF object.
+        #[arg(long)]
+        raw: bool,
+        /// GNU as machine option for the object's ELF header: `-mconstant-gp` (the kernel's)
+        /// or `-mauto-pic`.
+        #[arg(short = 'm', value_name = "OPTION")]
+        machine: Vec<String>,
         /// Print a per-slot listing with bytes, template, disassembly and source line.
         #[arg(long)]
         listing: bool,
@@ -362,8 +369,17 @@ fn run(args: Args) -> Result<String, CliError> {
         max_output_size: args.max_output_size,
     });
     match args.command {
-        Command::Asm { file, define, include, output, listing, pp } => {
-            let req = AsmRequest { file, defines: define, include_dirs: include, output, listing, pp: pp.args() };
+        Command::Asm { file, define, include, output, raw, machine, listing, pp } => {
+            let req = AsmRequest {
+                file,
+                defines: define,
+                include_dirs: include,
+                output,
+                raw,
+                machine,
+                listing,
+                pp: pp.args(),
+            };
             let done = cli::asm::run(&req)?;
             for w in &done.warnings {
                 eprintln!("{w}");

@@ -57,6 +57,32 @@ fn bad_files_give_a_clear_error_and_exit_status_1() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `-o` writes the ELF object GNU as writes (issue 13); `--raw` keeps the bare `.text`.
+#[test]
+fn asm_writes_the_gnu_as_object() {
+    let dir = std::env::temp_dir().join(format!("acctemu-asm-obj-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let src = common::root().join("tests/corpus/ia64/src");
+    for stem in ["branch_long", "directives"] {
+        let obj = dir.join(format!("{stem}.o"));
+        let out = acctemu(&["asm", &format!("{stem}.S"), "-o", &obj.display().to_string()], &src);
+        assert!(out.status.success(), "{stem}: {}", String::from_utf8_lossy(&out.stderr));
+        let ours = std::fs::read(&obj).unwrap_or_else(|e| panic!("{e}"));
+        let gas = std::fs::read(golden_dir().join(format!("{stem}.o"))).unwrap_or_else(|e| panic!("{e}"));
+        assert!(ours == gas, "{stem}: object differs from GNU as's");
+    }
+    // -mconstant-gp (the kernel's flag) only sets EF_IA_64_CONS_GP in e_flags, as in gas.
+    let obj = dir.join("cgp.o");
+    let out = acctemu(&["asm", "branch_long.S", "-mconstant-gp", "-o", &obj.display().to_string()], &src);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut want = std::fs::read(golden_dir().join("branch_long.o")).unwrap_or_else(|e| panic!("{e}"));
+    want[0x30] = 0x50;
+    assert!(std::fs::read(&obj).unwrap_or_else(|e| panic!("{e}")) == want, "-mconstant-gp object");
+    let out = acctemu(&["asm", "branch_long.S", "-mbogus", "-o", &obj.display().to_string()], &src);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("-mbogus"), "unknown -m option");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn asm_writes_the_golden_text_bytes_and_a_listing() {
     let dir = std::env::temp_dir().join(format!("acctemu-asm-{}", std::process::id()));
@@ -64,7 +90,7 @@ fn asm_writes_the_golden_text_bytes_and_a_listing() {
     let src = common::root().join("tests/corpus/ia64/src");
     for stem in ["seed004_cpp", "alu", "branch_long"] {
         let bin = dir.join(format!("{stem}.bin"));
-        let out = acctemu(&["asm", &format!("{stem}.S"), "-o", &bin.display().to_string(), "--listing"], &src);
+        let out = acctemu(&["asm", &format!("{stem}.S"), "-o", &bin.display().to_string(), "--raw", "--listing"], &src);
         assert!(out.status.success(), "{stem}: {}", String::from_utf8_lossy(&out.stderr));
         let bytes = std::fs::read(&bin).unwrap_or_else(|e| panic!("{e}"));
         let hex: String =

@@ -23,6 +23,7 @@ fn ours(file: &Path, extra: &[&str]) -> (Vec<u8>, String) {
     let bin = file.with_extension(format!("{}.bin", file.extension().and_then(|e| e.to_str()).unwrap_or("")));
     let mut args = vec!["asm", file.to_str().expect("utf-8 path"), "-o", bin.to_str().expect("utf-8 path")];
     args.extend_from_slice(extra);
+    args.push("--raw");
     args.push("--listing");
     let out = common::acctemu(&args);
     assert!(out.status.success(), "acctemu asm {}: {}", file.display(), String::from_utf8_lossy(&out.stderr));

@@ -1,4 +1,5 @@
-//! `acctemu asm FILE.S`: assemble, report warnings, write `.text` and/or a listing.
+//! `acctemu asm FILE.S`: assemble, report warnings, write an ELF object (or with `--raw` the
+//! `.text` bytes) and/or a listing.
 
 use super::{listing, read, CliError};
 use arch_ia64::asm::{assemble, Assembly};
@@ -14,8 +15,12 @@ pub struct AsmRequest {
     pub defines: Vec<String>,
     /// `-I DIR` arguments, in order.
     pub include_dirs: Vec<PathBuf>,
-    /// Where to write the raw `.text` bytes.
+    /// Where to write the output: an ELF relocatable object, or with `raw` the `.text` bytes.
     pub output: Option<PathBuf>,
+    /// Write the raw `.text` bytes instead of an ELF object.
+    pub raw: bool,
+    /// `-m` options (`constant-gp`, `auto-pic`): the object's e_flags, as GNU as sets them.
+    pub machine: Vec<String>,
     /// Whether to render the per-slot listing.
     pub listing: bool,
     /// `-U`, `-include` and the kernel-tree flags.
@@ -40,15 +45,35 @@ pub fn run(req: &AsmRequest) -> Result<AsmOutcome, CliError> {
     let text = super::binary::source_text(&req.file, &bytes, "asm")?;
     let pp = req.pp.prepare(&req.defines, &req.include_dirs)?;
     let name = req.file.display().to_string();
-    let asm = assemble(&name, &text, &pp.options, &pp.loader()).map_err(CliError::Assemble)?;
+    let mut e_flags = arch_ia64::asm::object::EF_IA_64_ABI64;
+    for m in &req.machine {
+        e_flags |= match m.as_str() {
+            "constant-gp" => arch_ia64::asm::object::EF_IA_64_CONS_GP,
+            "auto-pic" => arch_ia64::asm::object::EF_IA_64_NOFUNCDESC_CONS_GP,
+            other => {
+                return Err(CliError::Usage(format!(
+                    "asm: unknown machine option `-m{other}` (known: -mconstant-gp, -mauto-pic)"
+                )))
+            }
+        };
+    }
+    let mut asm = assemble(&name, &text, &pp.options, &pp.loader()).map_err(CliError::Assemble)?;
+    asm.elf.e_flags = e_flags;
     let code = text_bytes(&asm, &name)?;
+    let mut written = String::new();
     if let Some(out) = &req.output {
-        write(out, code)?;
+        if req.raw {
+            write(out, code)?;
+            written = format!(" to {}", out.display());
+        } else {
+            let object = asm.object_file().map_err(|e| CliError::ObjectFile(e.to_string()))?;
+            write(out, &object)?;
+            written = format!(", ELF object of {} bytes to {}", object.len(), out.display());
+        }
     }
     let stdout = if req.listing {
         listing::render(&asm.listing)
     } else {
-        let written = req.output.as_ref().map_or(String::new(), |o| format!(" to {}", o.display()));
         format!("{name}: {} bytes of .text ({} bundles){written}\n", code.len(), code.len() / 16)
     };
     Ok(AsmOutcome { stdout, warnings: asm.warnings })

@@ -85,6 +85,9 @@ pub enum CliError {
     /// The assembled program has no `.text` section to write.
     #[error("{0}: nothing assembled into .text")]
     NoText(String),
+    /// The source assembled but no ELF object can be written for it (issue 13).
+    #[error("{0}")]
+    ObjectFile(String),
     /// A `--patch` is malformed or does not apply (the error names the hunk and its line).
     #[error("{0}")]
     Patch(#[from] patch::PatchError),

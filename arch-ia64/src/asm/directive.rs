@@ -109,6 +109,10 @@ impl Assembler {
             self.error(loc, "`.save` needs the saved register and where it is saved (`.save ar.pfs, r34`)");
             return;
         }
+        // ELF object writer (issue 13): unwind records, symbol attributes, natural data alignment.
+        if self.object_directive(name, args, loc) {
+            return;
+        }
         if IGNORED.contains(&name) {
             return;
         }
@@ -167,14 +171,17 @@ impl Assembler {
                     self.error(loc, "`.proc` needs the function's name");
                 }
                 self.align(16, loc, name);
+                self.proc_begin(args);
             }
             ".endp" => {
                 self.flush();
                 self.settle_labels();
+                self.proc_end();
             }
             ".global" | ".globl" | ".weak" => {
                 for a in args {
                     if let DirArg::Expr(Expr::Sym(s)) = &a.value {
+                        self.obj.note(s);
                         self.globals.insert(s.clone());
                     }
                 }
@@ -315,6 +322,11 @@ impl Assembler {
                 };
                 self.sections.push(SectionState::new_named(name, kind));
                 self.section_index.insert(name.to_string(), self.sections.len() - 1);
+                let idx = self.sections.len() - 1;
+                self.obj.created.push(super::object::Created::Section(idx));
+                if let Some(f) = flags {
+                    self.obj.flags.insert(idx, f.to_string());
+                }
                 self.sections.len() - 1
             }
         }
@@ -353,6 +365,7 @@ impl Assembler {
             return;
         }
         let cur = self.current;
+        self.obj.note_align(cur, bytes);
         self.sections[cur].align = self.sections[cur].align.max(bytes);
         if self.sections[cur].kind == SectionKind::Code {
             self.flush();
@@ -420,8 +433,10 @@ impl Assembler {
                     sec.size += pad;
                 }
                 sec.align = sec.align.max(a);
+                // The object's sh_addralign counts only what the source asked for.
+                self.obj.note_align(cur, a);
             }
-            sec.size
+            self.sections[cur].size
         };
         let mut bytes = Vec::with_capacity(size * args.len());
         for (i, a) in args.iter().enumerate() {
@@ -430,6 +445,9 @@ impl Assembler {
                 continue;
             };
             bytes.extend(std::iter::repeat_n(0, size));
+            for s in e.symbols() {
+                self.obj.note(s);
+            }
             let cur = self.current;
             self.sections[cur].fixups.push(Fixup {
                 offset: start + (i * size) as u64,

@@ -35,7 +35,7 @@ pub(super) enum Chunk {
 }
 
 /// A data value to fill in once symbols are known.
-pub(super) struct Fixup {
+pub(in crate::asm) struct Fixup {
     pub offset: u64,
     pub size: usize,
     pub expr: Expr,
@@ -104,6 +104,8 @@ pub(super) struct Assembler {
     pub sym_aliases: HashMap<String, String>,
     /// Where the manual bundle `{` still open was opened.
     pub manual_open: Option<SourceLoc>,
+    /// ELF object writer (issue 13): creation order, functions, unwind, relocations.
+    pub obj: super::object::capture::ObjState,
 }
 
 impl SectionState {
@@ -244,6 +246,7 @@ impl Assembler {
             sec_aliases: HashMap::new(),
             sym_aliases: HashMap::new(),
             manual_open: None,
+            obj: Default::default(),
         }
     }
 
@@ -253,6 +256,7 @@ impl Assembler {
 
     /// Defines `name`; a second definition of a label is an error.
     pub fn define(&mut self, name: &str, def: SymDef, loc: &SourceLoc, redefinable: bool) {
+        self.obj.note(name);
         if let Some((old, old_loc)) = self.symbols.get(name) {
             if !redefinable || !matches!(old, SymDef::Abs(_)) {
                 let d = Diagnostic::error(loc.clone(), format!("symbol `{}` is already defined", display_name(name)))
@@ -333,6 +337,12 @@ impl Assembler {
                         sec.bundler.close_manual();
                     }
                 }
+                // The unwind regions count a manual bundle's filler slots (issue 13).
+                let cur = self.current;
+                if !open && !self.sections[cur].insns.is_empty() {
+                    let last = self.sections[cur].insns.len() - 1;
+                    self.obj.manual_ends.insert((cur, last));
+                }
             }
         }
     }
@@ -382,6 +392,13 @@ impl Assembler {
                 return;
             }
         };
+        for v in &matched.values {
+            if let Value::Later(e, _) = v {
+                for s in e.symbols() {
+                    self.obj.note(s);
+                }
+            }
+        }
         // r0, f0 and f1 are constants; gas warns (and still assembles) when one is a target.
         for o in &syn.outputs {
             let name = match o.value {
@@ -438,6 +455,8 @@ impl Assembler {
         }
         let sec = &mut self.sections[cur];
         sec.insns.push(InsnRec { matched, loc: loc.clone(), mnemonic: syn.mnemonic.value.clone() });
+        let index = sec.insns.len() - 1;
+        self.obj.insn_added(cur, index);
     }
 
     /// The instructions the packer could not place as a template directive demanded.
@@ -615,6 +634,7 @@ impl Assembler {
                 }
             }
         }
+        let unwind = super::object::resolve::resolve_unwind(&self.obj.procs, &self.sections, &self.obj.manual_ends);
         let mut image = Image::new(Endian::Little);
         let mut listing = Vec::new();
         let mut source_map = SourceMap::new();
@@ -670,7 +690,11 @@ impl Assembler {
                 r.symbol = a.clone();
             }
         }
-        (Assembly { image, object, warnings: std::mem::take(&mut self.warnings), listing, relocs }, errors)
+        // The object writer consumes the same relocations (one model for both).
+        let (elf, elf_errors) =
+            super::object::resolve::parts(&mut self, &sections, &object, &bases, &values, unwind, &relocs);
+        let warnings = std::mem::take(&mut self.warnings);
+        (Assembly { image, object, warnings, listing, relocs, elf, elf_errors }, errors)
     }
 
     #[allow(clippy::too_many_arguments)] // the two passes differ only in base and `object`

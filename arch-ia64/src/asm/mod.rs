@@ -13,6 +13,7 @@ pub mod expr;
 mod layout;
 mod macros;
 pub mod matcher;
+pub mod object;
 pub mod parse;
 pub mod reloc;
 pub mod syntax;
@@ -38,6 +39,36 @@ pub struct Assembly {
     /// The relocations of [`Assembly::object`], in section order and then in the order gas
     /// makes them (instructions by address, then the data fields of the section).
     pub relocs: Vec<reloc::Reloc>,
+    /// What the ELF object writer needs ([`Assembly::object_file`]).
+    pub elf: object::ObjectParts,
+    /// Why no object can be written although the code assembled (forms the writer does not
+    /// model, such as some unwind directives); empty when it can.
+    pub elf_errors: Vec<Diagnostic>,
+}
+
+impl Assembly {
+    /// The ELF64 relocatable object GNU as would write for this source.
+    ///
+    /// # Errors
+    /// The source uses something the object writer does not model, or a relocation names
+    /// a symbol or section that does not exist.
+    pub fn object_file(&self) -> Result<Vec<u8>, ObjectFileError> {
+        if !self.elf_errors.is_empty() {
+            return Err(ObjectFileError::Unmodelled(Diagnostics(self.elf_errors.clone())));
+        }
+        object::write_object(&self.elf).map_err(ObjectFileError::Write)
+    }
+}
+
+/// Why [`Assembly::object_file`] failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ObjectFileError {
+    /// Source forms the object writer does not model, each located.
+    #[error("{0}")]
+    Unmodelled(Diagnostics),
+    /// The parts do not make a consistent object.
+    #[error("cannot write the object: {0}")]
+    Write(object::ObjectError),
 }
 
 /// One slot of the listing.

@@ -65,6 +65,17 @@ pub struct RelocType {
     pub number: u32,
 }
 
+impl RelocType {
+    /// R_IA64_SEGREL64LSB: the object writer's unwind table words (not chosen by a field).
+    pub const SEGREL64LSB: RelocType = RelocType { name: "R_IA64_SEGREL64LSB", number: 0x5f };
+
+    /// Whether a reference to a local symbol must name the symbol itself rather than its
+    /// section plus offset: the function-descriptor types, which gas never adjusts.
+    pub fn keeps_symbol(self) -> bool {
+        matches!(self.number, 0x43 | 0x45 | 0x47 | 0x52 | 0x53 | 0x55 | 0x57)
+    }
+}
+
 /// One relocation: the object writer turns it into a `.rela` entry.
 ///
 /// `offset` is in the section's object-file contents: for a data field, its first byte; for an
@@ -286,5 +297,7 @@ mod tests {
         assert_eq!(reloc_type(&f(&["iplt"]), Field::Data(16), false).map(|t| t.name), Ok("R_IA64_IPLTLSB"));
         assert!(reloc_type(&f(&["gprel"]), Field::Imm14, false).is_err());
         assert!(reloc_type(&f(&[]), Field::Data(2), false).is_err());
+        assert!(reloc_type(&f(&["fptr"]), Field::Data(8), false).is_ok_and(RelocType::keeps_symbol));
+        assert!(!reloc_type(&f(&[]), Field::Data(8), false).is_ok_and(RelocType::keeps_symbol));
     }
 }

@@ -1,0 +1,274 @@
+//! What the assembler records while it reads the source, for the object writer: creation
+//! order of sections and symbols, `.proc`/`.endp` (function type and size), section flags,
+//! explicit alignments, and the unwind directives (with the instruction they precede, so
+//! that their slot numbers can be found once the bundles are laid out).
+//! The unwind directives themselves are read in `unwind_dirs.rs`; relocations are the
+//! assembler's own ([`crate::asm::reloc`], found while layout renders the object copy), and
+//! everything is turned into [`super::ObjectParts`] in `resolve.rs`.
+
+use super::unwind::UnwindDesc;
+use super::Created;
+use crate::asm::expr::Expr;
+use crate::asm::layout::{Assembler, EarlyEnv};
+use crate::asm::syntax::{DirArg, Located, Reg};
+use emu_core::error::Diagnostic;
+use std::collections::{HashMap, HashSet};
+
+/// The writer's bookkeeping inside the assembler.
+#[derive(Debug, Default)]
+pub(in crate::asm) struct ObjState {
+    pub created: Vec<Created>,
+    pub(super) seen: HashSet<String>,
+    pub funcs: HashSet<String>,
+    /// `.proc` name -> (section, offset of its `.endp`).
+    pub ends: HashMap<String, (usize, u64)>,
+    pub(super) proc: Option<ProcCapture>,
+    pub(super) proc_names: Vec<String>,
+    pub procs: Vec<ProcCapture>,
+    pub(super) unwind_made: HashSet<usize>,
+    /// Section -> the flags string of its first `.section`.
+    pub flags: HashMap<usize, String>,
+    /// Section -> the largest alignment asked for (`.align`, `.proc`, natural data alignment).
+    pub aligns: HashMap<usize, u64>,
+    /// Problems that only matter when an object is written (unmodelled unwind forms).
+    pub errors: Vec<Diagnostic>,
+    /// (section, instruction index) of the last instruction of each manual bundle `{ }`: gas
+    /// emits the whole bundle at `}`, so what follows starts after its filler slots.
+    pub manual_ends: HashSet<(usize, usize)>,
+    /// `.weak` names.
+    pub weak: HashSet<String>,
+    /// `.type NAME, @KIND` -> STT_*.
+    pub(super) types: HashMap<String, u8>,
+    /// `.size NAME, EXPR`: the expression, its section and `.` there.
+    pub(super) sizes: HashMap<String, (Expr, usize, u64)>,
+    /// `.hidden`/`.protected`/`.internal` -> STV_*.
+    pub(super) visibility: HashMap<String, u8>,
+    /// `.file "NAME"`.
+    pub(super) file: Option<String>,
+    /// Sections declared `@nobits` by `.section NAME, "FLAGS", @nobits`.
+    pub(super) nobits: HashSet<String>,
+    /// Entry sizes given by `.section NAME, "FLAGS", @TYPE, SIZE`.
+    pub(super) entsize: HashMap<String, u64>,
+}
+
+/// One `.proc` ... `.endp` with its unwind records.
+#[derive(Debug, Clone)]
+pub(in crate::asm) struct ProcCapture {
+    pub section: usize,
+    /// Index of the first instruction after `.proc`.
+    pub first_insn: usize,
+    /// Offset after the last bundle (set at `.endp`).
+    pub end: u64,
+    pub recs: Vec<(usize, Rec)>,
+    pub has_info: bool,
+    /// Registers of the last `.save.g/.f/.b/.gf` not yet saved: each following instruction
+    /// saves the next one (gas warns "Previous .save incomplete" when a new mask comes first).
+    pub queue: std::collections::VecDeque<(u8, u8)>,
+    /// Prologue regions open (gas's `prologue_count`): `.restore sp` without a count pops all
+    /// but one; `.label_state`/`.copy_state` save and restore it.
+    pub prologues: u64,
+    /// `.label_state N` -> the prologue count then.
+    pub labelled_prologues: HashMap<u64, u64>,
+}
+
+/// An unwind record, positioned at the instruction index it precedes.
+#[derive(Debug, Clone)]
+pub(in crate::asm) enum Rec {
+    Region {
+        body: bool,
+        gr: Option<(u8, u8)>,
+    },
+    /// A descriptor with no slot field.
+    Desc(UnwindDesc),
+    /// A `when` descriptor (P8 if `p8`, else P7) whose value is the slot.
+    When {
+        p8: bool,
+        r: u8,
+    },
+    MemStackF {
+        size: u64,
+    },
+    Spill {
+        sprel: bool,
+        qp: Option<u8>,
+        ab: u8,
+        reg: u8,
+        off: u64,
+    },
+    SpillReg {
+        qp: Option<u8>,
+        ab: u8,
+        reg: u8,
+        tclass: u8,
+        treg: u8,
+    },
+    Epilogue {
+        ecount: u64,
+    },
+    /// One register of a `.save.g/.f/.b/.gf` mask, saved by the instruction at this
+    /// position: class (1 fr, 2 gr, 3 br, as in the spill mask) and number.
+    Saved {
+        class: u8,
+        reg: u8,
+    },
+}
+
+impl ObjState {
+    /// Records the first appearance of symbol `name`.
+    pub fn note(&mut self, name: &str) {
+        if !self.seen.contains(name) {
+            self.seen.insert(name.to_string());
+            self.created.push(Created::Symbol(name.to_string()));
+        }
+    }
+
+    /// An instruction was added at `index` of section `section`: it saves the next register of
+    /// a pending `.save.g/.f/.b/.gf`.
+    pub fn insn_added(&mut self, section: usize, index: usize) {
+        if let Some(p) = self.proc.as_mut().filter(|p| p.section == section) {
+            if let Some((class, reg)) = p.queue.pop_front() {
+                p.recs.push((index, Rec::Saved { class, reg }));
+            }
+        }
+    }
+
+    /// Records an alignment request for section `s`.
+    pub fn note_align(&mut self, s: usize, bytes: u64) {
+        let a = self.aligns.entry(s).or_insert(1);
+        *a = (*a).max(bytes);
+    }
+}
+
+/// A directive operand naming a symbol; names such as `f1` or `b2` are read as registers by
+/// the parser and are given back their text here (`.proc f1` in GNU as names a function).
+pub(super) fn symbol_name(a: &DirArg) -> Option<String> {
+    Some(match a {
+        DirArg::Expr(Expr::Sym(s)) => s.clone(),
+        DirArg::Reg(Reg::Gr(n)) => format!("r{n}"),
+        DirArg::Reg(Reg::Fr(n)) => format!("f{n}"),
+        DirArg::Reg(Reg::Pr(n)) => format!("p{n}"),
+        DirArg::Reg(Reg::Br(n)) => format!("b{n}"),
+        _ => return None,
+    })
+}
+
+impl Assembler {
+    /// `.proc NAME...`: the names become functions; unwind records start.
+    pub(in crate::asm) fn proc_begin(&mut self, args: &[Located<DirArg>]) {
+        let names: Vec<String> = args.iter().filter_map(|a| symbol_name(&a.value)).collect();
+        for n in &names {
+            self.obj.note(n);
+            self.obj.funcs.insert(n.clone());
+        }
+        let cur = self.current;
+        let first_insn = self.sections[cur].insns.len();
+        self.obj.proc_names = names;
+        self.obj.proc = Some(ProcCapture {
+            section: cur,
+            first_insn,
+            end: 0,
+            recs: Vec::new(),
+            has_info: false,
+            queue: Default::default(),
+            prologues: 0,
+            labelled_prologues: HashMap::new(),
+        });
+    }
+
+    /// `.endp`, after the flush: sizes of the `.proc` names, the unwind entry.
+    pub(in crate::asm) fn proc_end(&mut self) {
+        let cur = self.current;
+        let end = self.sections[cur].dot();
+        for n in std::mem::take(&mut self.obj.proc_names) {
+            self.obj.ends.insert(n, (cur, end));
+        }
+        if let Some(mut p) = self.obj.proc.take() {
+            p.end = end;
+            if p.has_info {
+                if self.obj.unwind_made.insert(p.section) {
+                    self.obj.created.push(Created::Unwind(p.section));
+                }
+                self.obj.procs.push(p);
+            }
+        }
+    }
+
+    /// Symbol attributes only the object file shows; true when the directive is handled.
+    pub(super) fn symbol_directive(&mut self, name: &str, args: &[Located<DirArg>]) -> bool {
+        let names = || args.iter().filter_map(|a| symbol_name(&a.value));
+        match name {
+            ".hidden" | ".protected" | ".internal" => {
+                let v = match name {
+                    ".internal" => 1,
+                    ".hidden" => 2,
+                    _ => 3,
+                };
+                for n in names() {
+                    self.obj.note(&n);
+                    self.obj.visibility.insert(n, v);
+                }
+            }
+            ".type" => {
+                let stt = match args.get(1).map(|a| &a.value) {
+                    Some(DirArg::At(k)) => match k.as_str() {
+                        "function" => Some(2),
+                        "object" => Some(1),
+                        "tls_object" => Some(6),
+                        "notype" => Some(0),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if let (Some(n), Some(stt)) = (args.first().and_then(|a| symbol_name(&a.value)), stt) {
+                    self.obj.note(&n);
+                    self.obj.types.insert(n, stt);
+                }
+            }
+            ".size" => {
+                if let (Some(n), Some(DirArg::Expr(e))) =
+                    (args.first().and_then(|a| symbol_name(&a.value)), args.get(1).map(|a| &a.value))
+                {
+                    let cur = self.current;
+                    let dot = self.sections[cur].dot();
+                    self.obj.note(&n);
+                    self.obj.ends.remove(&n);
+                    self.obj.sizes.insert(n, (e.clone(), cur, dot));
+                }
+            }
+            ".file" => {
+                if let Some(DirArg::Str(f)) = args.first().map(|a| &a.value) {
+                    self.obj.file = Some(f.clone());
+                }
+            }
+            ".section" | ".pushsection" => {
+                if let (Some(DirArg::At(t)), Some(n)) = (
+                    args.get(2).map(|a| &a.value),
+                    args.first().and_then(|a| {
+                        symbol_name(&a.value).or(match &a.value {
+                            DirArg::Str(s) => Some(s.clone()),
+                            _ => None,
+                        })
+                    }),
+                ) {
+                    if let Some(DirArg::Expr(e)) = args.get(3).map(|a| &a.value) {
+                        if let Ok(size) = e.eval(&EarlyEnv { asm: self }) {
+                            self.obj.entsize.entry(n.clone()).or_insert(size as u64);
+                        }
+                    }
+                    if t == "nobits" {
+                        self.obj.nobits.insert(n);
+                    }
+                }
+                return false;
+            }
+            ".weak" => {
+                for n in names() {
+                    self.obj.weak.insert(n);
+                }
+                return false;
+            }
+            _ => return false,
+        }
+        true
+    }
+}
