@@ -192,6 +192,10 @@ fn operand(
         Tgt25 | Tgt25Chk | Tgt64 | Tag13 | Tag13b | Tgt25F => target(p, rng, label),
         // alloc is written with i,l,o,r; the row holds sof, sol and sor (see `alloc_sizes`).
         Sof => alloc_sizes(p, rng),
+        // later forms (issue 12): lfetch.count's count, and its stride as a multiple of 64
+        // (gas warns on others and drops the low bits).
+        LfCount => num(pick(p, rng, 1, 64), false),
+        LfStride => num(pick(p, rng, -16, 15) * 64, false),
     }
 }
 
