@@ -45,6 +45,8 @@ pub enum OpClass {
     /// An immediate some of whose values have names (`@rev` for mux1's mbtype4), shown by
     /// name when it has one and in hexadecimal otherwise, as objdump does (multimedia, issue 12).
     Named(&'static [(&'static str, i64)]),
+    /// A data access hint register `dahr0`-`dahr7` (Itanium 9500; later forms, issue 12).
+    Dahr,
 }
 
 /// Every operand kind of the instruction table.
@@ -140,6 +142,12 @@ pub enum OpKind {
     LfCount,
     /// lfetch.count's stride in bytes, a signed multiple of 64 in bits 13-17.
     LfStride,
+    /// `dahr[r3]`, read by `mov r1=dahr[r3]`.
+    IndDahr,
+    /// `dahr0`-`dahr7` written by `mov dahrN=imm16` (bits 23-25).
+    DahrN,
+    /// The 16-bit immediate of `mov dahrN=imm16`: bits 6-9, 12-22 and 36.
+    ImmU16Dahr,
 }
 
 /// How an operand's value maps onto its field bits.
@@ -247,6 +255,8 @@ const F_TGT25F: &[Field] = &[Field::new(6, 20), Field::new(36, 1)];
 // later forms (issue 12): measured with gas/objdump 2.40 (corpus `lfetch_count.S`).
 const F_6_6: &[Field] = &[Field::new(6, 6)];
 const F_13_5: &[Field] = &[Field::new(13, 5)];
+const F_23_3: &[Field] = &[Field::new(23, 3)];
+const F_DAHR_IMM: &[Field] = &[Field::new(6, 4), Field::new(12, 11), Field::new(36, 1)];
 
 const R7: i128 = 127;
 const I64_MIN: i128 = i64::MIN as i128;
@@ -375,6 +385,9 @@ impl OpKind {
             // the stride's range (-1024..960) before dropping its low 6 bits.
             LfCount => spec(Dec, F_6_6, false, MinusOne, 1, 64, "lfetch count"),
             LfStride => spec(Dec, F_13_5, true, Shifted(6), -1024, 960, "lfetch stride"),
+            IndDahr => spec(Ind("dahr"), &[f::R3], false, Plain, 0, R7, "dahr[r0]-dahr[r127]"),
+            DahrN => spec(OpClass::Dahr, F_23_3, false, Plain, 0, 7, "dahr0-dahr7"),
+            ImmU16Dahr => spec(Dec, F_DAHR_IMM, false, Plain, 0, 0xffff, "a 16-bit unsigned"),
         }
     }
 
