@@ -277,7 +277,23 @@ fn explained(ours: &Essence, theirs: &Essence) -> bool {
         t == ours.regs
     };
     ours.qp == theirs.qp
-        && ((renamed || fmerge) && same_regs || chk || mm || tf || ld16 || fp_unit_explained(ours, theirs))
+        && ((renamed || fmerge) && same_regs
+            || chk
+            || mm
+            || tf
+            || ld16
+            || fp_unit_explained(ours, theirs)
+            || later_explained(ours, theirs))
+}
+
+/// Later forms (issue 12), checked against objdump:
+/// 12. yaxpeax-ia64 0.2.1 predates the Itanium 9500's dahr moves: `mov dahrN=imm16`, which
+///    lives in hint.m's M48 space (bit 10 set), decodes as hint.m, and `mov r1=dahr[r3]`
+///    (M43 x6 0x20) as its placeholder `purple`.
+fn later_explained(ours: &Essence, theirs: &Essence) -> bool {
+    ours.base == "mov"
+        && theirs.regs.is_empty()
+        && (theirs.base == "hint" && ours.regs.is_empty() || theirs.base == "purple")
 }
 
 /// F unit (issue 12), checked against objdump and the SDM:

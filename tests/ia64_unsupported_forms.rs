@@ -42,12 +42,22 @@ fn every_listed_form_stops_the_run_where_it_is() {
     println!("{} forms stop the run", forms.len());
 }
 
-/// The forms later than the Itanium 2 modelled (Madison): mpy4, mpyshl4 and tf are
-/// unimplemented opcodes there, so they take the General Exception vector's Illegal Operation
-/// fault (as vmsw does) instead of stopping the run.
+/// The forms later than the Itanium 2 modelled (Madison): mpy4, mpyshl4, clz, tf,
+/// lfetch.count and the dahr moves are unimplemented opcodes there, so they take the General Exception vector's
+/// Illegal Operation fault (as vmsw does) instead of stopping the run.
 #[test]
 fn later_forms_are_an_illegal_operation_on_itanium2() {
-    for insn in ["mpy4 r8=r9,r10", "mpyshl4 r8=r9,r10", "tf.z p6,p7=32", "tf.nz.or.andcm p6,p7=33"] {
+    for insn in [
+        "mpy4 r8=r9,r10",
+        "mpyshl4 r8=r9,r10",
+        "clz r8=r9",
+        "tf.z p6,p7=32",
+        "tf.nz.or.andcm p6,p7=33",
+        "lfetch.count [r3],1,64",
+        "lfetch.count.d5 [r3],64,-1024",
+        "mov r8=dahr[r3]",
+        "mov dahr5=0x1234",
+    ] {
         let body = format!("\tnop.m 0\n\t{insn} ;;\n");
         match exec_error(&body, &RunConfig::default()) {
             ExecError::Unhandled { vector, .. } => assert_eq!(vector, 0x5400, "{insn}"),

@@ -75,6 +75,7 @@ fn format_operand(out: &mut String, kind: OpKind, insn: &Insn, ip: u64, syms: &d
         },
         OpClass::Mem => write!(out, "[r{v}]"),
         OpClass::Ind(file) => write!(out, "{file}[r{v}]"),
+        OpClass::Dahr => write!(out, "dahr{v}"), // later forms (issue 12)
         OpClass::Fixed(text) => write!(out, "{text}"),
         OpClass::Dec => match kind {
             OpKind::Sor => write!(out, "{v}"),

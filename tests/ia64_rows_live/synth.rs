@@ -139,7 +139,7 @@ fn operand(
         }
         // A memory base is read (and maybe updated): r0 would be an update of r0.
         Mem3 => format!("[r{}]", distinct(&mut used.gr, pick(p, rng, 1, 127), 1, 127)),
-        IndRr | IndPkr | IndDbr | IndIbr | IndPmc | IndPmd | IndCpuid | IndDtr | IndItr | IndMsr => {
+        IndRr | IndPkr | IndDbr | IndIbr | IndPmc | IndPmd | IndCpuid | IndDtr | IndItr | IndMsr | IndDahr => {
             let file = match kind.spec().class {
                 arch_ia64::table::OpClass::Ind(f) => f,
                 other => panic!("{kind:?} is an indirect file but has class {other:?}"),
@@ -192,6 +192,12 @@ fn operand(
         Tgt25 | Tgt25Chk | Tgt64 | Tag13 | Tag13b | Tgt25F => target(p, rng, label),
         // alloc is written with i,l,o,r; the row holds sof, sol and sor (see `alloc_sizes`).
         Sof => alloc_sizes(p, rng),
+        // later forms (issue 12): lfetch.count's count, and its stride as a multiple of 64
+        // (gas warns on others and drops the low bits).
+        LfCount => num(pick(p, rng, 1, 64), false),
+        LfStride => num(pick(p, rng, -16, 15) * 64, false),
+        DahrN => format!("dahr{}", pick(p, rng, 0, 7)),
+        ImmU16Dahr => num(pick(p, rng, 0, 0xffff), false),
     }
 }
 

@@ -262,6 +262,7 @@ fn fits(op: &Operand, kind: OpKind) -> bool {
         (Operand::Reg(Reg::Br(_)), OpClass::Br) => true,
         (Operand::Reg(Reg::Ar(_)), OpClass::Ar) => true,
         (Operand::Reg(Reg::Cr(_)), OpClass::Cr) => true,
+        (Operand::Reg(Reg::Dahr(_)), OpClass::Dahr) => true, // later forms (issue 12)
         (Operand::Mem(Reg::Gr(_)), OpClass::Mem) => true,
         (Operand::Indirect(file, Reg::Gr(_)), OpClass::Ind(name)) => indirect_name(*file) == name,
         (Operand::Reg(r), OpClass::Fixed(text)) => matches!(
@@ -297,13 +298,14 @@ fn indirect_name(file: IndirectFile) -> &'static str {
         IndirectFile::Itr => "itr",
         IndirectFile::Dtr => "dtr",
         IndirectFile::Msr => "msr",
+        IndirectFile::Dahr => "dahr", // later forms (issue 12)
     }
 }
 
 fn reg_number(op: &Operand) -> Option<i64> {
     let n = match op {
         Operand::Reg(r) | Operand::Mem(r) | Operand::Indirect(_, r) => match r {
-            Reg::Gr(n) | Reg::Fr(n) | Reg::Pr(n) | Reg::Br(n) | Reg::Ar(n) | Reg::Cr(n) => *n,
+            Reg::Gr(n) | Reg::Fr(n) | Reg::Pr(n) | Reg::Br(n) | Reg::Ar(n) | Reg::Cr(n) | Reg::Dahr(n) => *n,
             _ => 0,
         },
         _ => return None,

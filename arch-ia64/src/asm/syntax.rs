@@ -22,6 +22,8 @@ pub enum Reg {
     Ar(u8),
     /// Control register cr0..cr127 (`cr.ipsr`, `cr23`, ...).
     Cr(u8),
+    /// Data access hint register dahr0..dahr7 (Itanium 9500; later forms, issue 12).
+    Dahr(u8),
     /// `pr`: all predicates at once.
     PrAll,
     /// `pr.rot`: the rotating predicates.
@@ -59,6 +61,8 @@ pub enum IndirectFile {
     Dtr,
     /// `msr[]` (model-specific registers, SDM rev 2.3).
     Msr,
+    /// `dahr[]` (data access hint registers, Itanium 9500; later forms, issue 12).
+    Dahr,
 }
 
 /// One operand as written.

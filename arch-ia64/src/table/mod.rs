@@ -19,6 +19,8 @@ mod mm;
 mod m_mem;
 // memory hints .d4-.d7 (issue 12)
 mod m_hint;
+// later (Itanium 9500) forms (issue 12)
+mod m_later;
 pub mod operand;
 mod x;
 
@@ -347,6 +349,7 @@ impl Table {
         let mut forms = Vec::new();
         a::list(&mut forms);
         i::list(&mut forms);
+        m_later::list(&mut forms); // later forms (issue 12): before m's plain lfetch row
         m::list(&mut forms);
         m_mem::list(&mut forms); // memory forms (issue 12)
         m_hint::add(&mut forms); // memory hints .d4-.d7 (issue 12)

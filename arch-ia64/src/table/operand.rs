@@ -45,6 +45,8 @@ pub enum OpClass {
     /// An immediate some of whose values have names (`@rev` for mux1's mbtype4), shown by
     /// name when it has one and in hexadecimal otherwise, as objdump does (multimedia, issue 12).
     Named(&'static [(&'static str, i64)]),
+    /// A data access hint register `dahr0`-`dahr7` (Itanium 9500; later forms, issue 12).
+    Dahr,
 }
 
 /// Every operand kind of the instruction table.
@@ -135,6 +137,17 @@ pub enum OpKind {
     Amask7,
     Omask7,
     Tgt25F,
+    // later forms (issue 12)
+    /// lfetch.count's line count 1..64, encoded minus one in bits 6-11.
+    LfCount,
+    /// lfetch.count's stride in bytes, a signed multiple of 64 in bits 13-17.
+    LfStride,
+    /// `dahr[r3]`, read by `mov r1=dahr[r3]`.
+    IndDahr,
+    /// `dahr0`-`dahr7` written by `mov dahrN=imm16` (bits 23-25).
+    DahrN,
+    /// The 16-bit immediate of `mov dahrN=imm16`: bits 6-9, 12-22 and 36.
+    ImmU16Dahr,
 }
 
 /// How an operand's value maps onto its field bits.
@@ -238,6 +251,12 @@ pub const MBTYPE4_NAMES: &[(&str, i64)] = &[("@brcst", 0), ("@mix", 8), ("@shuf"
 const F_FCLASS9: &[Field] = &[Field::new(33, 2), Field::new(20, 7)];
 const F_20_7B: &[Field] = &[Field::new(20, 7)];
 const F_TGT25F: &[Field] = &[Field::new(6, 20), Field::new(36, 1)];
+
+// later forms (issue 12): measured with gas/objdump 2.40 (corpus `lfetch_count.S`).
+const F_6_6: &[Field] = &[Field::new(6, 6)];
+const F_13_5: &[Field] = &[Field::new(13, 5)];
+const F_23_3: &[Field] = &[Field::new(23, 3)];
+const F_DAHR_IMM: &[Field] = &[Field::new(6, 4), Field::new(12, 11), Field::new(36, 1)];
 
 const R7: i128 = 127;
 const I64_MIN: i128 = i64::MIN as i128;
@@ -362,6 +381,13 @@ impl OpKind {
             Amask7 => spec(Hex, F_13_7, false, Plain, 0, 0x7f, "0..0x7f"),
             Omask7 => spec(Hex, F_20_7B, false, Plain, 0, 0x7f, "0..0x7f"),
             Tgt25F => spec(Target, F_TGT25F, true, Bundles, -(1 << 24), (1 << 24) - 16, "within 16 MiB of the bundle"),
+            // later forms (issue 12); the range texts are gas's operand descriptions. gas checks
+            // the stride's range (-1024..960) before dropping its low 6 bits.
+            LfCount => spec(Dec, F_6_6, false, MinusOne, 1, 64, "lfetch count"),
+            LfStride => spec(Dec, F_13_5, true, Shifted(6), -1024, 960, "lfetch stride"),
+            IndDahr => spec(Ind("dahr"), &[f::R3], false, Plain, 0, R7, "dahr[r0]-dahr[r127]"),
+            DahrN => spec(OpClass::Dahr, F_23_3, false, Plain, 0, 7, "dahr0-dahr7"),
+            ImmU16Dahr => spec(Dec, F_DAHR_IMM, false, Plain, 0, 0xffff, "a 16-bit unsigned"),
         }
     }
 
@@ -454,7 +480,8 @@ impl OpKind {
             Code::ThirtyOneMinus => 31 - value,
             Code::Bias(b) => value - b,
             // pr0 is constant, so gas drops bit 0 of a predicate mask instead of refusing it.
-            Code::Shifted(n) if self == OpKind::Mask17 => value >> n,
+            // lfetch.count's stride loses its low 6 bits the same way (gas warns; later forms).
+            Code::Shifted(n) if matches!(self, OpKind::Mask17 | OpKind::LfStride) => value >> n,
             Code::Shifted(n) => {
                 if value & ((1 << n) - 1) != 0 {
                     return Err(OperandError::Misaligned(s.range_text));

@@ -21,7 +21,7 @@ pub(super) enum RegLookup {
     Bad(String),
 }
 
-pub(super) const INDIRECT: [(&str, IndirectFile); 10] = [
+pub(super) const INDIRECT: [(&str, IndirectFile); 11] = [
     ("cpuid", IndirectFile::Cpuid),
     ("dbr", IndirectFile::Dbr),
     ("ibr", IndirectFile::Ibr),
@@ -32,6 +32,7 @@ pub(super) const INDIRECT: [(&str, IndirectFile); 10] = [
     ("itr", IndirectFile::Itr),
     ("dtr", IndirectFile::Dtr),
     ("msr", IndirectFile::Msr),
+    ("dahr", IndirectFile::Dahr), // later forms (issue 12)
 ];
 
 /// A numbered register file: how many registers, how to make one, and its range text.
@@ -91,6 +92,7 @@ pub(super) fn lookup_reg(name: &str, frame: Option<Frame>) -> RegLookup {
         "b" => Some((8, Reg::Br, "branch registers are b0-b7")),
         "ar" => Some((128, Reg::Ar, "application registers are ar0-ar127")),
         "cr" => Some((128, Reg::Cr, "control registers are cr0-cr127")),
+        "dahr" => Some((8, Reg::Dahr, "data access hint registers are dahr0-dahr7")), // later forms (issue 12)
         _ => None,
     };
     if let Some((limit, make, range)) = file {
