@@ -81,6 +81,8 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
         match kind {
             OpKind::PrAll if is_out => {
                 let mask = kinds.iter().position(|k| *k == OpKind::Mask17).and_then(known).unwrap_or(-1);
+                // gas's mask-less `mov pr = r2` pseudo form writes no predicate for the check.
+                let mask = if m.pr_mask_omitted { 0 } else { mask };
                 writes.extend(predicates_in_mask(mask as u64));
             }
             OpKind::PrAll => reads.extend(all_predicates()),

@@ -786,7 +786,9 @@ impl Parser<'_> {
             }
             Tk::Ident(name) if c.is_p(1, "[") && self.rot.contains_key(name) => Ok(Operand::Reg(self.rotating_reg(c)?)),
             Tk::Ident(name) if c.is_p(1, "[") => {
-                let Some((_, file)) = INDIRECT.iter().find(|(s, _)| s == name) else {
+                // gas 2.40 also knows the upper-case `CPUID` (regs.s), and no other spelling.
+                let name_lc = if name == "CPUID" { "cpuid" } else { name.as_str() };
+                let Some((_, file)) = INDIRECT.iter().find(|(s, _)| *s == name_lc) else {
                     return err(
                         t.col,
                         format!("unknown indirect register file '{name}' (expected cpuid, dbr, ibr, pkr, pmc, pmd, rr, itr, dtr or msr)"),
