@@ -7,14 +7,13 @@
 # repository: fetch them yourself). For every DIR/*.s the script runs
 # `ia64-linux-gnu-as -x` and `acctemu asm`, and reports:
 #   - how many files GNU as accepts, how many we accept, and how many of the
-#     files both accept give GNU as's exact .text bytes;
+#     files both accept give GNU as's exact .text bytes and its exact object;
 #   - the instructions and `@` keywords our assembler does not know, most
 #     frequent first (counted once per source line), and every error message
 #     by kind (names folded to X, numbers to N).
-# The comparison is of .text as `acctemu asm -o` writes it (laid out from
-# address 0, relocations resolved where the file can), against
-# `objcopy -O binary -j .text` of GNU as's object; a file whose .text needs a
-# relocation can differ for that reason alone, and is counted as different.
+# Two comparisons: the whole object `acctemu asm -o` writes against GNU as's,
+# byte for byte; and `.text` alone (`acctemu asm --raw`) against
+# `objcopy -O binary -j .text` of GNU as's object.
 #
 # The acctemu binary is $ACCTEMU, or target/debug/acctemu built on demand.
 set -euo pipefail
@@ -39,7 +38,7 @@ command -v "$AS" >/dev/null || { echo "$AS not found" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-total=0 gas_ok=0 ours_ok=0 both=0 same=0
+total=0 gas_ok=0 ours_ok=0 both=0 same=0 same_obj=0
 : >"$work/unknown"
 : >"$work/keywords"
 : >"$work/messages"
@@ -54,9 +53,10 @@ for src in "$dir"/*.s; do
         gas_ok=$((gas_ok + 1))
         "$OBJCOPY" -O binary -j .text "$work/$name.o" "$work/$name.gas.bin"
     fi
-    if (cd "$dir" && "$ACCTEMU" asm "$name.s" -o "$work/$name.ours.bin") >/dev/null 2>"$work/$name.err"; then
+    if (cd "$dir" && "$ACCTEMU" asm "$name.s" --raw -o "$work/$name.ours.bin") >/dev/null 2>"$work/$name.err"; then
         o=yes
         ours_ok=$((ours_ok + 1))
+        (cd "$dir" && "$ACCTEMU" asm "$name.s" -o "$work/$name.ours.o") >/dev/null 2>&1 || true
     else
         # One entry per source line: the unknown mnemonic, and each unknown `@keyword`.
         grep -o "unknown instruction \`[^\`]*\`" "$work/$name.err" | sed 's/.*`\(.*\)`/\1/' >>"$work/unknown" || true
@@ -72,12 +72,18 @@ for src in "$dir"/*.s; do
         else
             verdict="bytes differ"
         fi
+        if cmp -s "$work/$name.o" "$work/$name.ours.o"; then
+            same_obj=$((same_obj + 1))
+            verdict="$verdict, object identical"
+        else
+            verdict="$verdict, object differs"
+        fi
     fi
     printf '%-20s gas:%-3s ours:%-3s %s\n' "$name" "$g" "$o" "$verdict"
 done
 
 echo
-echo "files: $total; GNU as accepts $gas_ok; we accept $ours_ok; both accept $both; identical .text $same"
+echo "files: $total; GNU as accepts $gas_ok; we accept $ours_ok; both accept $both; identical .text $same; identical objects $same_obj"
 echo
 echo "unknown instructions (top $TOP of $(sort -u "$work/unknown" | wc -l) distinct, $(wc -l <"$work/unknown") lines):"
 sort "$work/unknown" | uniq -c | sort -rn | head -n "$TOP"
