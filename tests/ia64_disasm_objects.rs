@@ -13,7 +13,7 @@
 mod common;
 
 use arch_ia64::disasm;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// Lines of `want` that a longest common subsequence with `got` keeps: the "identical
@@ -66,25 +66,13 @@ fn compare(name: &str, file_name: &str, bytes: &[u8], want_d: &str, want_r: &str
     (format!("{name}: {} lines identical", figures.join(", ")), failure)
 }
 
-/// The `.o` files of a golden directory with their stems, sorted.
-fn objects_in(dir: &Path) -> Vec<(String, PathBuf)> {
-    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "o"))
-        .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), p)))
-        .collect();
-    out.sort();
-    out
-}
-
 fn read_text(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Every committed golden object (both corpora) against its recorded objdump text.
 fn check_golden_dir(dir: &Path, min: usize) {
-    let objects = objects_in(dir);
+    let objects = common::objects_in(dir);
     assert!(objects.len() >= min, "only {} objects in {}", objects.len(), dir.display());
     let mut failures = Vec::new();
     for (stem, path) in &objects {

@@ -45,17 +45,24 @@ pub fn oracle(tool: &str) -> Option<PathBuf> {
     found
 }
 
-/// The golden IA-64 objects, sorted by name, as (stem, path).
+/// The `.o` files of `dir` with their stems, sorted by name.
 #[allow(dead_code)] // not every test file uses every helper
-pub fn golden_objects() -> Vec<(String, PathBuf)> {
-    let dir = root().join("tests/corpus/ia64/golden");
-    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
+pub fn objects_in(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "o"))
         .filter_map(|p| Some((p.file_stem()?.to_str()?.to_string(), p)))
         .collect();
     out.sort();
+    out
+}
+
+/// The golden IA-64 objects, sorted by name, as (stem, path).
+#[allow(dead_code)] // not every test file uses every helper
+pub fn golden_objects() -> Vec<(String, PathBuf)> {
+    let dir = root().join("tests/corpus/ia64/golden");
+    let out = objects_in(&dir);
     assert!(!out.is_empty(), "no golden objects in {}", dir.display());
     out
 }

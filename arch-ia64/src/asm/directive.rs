@@ -9,38 +9,10 @@ use crate::bundle::Template;
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::image::SectionKind;
 
-/// Directives that describe unwind information, symbols' types or file metadata: they do
-/// not change the code, so they are accepted and ignored (GNU as records them elsewhere).
+/// Directives that describe symbols' types or file metadata: they do not change the code,
+/// so they are accepted and ignored. (The unwind directives go to the object writer first:
+/// `object/unwind_dirs.rs`.)
 const IGNORED: &[&str] = &[
-    ".prologue",
-    ".body",
-    ".save",
-    ".save.g",
-    ".save.f",
-    ".save.b",
-    ".save.gf",
-    ".spillsp",
-    ".spillpsp",
-    ".spillreg",
-    ".spillsp.p",
-    ".spillpsp.p",
-    ".spillreg.p",
-    ".fframe",
-    ".vframe",
-    ".vframesp",
-    ".vframepsp",
-    ".restore",
-    ".restorereg",
-    ".restorereg.p",
-    ".label_state",
-    ".copy_state",
-    ".altrp",
-    ".unwabi",
-    ".unwentry",
-    ".personality",
-    ".handlerdata",
-    ".savesp",
-    ".savepsp",
     ".type",
     ".size",
     ".file",

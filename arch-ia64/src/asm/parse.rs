@@ -327,8 +327,8 @@ impl Parser<'_> {
         result
     }
 
-    fn statement_body(&mut self, mut c: Cur<'_>) -> Result<(), PErr> {
-        // `{` and `}` of manual bundles, before anything else on the statement.
+    /// Takes the `{` and `}` of manual bundles at the cursor.
+    fn bundle_braces(&mut self, c: &mut Cur<'_>) {
         while let Some(t) = c.peek() {
             match t.kind {
                 Tk::P("{") => self.push(StmtKind::BundleOpen, t.col),
@@ -337,6 +337,11 @@ impl Parser<'_> {
             }
             c.pos += 1;
         }
+    }
+
+    fn statement_body(&mut self, mut c: Cur<'_>) -> Result<(), PErr> {
+        // `{` and `}` of manual bundles, before anything else on the statement.
+        self.bundle_braces(&mut c);
         // Leading labels.
         while let Some(t) = c.peek() {
             if !c.is_p(1, ":") {
@@ -356,14 +361,7 @@ impl Parser<'_> {
                 _ => return err(t.col, format!("expected a label name before ':', found {}", c.found())),
             }
             c.pos += 2;
-            while let Some(t) = c.peek() {
-                match t.kind {
-                    Tk::P("{") => self.push(StmtKind::BundleOpen, t.col),
-                    Tk::P("}") => self.push(StmtKind::BundleClose, t.col),
-                    _ => break,
-                }
-                c.pos += 1;
-            }
+            self.bundle_braces(&mut c);
         }
         let Some(first) = c.peek() else { return Ok(()) };
         match &first.kind {
