@@ -22,6 +22,21 @@ fn strides_lose_their_low_six_bits_as_gas_drops_them() {
     }
 }
 
+/// gas 2.40: `lc.s:1: Warning: stride must be a multiple of 64; lower 6 bits ignored`, once
+/// per instruction whose stride has low bits, none for a multiple of 64.
+#[test]
+fn an_unaligned_stride_is_warned_about_as_gas_does() {
+    let warnings = |line: &str| -> Vec<String> {
+        let src = format!("\t.text\n\t{line}\n\t;;\n");
+        let a = assemble("lc.S", &src, &PreprocessOptions::new(), &FsLoader).expect("assembles");
+        a.warnings.iter().map(|d| d.message.clone()).collect()
+    };
+    assert_eq!(warnings("lfetch.count [r3],4,100"), ["stride must be a multiple of 64; lower 6 bits ignored"]);
+    assert_eq!(warnings("lfetch.count [r3],4,-1"), ["stride must be a multiple of 64; lower 6 bits ignored"]);
+    assert!(warnings("lfetch.count [r3],4,128").is_empty());
+    assert!(warnings("lfetch.count.nt1 [r3],4,-1024").is_empty());
+}
+
 #[test]
 fn out_of_range_counts_and_strides_are_refused() {
     for (line, what) in [

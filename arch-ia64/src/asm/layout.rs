@@ -435,6 +435,11 @@ impl Assembler {
                 }
             }
         }
+        // gas keeps only the multiple of 64 of an lfetch.count stride, and says so.
+        if matched.has_unaligned_stride() {
+            self.warnings
+                .push(Diagnostic::warning(loc.clone(), "stride must be a multiple of 64; lower 6 bits ignored"));
+        }
 
         let template = self.user_template.take();
         self.sections[cur].pad_to_bundle();

@@ -9,7 +9,7 @@ use super::syntax::{IndirectFile, InsnSyntax, Located, Operand, Reg};
 use crate::bundle::SlotUnit;
 use crate::regs::ar;
 use crate::regs::ar_m_unit_only;
-use crate::table::{table, Flags, Form, OpClass, OpKind, Unit};
+use crate::table::{table, Flags, Form, OpClass, OpKind, Sem, Unit};
 use emu_core::error::{Diagnostic, SourceLoc};
 
 /// An operand value: known now (registers, constants) or an expression to evaluate once
@@ -481,7 +481,18 @@ fn find(
 impl Matched {
     /// Whether this is an FP load pair (ldfps/ldfpd/ldfp8), whose targets gas checks for banks.
     pub fn is_fp_pair(&self) -> bool {
-        self.rows.m.is_some_and(|r| matches!(table().form(r).name, "ldfp8{}{}" | "ldfps{}{}" | "ldfpd{}{}"))
+        self.rows.m.is_some_and(|r| matches!(table().form(r).sem, Some(Sem::LoadFpPair { .. })))
+    }
+
+    /// Whether an `lfetch.count` stride is written with low bits the encoding drops.
+    pub fn has_unaligned_stride(&self) -> bool {
+        self.rows.m.is_some_and(|r| {
+            table()
+                .form(r)
+                .operands()
+                .zip(&self.values)
+                .any(|(kind, v)| kind == OpKind::LfStride && matches!(v, Value::Known(s) if s & 63 != 0))
+        })
     }
 
     /// Whether this is a compare, tbit or tnat (their outputs are predicates).
