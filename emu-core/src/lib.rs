@@ -14,6 +14,8 @@
 //! - [`harness`]: the TOML description of an initial state and of the counters to read.
 //! - [`report`]: the serializable result of one run.
 //! - [`rng`]: the fixed-seed xorshift generator every randomised test draws from.
+//! - [`stub`]: the functions the emulated code calls but does not contain, stood in for by
+//!   the harness (fixed-cost specs, or Rust that does what the kernel's C does).
 //! - [`scenario`]: the accounting experiment: a workload through the real paths, true
 //!   against accounted time.
 
@@ -35,4 +37,5 @@ pub mod rng;
 pub mod scenario;
 pub mod setup;
 pub mod snapshot;
+pub mod stub;
 pub mod timing;
