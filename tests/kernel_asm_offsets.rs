@@ -6,7 +6,7 @@
 //! text the generator parsed (the tree's headers after the config's conditionals, and the
 //! stand-ins) with `offsetof`/`sizeof` for every computed macro, runs it, and compares.
 //! Both configs of the preprocessor test (with and without CONFIG_VIRT_CPU_ACCOUNTING_NATIVE).
-//! Needs the Linux 6.1 tree and gcc as `kernel_preprocess.rs` does.
+//! Needs the Linux 6.1 tree and gcc as `ia64_kernel_corpus.rs` does.
 
 mod common;
 

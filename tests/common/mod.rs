@@ -156,3 +156,34 @@ pub fn exemption_keys(name: &str) -> std::collections::BTreeSet<String> {
         .map(|k| k.trim().to_string())
         .collect()
 }
+
+/// Lines of `want` that a longest common subsequence with `got` keeps: the "identical
+/// lines" figure of a report (equal texts give every line).
+#[allow(dead_code)] // not every test file uses every helper
+pub fn identical_lines(want: &str, got: &str) -> usize {
+    let w: Vec<&str> = want.lines().collect();
+    let g: Vec<&str> = got.lines().collect();
+    if w == g {
+        return w.len();
+    }
+    let mut prev = vec![0usize; g.len() + 1];
+    let mut row = vec![0usize; g.len() + 1];
+    for a in &w {
+        for (j, b) in g.iter().enumerate() {
+            row[j + 1] = if a == b { prev[j] + 1 } else { prev[j + 1].max(row[j]) };
+        }
+        std::mem::swap(&mut prev, &mut row);
+    }
+    prev[g.len()]
+}
+
+/// First differing line, for a readable failure.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn first_diff(want: &str, got: &str) -> String {
+    for (i, (w, g)) in want.lines().zip(got.lines()).enumerate() {
+        if w != g {
+            return format!("line {}:\n  want: {w:?}\n  got:  {g:?}", i + 1);
+        }
+    }
+    format!("line counts differ: want {}, got {}", want.lines().count(), got.lines().count())
+}

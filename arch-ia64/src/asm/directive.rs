@@ -188,7 +188,7 @@ impl Assembler {
             ".xdata1" | ".xdata2" | ".xdata4" | ".xdata8" | ".xdata16" => self.xdata(name, args, loc),
             ".org" => self.org(args, loc),
             ".fill" => self.fill(args, loc),
-            ".incbin" => self.error(loc, "`.incbin` is not supported: the assembler reads no files besides its input"),
+            ".incbin" => self.incbin(args, loc),
             ".skip" | ".space" => {
                 let Some(n) = self.const_arg(args, 0, loc, name) else {
                     return;
@@ -539,6 +539,29 @@ impl Assembler {
         let one = unit.get(..size).unwrap_or_default().to_vec();
         let bytes: Vec<u8> = one.iter().copied().cycle().take(total as usize).collect();
         self.raw_data(bytes, loc);
+    }
+
+    fn incbin(&mut self, args: &[Located<DirArg>], loc: &SourceLoc) {
+        let Some(DirArg::Str(file)) = args.first().map(|a| &a.value) else {
+            self.error(loc, "`.incbin` needs a file name in quotes");
+            return;
+        };
+        let skip = if args.len() > 1 { self.const_arg(args, 1, loc, ".incbin") } else { Some(0) };
+        let count = if args.len() > 2 { self.const_arg(args, 2, loc, ".incbin").map(Some) } else { Some(None) };
+        let (Some(skip), Some(count)) = (skip, count) else { return };
+        let selected = match self.incbin_files.get(file.as_str()) {
+            Some(Ok(bytes)) => super::incbin::select(bytes, skip, count).map(<[u8]>::to_vec),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err(format!("file not found: {file}")),
+        };
+        match selected {
+            Ok(bytes) => {
+                if self.reserve_output(bytes.len() as u64, loc, ".incbin") {
+                    self.raw_data(bytes, loc);
+                }
+            }
+            Err(e) => self.error(loc, e),
+        }
     }
 
     fn pred_rel(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) {

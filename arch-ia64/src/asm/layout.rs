@@ -102,6 +102,8 @@ pub(super) struct Assembler {
     pub sec_aliases: HashMap<String, String>,
     /// `.alias`: symbol name -> name in the object file.
     pub sym_aliases: HashMap<String, String>,
+    /// The bytes of each file an `.incbin` names, read before assembly (or why not).
+    pub incbin_files: HashMap<String, Result<Vec<u8>, String>>,
     /// Where the manual bundle `{` still open was opened.
     pub manual_open: Option<SourceLoc>,
     /// ELF object writer (issue 13): creation order, functions, unwind, relocations.
@@ -245,6 +247,7 @@ impl Assembler {
             render_base: 0,
             sec_aliases: HashMap::new(),
             sym_aliases: HashMap::new(),
+            incbin_files: HashMap::new(),
             manual_open: None,
             obj: Default::default(),
         }

@@ -10,6 +10,7 @@ mod directive;
 pub mod dv;
 mod dv_feed;
 pub mod expr;
+mod incbin;
 mod layout;
 mod macros;
 pub mod matcher;
@@ -129,6 +130,7 @@ pub fn assemble(
     let source_line = |loc: &SourceLoc| -> Option<String> { pp.lines.source_line_at(loc).map(str::to_string) };
     let mut asm = layout::Assembler::new();
     asm.max_output = opts.limits.max_output_size;
+    asm.incbin_files = incbin::read_files(&statements, opts, loader);
     for stmt in statements {
         asm.statement(stmt);
     }

@@ -6,8 +6,9 @@
 //! - computed from the tree's own headers, laid out by the LP64 rules of [`cstruct`]:
 //!   `struct pt_regs`, `struct switch_stack` (`arch/ia64/include/uapi/asm/ptrace.h`, every
 //!   member, as the `PT(x)`/`SW(x)` macros paste the names), `struct thread_info`
-//!   (`arch/ia64/include/asm/thread_info.h`, with the config's `#ifdef`s) and
-//!   `struct sigcontext` (`arch/ia64/include/uapi/asm/sigcontext.h`);
+//!   (`arch/ia64/include/asm/thread_info.h`, with the config's `#ifdef`s),
+//!   `struct sigcontext` (`arch/ia64/include/uapi/asm/sigcontext.h`), and
+//!   `struct cpuinfo_ia64` (its definition alone, from `arch/ia64/include/asm/processor.h`);
 //! - laid out from acctemu's stand-in description `standin.h` (task_struct and what hangs
 //!   off it: their real layout needs the whole configuration);
 //! - or a documented value (structures of the MCA, PAL, fsyscall and time code).
@@ -39,6 +40,18 @@ pub const TREE_HEADERS: &[&str] = &[
     "arch/ia64/include/asm/thread_info.h",
     "arch/ia64/include/uapi/asm/sigcontext.h",
 ];
+
+/// Structures laid out from a header that is not parsed whole (it holds inline functions
+/// and per-CPU declarations [`cstruct`] does not read): the definition alone is taken from
+/// the tree, from `struct NAME {` to its closing `};`.
+pub const TREE_STRUCTS: &[(&str, &str)] = &[("arch/ia64/include/asm/processor.h", "cpuinfo_ia64")];
+
+/// The definition of `struct name` in `text`, through its closing `};`.
+fn struct_definition(text: &str, name: &str) -> Option<String> {
+    let start = text.find(&format!("\nstruct {name} {{"))? + 1;
+    let end = text[start..].find("\n};")? + start + 3;
+    Some(text[start..end].to_string())
+}
 
 /// One macro of the generated header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +108,14 @@ pub fn c_sources(
         let text = loader.load(&path).map_err(|e| KernelError::Read { path: name.clone(), message: e.to_string() })?;
         let c = header_c(&name, &text, config)?;
         out.push((name, c));
+    }
+    for (rel, structure) in TREE_STRUCTS {
+        let path = srctree.join(rel);
+        let name = path.display().to_string();
+        let text = loader.load(&path).map_err(|e| KernelError::Read { path: name.clone(), message: e.to_string() })?;
+        let def = struct_definition(&text, structure)
+            .ok_or_else(|| KernelError::Layout(format!("{name}: no definition of struct {structure}")))?;
+        out.push((format!("{name} (struct {structure})"), header_c(&name, &def, config)?));
     }
     out.push(("standin.h".to_string(), STANDIN.to_string()));
     Ok(out)

@@ -129,6 +129,16 @@ pub trait SourceLoader {
         }
         Ok(text)
     }
+
+    /// The bytes of the file at `path` (for `.incbin`), refusing more than `limit` bytes.
+    /// The default serves the text [`load_limited`](SourceLoader::load_limited) gives; a
+    /// loader that reads files overrides it so that a binary file need not be UTF-8.
+    ///
+    /// # Errors
+    /// As [`load_limited`](SourceLoader::load_limited).
+    fn load_bytes(&self, path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+        self.load_limited(path, limit).map(String::into_bytes)
+    }
 }
 
 /// Reads included files from the file system.
@@ -142,6 +152,10 @@ impl SourceLoader for FsLoader {
 
     fn load_limited(&self, path: &Path, limit: u64) -> std::io::Result<String> {
         Ok(read_text_limited(path, limit)?)
+    }
+
+    fn load_bytes(&self, path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+        Ok(crate::input::read_file_limited(path, limit)?)
     }
 }
 

@@ -33,4 +33,11 @@ impl SourceLoader for OverlayLoader<'_> {
             found => found,
         }
     }
+
+    fn load_bytes(&self, path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+        match self.overlay.load_bytes(path, limit) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self.base.load_bytes(path, limit),
+            found => found,
+        }
+    }
 }
