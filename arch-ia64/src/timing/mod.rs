@@ -46,12 +46,59 @@
 //! branch 0 but -> anything else 1; load -> address 2, load -> data 1; for loads only the first
 //! destination is the loaded value, others are the post-increment base (1); mov to br -> branch 7
 //! (GUESS) vs -> mov-from-br 1; mov.i ar.pfs -> br.ret 0. An instruction whose source is not ready
-//! delays its whole issue group to that cycle (the Itanium 2 pipeline moves groups in lockstep);
-//! the wait is charged "dependency on <reg>" (GRs by their logical name, [`Src::logical`]).
-//! Slots already issued in that group keep the cycle [`Itanium2::issue`] returned for them.
+//! delays its whole issue group to that cycle (see *Lockstep*); the wait is charged
+//! "dependency on <reg>" (GRs by their logical name, [`Src::logical`]).
 //! A predicated-off instruction waits only for its qualifying predicate and writes nothing,
 //! except compares and tbit/tnat, which always write (the `.unc` forms clear their targets even
-//! when predicated off; for other forms this over-estimates by at most one cycle).
+//! when predicated off; for other forms this over-estimates by at most one cycle). Source for
+//! "predicated off does not wait": eWeek, "64-Bit CPUs: What You Need to Know" (2002), p. 14:
+//! a predicated instruction that would stall for an operand is killed early, since the predicate
+//! is resolved about when the dependency is detected (written about the first Itanium; no
+//! Itanium 2 text found says otherwise).
+//!
+//! **Lockstep (issue 15).** An issue group (what disperses in one cycle) moves down the pipeline
+//! as one: a stall holds every instruction of the group, earlier and later slots alike, and
+//! nothing of the group starts (no latency begins, no result is produced) before all of it can.
+//! So the group's cycle is the latest ready cycle over the sources of all its slots, and every
+//! destination the group writes becomes ready at that cycle plus its latency, whatever the slot
+//! order inside the group. The model sees slots one at a time, so when a later slot of a group
+//! waits it re-times the destinations the group's earlier slots already wrote (in program order)
+//! and moves the group's timeline record. Each wait is charged to the slot whose source was late,
+//! for the cycles it added, so the group's total stall does not depend on slot order (which
+//! register a "dependency on" line names can: the first late source seen is charged first).
+//! Sources (no text consulted states the partial-group rule in so many words; the evidence, all
+//! of it pointing this way, is in `shared/reference/timing-facts-z13-itanium2.md` part B):
+//! - Intel, *Itanium 2 Processor Reference Manual for Software Development and Optimization*
+//!   (251110), performance-monitor events as quoted there ([PFM]): BACK_END_BUBBLE.ALL counts
+//!   "full pipe bubbles in main pipe", and BE_EXE_BUBBLE.{GRALL, GRGR, FRALL, ARCR, PR, CANCEL,
+//!   BANK_SWITCH} "back-end was stalled by exe due to" a register dependency: a dependency stall
+//!   is raised at EXE and stalls the back end (the main pipe, all its ports), not one slot.
+//!   The manual's own pipeline chapter could not be retrieved (search corpora, 2026-12-02).
+//! - The pipeline IPG ROT / EXP REN REG EXE DET WRB ([STAL], [OSDEV]): dispersal (EXP) sends a
+//!   whole group to its ports in one cycle and the back end has one stall signal per stage.
+//! - McNairy & Soltis, "Itanium 2 Processor Microarchitecture", IEEE Micro 23(2), 2003: "executing
+//!   up to six instructions at a time" through the two-bundle dispersal; only its first page was
+//!   retrievable, which does not state the stall rule.
+//! - Intel C++ compiler documentation, "Instruction Scheduling for the Itanium 2 Processor"
+//!   ([ICC]): MM results into integer consumers are scoreboarded and "the subsequent use will
+//!   simply stall until the data is ready" (stall on use, at EXE).
+//!
+//! *Split issue and stalls.* A group that does not fit its ports, or that a template or class
+//! rule splits (see *Issue*), issues as two issue groups: the first part at cycle c, the rest at
+//! c + 1 at the earliest. Each part is in lockstep on its own: a stall of the first part holds the
+//! first part and so delays the rest by as much (the rest cannot disperse before the cycle after
+//! the first part's); a stall of the rest holds only the rest, never the part already issued; a
+//! stall of the rest that overlaps the split cycle costs nothing extra (the split's one cycle is
+//! charged, then only the wait beyond it). The same holds for every later part.
+//!
+//! *What is not exact.* The cycle [`Itanium2::issue`] returns for a slot is its group's cycle as
+//! far as the group has been seen: when a later slot of the same group waits, earlier slots have
+//! already been given the earlier cycle. Cycle counts, the scoreboard and the timeline are exact
+//! (re-timed); what is not is a value the CPU derived from an earlier slot's returned cycle: the
+//! ITC value a `mov r=ar.itc` reads and the per-slot profile. Exactness there needs the CPU to
+//! show the model the whole group before the first slot executes. None of seed 004's paths
+//! has a group that waits after an `ar.itc` read (checked 2026-12-02 by instrumenting the `diff`
+//! run: the five ITC-reading slots never had a later slot of their group wait).
 //!
 //! **Events.** A taken branch adds `taken_branch_bubble` cycles before the next group ("branch").
 //! [`Event::Break`], [`Event::Interruption`] and [`Event::Rfi`] add their named costs (charged
@@ -73,6 +120,10 @@ mod scoreboard;
 #[cfg(test)]
 mod tests;
 
+// lockstep (issue 15)
+#[cfg(test)]
+mod lockstep_tests;
+
 pub use group::{plan, Plan, SlotShape};
 pub use params::Itanium2Params;
 pub use prepared::{RegOperand, SlotTiming};
@@ -83,7 +134,7 @@ use crate::table::TimingClass;
 use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
 use group::{Block, Close, Full, Group};
 use ports::{PortBusy, Split};
-use scoreboard::{lane, latency, Lane, Scoreboard};
+use scoreboard::{lane, latency, Lane, Latency, Scoreboard};
 
 /// How an instruction reads one source register.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,6 +267,38 @@ pub struct Itanium2 {
     stalls: Stalls,
     timeline: Option<Timeline>,
     pending: Vec<(StallCause, u64)>,
+    /// Lockstep (issue 15): what the open issue group's slots wrote, re-timed to the group's
+    /// cycle whenever a later slot of the group makes the whole group wait.
+    written: GroupWrites,
+}
+
+/// The destinations the open issue group has written so far, in program order: at most six
+/// slots of at most three destinations each (lockstep, issue 15).
+#[derive(Debug, Clone, Copy)]
+struct GroupWrites {
+    res: [Res; GroupWrites::CAP],
+    lat: [Latency; GroupWrites::CAP],
+    len: usize,
+}
+
+impl GroupWrites {
+    const CAP: usize = 18;
+
+    fn new() -> GroupWrites {
+        GroupWrites { res: [Res::gr_static(0); GroupWrites::CAP], lat: [Latency::all(0); GroupWrites::CAP], len: 0 }
+    }
+
+    fn push(&mut self, res: Res, lat: Latency) {
+        if let (Some(r), Some(l)) = (self.res.get_mut(self.len), self.lat.get_mut(self.len)) {
+            *r = res;
+            *l = lat;
+            self.len += 1;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (Res, Latency)> + '_ {
+        self.res.iter().copied().zip(self.lat.iter().copied()).take(self.len)
+    }
 }
 
 /// Whether instructions of `class` write their destinations even when predicated off (the
@@ -250,6 +333,7 @@ impl Itanium2 {
             },
             timeline: record_timeline.then(Timeline::default),
             pending: Vec::new(),
+            written: GroupWrites::new(),
         }
     }
 
@@ -289,6 +373,7 @@ impl Itanium2 {
             for (i, &dst) in info.dsts.iter().enumerate() {
                 let lat = latency(&self.params, info, i, dst);
                 self.board.write(dst, self.cycle, lat);
+                self.written.push(dst, lat);
             }
         }
         self.group.close_after(&shape);
@@ -325,7 +410,9 @@ impl Itanium2 {
         self.record_slot(bundle, slot, t.nop);
         if executes || t.always_writes {
             for dst in t.dsts() {
-                self.board.write(dst.reg.resolve(&rename), self.cycle, dst.lat);
+                let res = dst.reg.resolve(&rename);
+                self.board.write(res, self.cycle, dst.lat);
+                self.written.push(res, dst.lat);
             }
         }
         if self.remaining == 0 {
@@ -468,6 +555,7 @@ impl Itanium2 {
         let start = self.now();
         self.cycle = start;
         self.groups += 1;
+        self.written.len = 0;
         if let Some(t) = self.timeline.as_mut() {
             let waited = std::mem::take(&mut self.pending);
             t.groups.push(GroupRecord { first_cycle: start, slots: Vec::new(), waited });
@@ -495,7 +583,22 @@ impl Itanium2 {
         if let Some((ready, res, logical)) = latest {
             let wait = ready - self.cycle;
             self.cycle = ready;
+            self.hold_group();
             self.charge(Cause::Dep(res, logical.filter(|_| res.is_gr())), wait, true);
+        }
+    }
+
+    /// Lockstep (issue 15): the open issue group now issues at `self.cycle`, so the slots of it
+    /// already seen start their latencies there too (in program order, as they were written),
+    /// and its timeline record moves with it.
+    fn hold_group(&mut self) {
+        for (res, lat) in self.written.iter() {
+            self.board.write(res, self.cycle, lat);
+        }
+        if let Some(group) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
+            if !group.slots.is_empty() {
+                group.first_cycle = self.cycle;
+            }
         }
     }
 

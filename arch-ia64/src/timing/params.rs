@@ -5,6 +5,34 @@
 //! Latencies are producer-to-consumer distances in cycles (1 = usable in the next cycle,
 //! reference section 2). When sources disagree the reference's order applies: Linux comments,
 //! then [KAPI], then [GCC].
+//!
+//! # The figures the accounting paths depend on (issue 15)
+//!
+//! Linux comments were re-read in the 6.1 tree (`/usr/src/linux-source-6.1.tar.xz`,
+//! `arch/ia64/kernel/`, 2026-12-02); "ivt.S:729" is file and line there. [KAPI]'s header says its
+//! AR/CR figures "are from Itanium -- no info on McKinley yet", which is why a Linux comment, written
+//! for McKinley, wins over it. Figures with a parameter say so on the field; these have none, and
+//! what the model does for them is:
+//! - `cover` (B2), `clrrrb`: no latency of their own; a result they write (cr.ifs) takes `other`
+//!   ([KAPI] RSE_B 1, marked approximate). Linux gives no figure.
+//! - `flushrs`, `loadrs` (M0 only, first in a group): a result takes `other` ([KAPI] RSE_M 1,
+//!   approximate; [GCC] rse_m 0). The RSE's own traffic (loadrs reloading the dirty partition,
+//!   flushrs spilling it) is NOT modelled: no source gives its rate (entry.S's "5 registers/cycle on
+//!   McKinley" is the software clearing loop, which the model runs instruction by instruction).
+//! - `bsw.0`/`bsw.1` (B2): ivt.S:849 `BSW_1(r2, r14) // B (6 cyc)`, and [PFM] has a back-end stall
+//!   BE_EXE_BUBBLE.BANK_SWITCH, so consumers of the new bank wait after a switch; NOT MODELLED (the
+//!   model charges bsw nothing beyond its slot). Missing, not a guess.
+//! - `srlz.d`/`srlz.i` (M0): the split after them ([GATE] gate.S:345 "M0 (forces split-issue)");
+//!   no cycle figure found (timing-facts B.4: UNCONFIRMED), so no wait beyond the split.
+//! - `rsm`/`ssm`: `psr_mask`. `rfi`, `epc`, `break`: `rfi_cost`, `epc_cost`, `break_cost` (GUESSes).
+//! - `br.call`/`br.ret`: results (b0, ar.pfs) take `other` ([KAPI] BR 1); a branch reads its
+//!   predicate with `cmp_to_branch`, b-registers with `mov_to_br_to_branch`, ar.pfs with
+//!   `mov_to_ar_i_to_branch`. Taken: `taken_branch_bubble` (GUESS).
+//! - `alloc`: `alloc` ([KAPI] SYST_M2 1, approximate).
+//! - `st8` then `ld8` to the same cache line: NOT MODELLED: every load hits L1D in `load` cycles.
+//!   [PFM] lists store-related L1D stalls (store buffer full, ordering conflicts, ld8.fill against a
+//!   st8.spill not yet in ar.unat) raised at DET, but no source gives a cycle figure.
+//! - Any slot of an issue group waits for the whole group (lockstep, see the `timing` module doc).
 
 use std::fmt::Write as _;
 
@@ -39,40 +67,50 @@ pub struct Itanium2Params {
     pub setf: u64,
     /// `fma` family and `fmerge`. [GCC] fmac/fmisc 4, [KAPI] 4.
     pub fp_op: u64,
-    /// `mov r=pr`. [IVT] "I0 (2 cyc)", [GCC] frpr 2, [KAPI] 2.
+    /// `mov r=pr`. [IVT] ivt.S:731 "I0 (2 cyc)", [FSYS] fsys.S:475, [GCC] frpr 2, [KAPI] 2.
     pub mov_from_pr: u64,
     /// `mov pr=r`. [GCC] topr 1, [KAPI] TOPR 1.
     pub mov_to_pr: u64,
-    /// `mov r=b`. [IVT] "I0 (2 cyc)", [GCC] frbr 2, [KAPI] 2.
+    /// `mov r=b`. [IVT] ivt.S:739 `mov r19=b6 // I0 (2 cyc)`, ivt.S:962 b0, [GCC] frbr 2, [KAPI] 2.
     pub mov_from_br: u64,
     /// `mov b=r` to a non-branch reader (`mov r=b`). [KAPI] TOBR +1.
     pub mov_to_br: u64,
-    /// `mov b=r` to the indirect branch that uses it. [FSYS] "mov b6=r18 (7 cyc)", preferred over [KAPI]
+    /// `mov b=r` to the indirect branch that uses it. [FSYS] fsys.S:505 "mov b6=r18 (7 cyc)", preferred over [KAPI]
     /// 0; the reference marks what the 7 covers "(?)", so GUESS.
     pub mov_to_br_to_branch: u64,
     /// `mov r=ip`. GUESS: no source; an I0 move like `mov r=b` minus the BR read, so the ALU figure 1.
     pub mov_from_ip: u64,
-    /// `mov.i r=ar.pfs/lc/ec`. [IVT] "mov.i r26=ar.pfs I0 (2 cyc)", [KAPI] FRAR_I 2.
+    /// `mov.i r=ar.pfs/lc/ec`. [IVT] ivt.S:743 "mov.i r26=ar.pfs I0 (2 cyc)", [KAPI] FRAR_I 2.
     pub mov_from_ar_i: u64,
     /// `mov.i ar.pfs/lc/ec=r` to a non-branch reader. [KAPI] 1.
     pub mov_to_ar_i: u64,
     /// `mov.i ar.pfs=r` to the branch (`br.ret`) that reads it. [KAPI] 0, [GCC] toar_i 0.
     pub mov_to_ar_i_to_branch: u64,
-    /// `mov r=ar.k0-7`. [IVT] and [ENT] "M2 (12 cyc)", [FBSD] measured 12 (KAPI 13).
+    /// `mov r=ar.k0-7`. [IVT] ivt.S:729 `mov.m r16=IA64_KR(CURRENT) // M2 ... (12 cyc)`, [ENT]
+    /// entry.S:909 "M2 (12 cycle read latency)", [GATE] gate.S:332 "M2 (12 cyc)"; [FBSD] measured 12
+    /// ITC ticks (KAPI 13).
     pub from_ar_k: u64,
-    /// `mov r=ar.rsc/bsp/bspstore/fpsr`. [IVT] "M2 (12 cyc)" each (KAPI 13).
+    /// `mov r=ar.rsc/bsp/bspstore/fpsr`. [IVT] "M2 (12 cyc)" each: ar.rsc ivt.S:734, ar.fpsr
+    /// ivt.S:738, ar.bspstore ivt.S:741, ar.bsp ivt.S:815; [FSYS] fsys.S:493 ar.bspstore and
+    /// fsys.S:508 ar.bsp "(12 cyc)"; [GATE] gate.S:341 ar.fpsr, gate.S:357 ar.rsc (KAPI 13).
     pub from_ar_rse: u64,
-    /// `mov r=ar.unat/rnat/ccv`. [IVT] "M2 (5 cyc)" (GCC frar_m 6, KAPI 6).
+    /// `mov r=ar.unat/rnat/ccv`. [IVT] ivt.S:742 ar.rnat and ivt.S:798 ar.unat "M2 (5 cyc)",
+    /// [FSYS] fsys.S:494 and fsys.S:500 the same (GCC frar_m 6, KAPI 6). ar.ccv has no Linux
+    /// figure; it shares KAPI's and GCC's class with ar.unat, so it takes the same.
     pub from_ar_unat: u64,
-    /// `mov r=ar.itc`. [FSYS] "36 clocks latency!!!" (KAPI 38).
+    /// `mov r=ar.itc`. [FSYS] fsys.S:236 `MOV_FROM_ITC(p8, p6, r2, r10) // CPU_TIMER. 36 clocks
+    /// latency!!!` (Linux 6.1; the same comment sat on `mov r2 = ar.itc` before the paravirt
+    /// macros). [KAPI] says 38, but from Itanium figures by its own header, so the Linux figure,
+    /// written for McKinley, is used.
     pub from_ar_itc: u64,
     /// `mov r=ar.*` for any other M-side AR. GUESS: no source; the common M2 AR figure 12 of [IVT].
     pub from_ar_other: u64,
-    /// `mov.m ar.rsc=imm`. [KAPI] 1.
+    /// `mov.m ar.rsc=imm`. [KAPI] 1 (approximate: KAPI's AR figures are Itanium's); no Linux figure.
     pub to_ar_rsc_imm: u64,
-    /// `mov.m ar.rsc=r`. [KAPI] 10.
+    /// `mov.m ar.rsc=r`. [KAPI] 10 (approximate, as `to_ar_rsc_imm`); no Linux figure.
     pub to_ar_rsc: u64,
-    /// `mov ar.bspstore=r`. [FSYS] "M2 (6 cyc)" (KAPI 5).
+    /// `mov ar.bspstore=r`. [FSYS] fsys.S:497 `mov ar.bspstore=r22 // M2 (6 cyc) switch to kernel
+    /// RBS` (KAPI 5, 10 to spill/fill).
     pub to_ar_bspstore: u64,
     /// `mov ar.unat/ccv=r`. [GCC] toar_m 5, [KAPI] 5.
     pub to_ar_unat: u64,
@@ -86,9 +124,10 @@ pub struct Itanium2Params {
     pub to_ar_itc: u64,
     /// `mov ar.*=r` for any other M-side AR. GUESS: no source; the toar_m figure 5 of [GCC]/[KAPI].
     pub to_ar_other: u64,
-    /// `mov r=cr.iip/iim/isr/iipa/iva`. [IVT] "M2 (2 cyc)" for cr.iim and cr.iip, [KAPI] 2.
+    /// `mov r=cr.iip/iim/isr/iipa/iva`. [IVT] ivt.S:733 cr.iim and ivt.S:752 cr.iip "M2 (2 cyc)",
+    /// [KAPI] 2 for the whole group.
     pub from_cr_fast: u64,
-    /// `mov r=cr.ipsr/ifa/itir/ifs/iha/dcr/pta`. [IVT] cr.ipsr "M2 (12 cyc)"; the rest share [KAPI]'s
+    /// `mov r=cr.ipsr/ifa/itir/ifs/iha/dcr/pta`. [IVT] ivt.S:730 cr.ipsr "M2 (12 cyc)"; the rest share [KAPI]'s
     /// group (13) with cr.ipsr, so they take the Linux figure too.
     pub from_cr_slow: u64,
     /// `mov r=cr.ivr/itm/tpr/itv/lid/lrr*/irr*/eoi`. [KAPI] 38.
@@ -103,15 +142,17 @@ pub struct Itanium2Params {
     pub to_cr_interrupt: u64,
     /// `mov cr.*=r` for any other CR. GUESS: no source; the slow figure 10.
     pub to_cr_other: u64,
-    /// `mov r=psr`. [IVT] "M2 (12 cyc)", [FSYS] "read psr (12 cyc load latency)" (KAPI 1, approximate).
+    /// `mov r=psr`. [GATE] gate.S:337 "M2 (12 cyc)", [FSYS] fsys.S:400 "read psr (12 cyc load
+    /// latency)" (KAPI 1, approximate).
     pub from_psr: u64,
     /// `mov psr.l=r`, `mov psr.um=r`. [KAPI] SYST_M2 1 (approximate).
     pub to_psr: u64,
-    /// `rsm`/`ssm`/`sum`/`rum`. [GATE] `rsm psr.be|psr.i` "M2 (5 cyc to srlz.d)".
+    /// `rsm`/`ssm`/`sum`/`rum`. [GATE] gate.S:329 `RSM_PSR_BE_I(r20, r22) // M2 (5 cyc to srlz.d)`.
+    /// PSR is no scoreboard resource, so the figure applies only to destinations a row lists.
     pub psr_mask: u64,
     /// `alloc` result (the old ar.pfs). [KAPI] SYST_M2 1 (approximate).
     pub alloc: u64,
-    /// `probe` result. [FSYS] "takes 5 cycles".
+    /// `probe` result. [FSYS] fsys.S:354 "M This takes 5 cycles".
     pub probe: u64,
     /// `thash`/`ttag`/`tpa`/`tak` result. GUESS: no source; the M2 system figure of `probe`, 5.
     pub tlb: u64,
@@ -266,11 +307,11 @@ impl Itanium2Params {
             row("from_ar_k", p.from_ar_k, "[IVT]/[ENT] M2 (12 cyc), [FBSD] 12", false),
             row("from_ar_rse", p.from_ar_rse, "[IVT] M2 (12 cyc)", false),
             row("from_ar_unat", p.from_ar_unat, "[IVT] M2 (5 cyc)", false),
-            row("from_ar_itc", p.from_ar_itc, "[FSYS] 36 clocks latency", false),
+            row("from_ar_itc", p.from_ar_itc, "[FSYS] fsys.S:236 36 clocks latency (KAPI 38, Itanium's)", false),
             row("from_ar_other", p.from_ar_other, "none; [IVT] M2 AR figure", true),
             row("to_ar_rsc_imm", p.to_ar_rsc_imm, "[KAPI]", false),
             row("to_ar_rsc", p.to_ar_rsc, "[KAPI]", false),
-            row("to_ar_bspstore", p.to_ar_bspstore, "[FSYS] M2 (6 cyc)", false),
+            row("to_ar_bspstore", p.to_ar_bspstore, "[FSYS] fsys.S:497 M2 (6 cyc)", false),
             row("to_ar_unat", p.to_ar_unat, "[GCC] toar_m, [KAPI]", false),
             row("to_ar_fpsr", p.to_ar_fpsr, "[KAPI] 2 to an explicit read", false),
             row("to_ar_rnat", p.to_ar_rnat, "[KAPI]", false),
