@@ -141,4 +141,33 @@ mod tests {
         assert_eq!(pair(2), 0xc);
         assert_eq!(pair(15), 0x8001);
     }
+
+    fn of(bytes: &[u8]) -> Deps {
+        deps(&crate::decode::S390Decoder::new().decode_one(0x1000, bytes))
+    }
+
+    #[test]
+    fn decoded_instructions_name_their_registers() {
+        // ag %r1,8(%r2): address r2, reads and writes r1, sets the CC.
+        let ag = of(&[0xe3, 0x10, 0x20, 0x08, 0x00, 0x08]);
+        assert_eq!((ag.addr, ag.data, ag.writes, ag.writes_cc, ag.storage), (1 << 2, 1 << 1, 1 << 1, true, true));
+        // lmg %r6,%r15,48(%r15): writes r6..r15.
+        let lmg = of(&[0xeb, 0x6f, 0xf0, 0x30, 0x00, 0x04]);
+        assert_eq!((lmg.addr, lmg.writes), (1 << 15, 0xffc0));
+        // je reads the CC, j does not.
+        assert!(of(&[0xa7, 0x84, 0x00, 0x04]).reads_cc);
+        assert!(!of(&[0xa7, 0xf4, 0x00, 0x04]).reads_cc);
+        // mlgr %r2,%r4: reads r3 and r4, writes the pair r2/r3.
+        let mlgr = of(&[0xb9, 0x86, 0x00, 0x24]);
+        assert_eq!((mlgr.data, mlgr.writes), (0b11000, 0b1100));
+        // sgrk %r3,%r4,%r5: three-operand, r3 is not read.
+        let sgrk = of(&[0xb9, 0xe9, 0x50, 0x34]);
+        assert_eq!((sgrk.data, sgrk.writes), (0b110000, 0b1000));
+        // stg %r1,8(%r2,%r3): base and index are address registers, r1 the data.
+        let stg = of(&[0xe3, 0x12, 0x30, 0x08, 0x00, 0x24]);
+        assert_eq!((stg.addr, stg.data, stg.writes), (0b1100, 0b10, 0));
+        // locgrnh %r1,%r2: reads the CC and both registers.
+        let loc = of(&[0xb9, 0xe2, 0xd0, 0x12]);
+        assert_eq!((loc.data, loc.writes, loc.reads_cc), (0b110, 0b10, true));
+    }
 }
