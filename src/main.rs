@@ -93,6 +93,10 @@ enum Command {
         /// Print the timing model's parameters with their sources instead of running.
         #[arg(long)]
         explain_model: bool,
+        /// s390x timing model generation: z13 (default), z14 or z15; with --explain-model,
+        /// prints that generation's table.
+        #[arg(long, value_name = "GEN")]
+        model: Option<String>,
         #[command(flatten)]
         pp: PpFlags,
     },
@@ -386,6 +390,9 @@ fn run(args: Args) -> Result<String, CliError> {
             }
             Ok(done.stdout)
         }
+        Command::Run { explain_model: true, model: Some(model), .. } => {
+            Ok(cli::run::s390_model(&model)?.explain_model())
+        }
         Command::Run { explain_model: true, .. } => Ok(arch_ia64::timing::Itanium2Params::default().explain_model()),
         Command::Run {
             file,
@@ -402,6 +409,7 @@ fn run(args: Args) -> Result<String, CliError> {
             snapshot,
             check,
             explain_model: false,
+            model,
             pp,
         } => {
             let file = file.ok_or_else(|| CliError::Usage("run: a source or object file is required".into()))?;
@@ -420,6 +428,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 itc_ratio,
                 snapshot,
                 check,
+                model,
             };
             let out = cli::run::run(&req)?;
             if let Some(stop) = out.stopped_early {

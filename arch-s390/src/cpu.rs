@@ -302,7 +302,7 @@ impl Cpu for S390Cpu {
                 self.state.cpu_timer_base = v.wrapping_add(timer_origin);
             }
             let taken = matches!(flow, Flow::Jump(_));
-            let info = IssueInfo { class: insn.class, taken, ss_len };
+            let info = IssueInfo::of(insn, taken, ss_len);
             if let Some(m) = &mut self.model {
                 m.issue(&info);
             }

@@ -1,6 +1,7 @@
 //! s390x support for acctemu: a simplified core that runs the integer subset gcc -O2
 //! -march=z196 emits for kernel-style C plus the timer/PSW instructions of the kernel's
-//! entry paths, loaded from big-endian ELF objects, with an in-order z13 timing model.
+//! entry paths, loaded from big-endian ELF objects, with an out-of-order z13 timing model
+//! (and z14/z15 presets).
 //!
 //! - [`reloc`]: s390x relocation rules for [`emu_core::elf::load`].
 //! - [`optable`]: the own opcode table, operand shapes and privileged list.

@@ -55,11 +55,20 @@ pub struct RunConfig {
     pub max_insns: u64,
     /// Use the timing model (else one cycle per instruction).
     pub timing: bool,
+    /// The timing model's generation preset ([`S390Params::preset`]; default z13).
+    pub model: S390Params,
 }
 
 impl Default for RunConfig {
     fn default() -> Self {
-        RunConfig { entry: None, harness: None, sets: Vec::new(), max_insns: 1_000_000, timing: true }
+        RunConfig {
+            entry: None,
+            harness: None,
+            sets: Vec::new(),
+            max_insns: 1_000_000,
+            timing: true,
+            model: S390Params::default(),
+        }
     }
 }
 
@@ -118,7 +127,8 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harn
         cpl_refusal: "the s390x core has no privilege levels; set the problem-state bit (15) in psw_mask",
     })
     .map_err(RunError::Setup)?;
-    let config = CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(S390Params::default), ..CpuConfig::default() };
+    let config =
+        CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(|| cfg.model.clone()), ..CpuConfig::default() };
     let mut cpu = S390Cpu::new(config);
     for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
         cpu.add_code(s.addr, &s.data);

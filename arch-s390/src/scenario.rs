@@ -149,6 +149,8 @@ impl S390Scenario {
         st.set_reg(15, b.stack_pointer);
         self.machine.cpu.set_entry(entry);
         let (c0, i0) = (self.machine.cpu.cycles(), self.machine.cpu.instructions());
+        // Decoder groups the timing model formed (one per instruction without it).
+        let g0 = self.machine.cpu.summary().groups;
         let mut executed = 0;
         loop {
             if executed == self.bindings.max_insns {
@@ -167,7 +169,8 @@ impl S390Scenario {
         }
         let (c1, i1) = (self.machine.cpu.cycles(), self.machine.cpu.instructions());
         let instructions = i1.saturating_sub(i0);
-        Ok(PathRun { cycles: c1.saturating_sub(c0), instructions, nops: 0, groups: instructions })
+        let groups = self.machine.cpu.summary().groups.saturating_sub(g0);
+        Ok(PathRun { cycles: c1.saturating_sub(c0), instructions, nops: 0, groups })
     }
 
     /// Runs one bound path as [`ScenarioMachine::run_path`] does, telling `on_insn` the address

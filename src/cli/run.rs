@@ -54,6 +54,8 @@ pub struct RunRequest {
     pub snapshot: Option<PathBuf>,
     /// Compare the final state with this snapshot.
     pub check: Option<PathBuf>,
+    /// The s390x timing model's generation (`--model`; default z13).
+    pub model: Option<String>,
 }
 
 /// The outcome: text for stdout, whether a `--check` found differences, and whether the code
@@ -107,6 +109,9 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
     }
     let bytes = read(&req.file)?;
     let machine = emu_core::elf::machine(&bytes);
+    if let Some(m) = req.model.as_deref().filter(|_| machine != Some(arch_s390::reloc::EM_S390)) {
+        return Err(CliError::Usage(format!("--model {m}: generation presets exist for s390x objects only")));
+    }
     let Finished { report: rep, ended } = if machine == Some(arch_x86::reloc::EM_X86_64) {
         run_x86(req, &bytes, harness, sets)?
     } else if machine == Some(arch_s390::reloc::EM_S390) {
@@ -231,6 +236,7 @@ fn run_s390(
         sets,
         max_insns: req.max_insns,
         timing: !req.no_timing,
+        model: req.model.as_deref().map_or_else(|| Ok(arch_s390::timing::S390Params::default()), s390_model)?,
     };
     let fail = |e| match e {
         arch_s390::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
@@ -238,6 +244,19 @@ fn run_s390(
     };
     let (report, reason) = arch_s390::run::run_image_until(&image, &cfg).map_err(fail)?;
     Ok(Finished { report, ended: reason.is_expected_end() })
+}
+
+/// The s390x timing preset `--model NAME` names (issue 15).
+///
+/// # Errors
+/// A name that is not one of [`arch_s390::timing::PRESETS`].
+pub fn s390_model(name: &str) -> Result<arch_s390::timing::S390Params, CliError> {
+    arch_s390::timing::S390Params::preset(name).ok_or_else(|| {
+        CliError::Usage(format!(
+            "--model {name}: no such s390x timing model (known: {})",
+            arch_s390::timing::PRESETS.join(", ")
+        ))
+    })
 }
 
 fn text(rep: &RunReport, timeline: bool) -> String {

@@ -95,3 +95,56 @@ fn prepare_with_image_timed(trace: &traces::Trace, timing: bool) -> Result<(S390
     }
     Ok((scenario, image))
 }
+
+// The llvm-mca comparison's input (issue 15): shared by examples/s390_path_insns.rs and
+// tests/s390_mca.rs.
+
+/// One run of a path: the model's figures and the offsets into `.text` of the instructions it
+/// executed, in order.
+#[derive(Debug, Clone)]
+pub struct TracedPath {
+    /// Which path.
+    pub path: emu_core::scenario::PathKind,
+    /// The model's cycles for the run.
+    pub cycles: u64,
+    /// Instructions executed.
+    pub instructions: u64,
+    /// `.text` offsets of the executed instructions.
+    pub offsets: Vec<u64>,
+}
+
+/// The paths in the workload's order: guest exit and enter, a syscall, an interrupt, a tick.
+pub const TRACED_ORDER: [emu_core::scenario::PathKind; 7] = {
+    use emu_core::scenario::PathKind::{GuestEnter, GuestExit, IrqEnter, IrqExit, SyscallEnter, SyscallExit, Tick};
+    [GuestExit, GuestEnter, SyscallEnter, SyscallExit, IrqEnter, IrqExit, Tick]
+};
+
+/// Runs every path of [`TRACED_ORDER`] three times, each after 10,000 cycles of other work,
+/// and returns the third round (the first two warm the accounting state up).
+///
+/// # Errors
+/// Setup errors of [`prepare_with_image`]; a path that fails; an image without code.
+pub fn traced_paths(trace: &traces::Trace) -> Result<Vec<TracedPath>, CliError> {
+    use emu_core::image::SectionKind;
+    use emu_core::scenario::ScenarioMachine;
+    let (mut s, image) = prepare_with_image(trace)?;
+    let text = image
+        .sections
+        .iter()
+        .find(|sec| sec.kind == SectionKind::Code)
+        .ok_or_else(|| setup_error(trace, format!("trace {}: no code section", trace.name)))?;
+    let base = text.addr;
+    let mut out = Vec::new();
+    for round in 0..3 {
+        for path in TRACED_ORDER {
+            s.advance(10_000);
+            let mut offsets = Vec::new();
+            let run =
+                s.run_path_traced(path, |pc| offsets.push(pc.wrapping_sub(base))).map_err(CliError::ScenarioS390)?;
+            if round == 2 {
+                out.push(TracedPath { path, cycles: run.cycles, instructions: run.instructions, offsets });
+            }
+        }
+    }
+    Ok(out)
+}
