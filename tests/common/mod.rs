@@ -1,5 +1,7 @@
 //! Helpers shared by the integration tests.
 
+pub mod kernel_pp;
+
 use std::path::{Path, PathBuf};
 
 /// The workspace root (where the corpus lives).
