@@ -858,10 +858,11 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
         }
     };
     let compare = matches!(insn.kind, DvKind::Compare { .. });
-    // gas's tables have no FR read or write for fpcmp, and no GR or FR read for chk.a
-    // (issue 13, checked against ia64-linux-gnu-as); their other uses stay.
+    // gas's tables have no FR read or write for fpcmp, fcmp.unord and fcmp.ord, and no GR or
+    // FR read for chk.a (issue 13, checked against ia64-linux-gnu-as); their other uses stay.
+    let unordered = insn.name.starts_with("fcmp.unord") || insn.name.starts_with("fcmp.ord");
     let no_fr = |r: &Resource| {
-        (matches!(r, Resource::Fr(_)) && insn.name.starts_with("fpcmp"))
+        (matches!(r, Resource::Fr(_)) && (insn.name.starts_with("fpcmp") || unordered))
             || (matches!(r, Resource::Gr(_) | Resource::Fr(_)) && matches!(insn.sem, Some(Op::ChkA { .. })))
     };
     for &r in insn.reads.iter().filter(|r| !no_fr(r)) {
@@ -914,9 +915,7 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
             Resource::Psr(_) => {}
         }
     }
-    // gas's tables give fcmp.unord and fcmp.ord (and their .unc forms) no predicate write at
-    // all (issue 13, checked against ia64-linux-gnu-as: no WAW either way).
-    let unordered = insn.name.starts_with("fcmp.unord") || insn.name.starts_with("fcmp.ord");
+    // Nor a predicate write (no WAW either way).
     if let (DvKind::Compare { p1, p2, .. }, false) = (insn.kind, unordered) {
         let fp = matches!(insn.sem, Some(Op::FpArith { kind: FpArithOp::Fcmp { .. }, .. } | Op::Fclass { .. }));
         let (t1, t2) = match compare_type(insn) {

@@ -132,6 +132,9 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
             // give ldfp no write of the second target, so it warns for neither a WAW nor a
             // RAW on f2 (checked against ia64-linux-gnu-as), and to match it neither does this.
             OpKind::F2 if is_out && matches!(sem, Some(Sem::LoadFpPair { .. })) => {}
+            // automatic mode (issue 13): gas's GR rows do not count the slot register of
+            // `itr.d dtr[r3]=r2` / `itr.i itr[r3]=r2` as read (checked against ia64-linux-gnu-as).
+            _ if matches!(kind.spec().class, OpClass::Ind("dtr" | "itr")) => {}
             // `mov rr[r3]=r2`, `itr.d dtr[r3]=r2`: the index register is read, never written.
             _ if matches!(kind.spec().class, OpClass::Ind(_)) => reads.extend(resource(*kind, v)),
             _ if is_out => writes.extend(resource(*kind, v)),

@@ -475,7 +475,21 @@ fn cfm(insn: &DvInsn, class: Class, rot_grs: u8, u: &mut Uses) {
         u.chk(sched_frame, whole);
     }
     if reader {
-        let rotating = insn.reads.iter().chain(insn.writes.iter()).filter(|r| match r {
+        // A memory operand's base register and an indirect file's index register (the first
+        // register read) are not among the operands gas looks at here.
+        let memory =
+            mem_access(insn) || matches!(insn.sem, Some(Op::Lfetch { .. } | Op::MovToInd(_) | Op::MovFromInd(_)));
+        let base_at = insn.reads.iter().position(|r| matches!(r, Resource::Gr(_))).filter(|_| memory);
+        let base = base_at.and_then(|i| insn.reads.get(i));
+        let reads = insn.reads.iter().enumerate().filter(|(i, _)| Some(*i) != base_at).map(|(_, r)| r);
+        // A post-increment writes the base back, after any target; that write is not looked at
+        // either (a target that is also the base is).
+        let no_target = matches!(insn.sem, Some(Op::Store { .. } | Op::StoreFp { .. } | Op::Lfetch { .. }));
+        let post_inc = base.is_some() && insn.writes.last() == base && (no_target || insn.writes.len() >= 2);
+        let n_writes = insn.writes.len();
+        let writes =
+            insn.writes.iter().enumerate().filter(move |(i, _)| !(post_inc && *i + 1 == n_writes)).map(|(_, r)| r);
+        let rotating = reads.chain(writes).filter(|r| match r {
             Resource::Gr(n) => rot_grs > 0 && *n > 31 && u16::from(*n) < 31 + u16::from(rot_grs),
             Resource::Fr(n) => *n > 31,
             _ => false,
@@ -559,11 +573,13 @@ fn psr_writes(insn: &DvInsn) -> Vec<(u8, W)> {
     }
 }
 
-/// gas's fr-readers and fr-writers: FP arithmetic and non-arithmetic operations, FP compares,
-/// getf, FP loads (not FP stores or setf).
+/// gas's fr-readers and fr-writers: every instruction with an FR operand but fpcmp, fcmp.unord
+/// and fcmp.ord (checked against ia64-linux-gnu-as: setf writes PSR.mfl, fpcmp does not).
 fn fp_insn(insn: &DvInsn) -> bool {
     let has_fr = insn.reads.iter().chain(insn.writes.iter()).any(|r| matches!(r, Resource::Fr(_)));
-    has_fr && !matches!(insn.sem, Some(Op::StoreFp { .. } | Op::Setf { .. }))
+    // gas 2.40's lists leave out fpcmp, fcmp.unord and fcmp.ord (setf and the FP stores are in).
+    let left_out = ["fpcmp", "fcmp.unord", "fcmp.ord"].iter().any(|p| insn.name.starts_with(p));
+    has_fr && !left_out
 }
 
 fn mem_access(insn: &DvInsn) -> bool {

@@ -453,10 +453,16 @@ impl Assembler {
             self.dv.stop();
         }
         let facts = super::dv_feed::facts(&matched);
+        // Automatic mode resolves the dependencies before the instruction is queued; a
+        // must-be-first instruction's stop comes before what it inserts.
+        let mut first_stop = true;
         if self.mode.automatic() {
-            // Automatic mode resolves the dependencies before the instruction is queued.
             if let Some(n) = super::dv_feed::rotating_size(&matched) {
                 self.dv.set_rotating(n);
+            }
+            if placement == super::bundler::Placement::First {
+                self.sections[cur].bundler.stop();
+                first_stop = false;
             }
             let actions = self.dv.auto_insn(&facts.insn(&matched, loc));
             self.apply_auto(&actions, loc);
@@ -464,7 +470,7 @@ impl Assembler {
         let sec = &mut self.sections[cur];
         let labelled = !sec.pending_labels.is_empty();
         sec.pending_labels.clear();
-        sec.bundler.push(PendingInsn { class: matched.class, placement }, labelled, template);
+        sec.bundler.push_inner(PendingInsn { class: matched.class, placement }, labelled, template, first_stop);
         if self.mode.warns() {
             let warnings = self.dv.insn(&facts.insn(&matched, loc));
             self.warnings.extend(warnings);
