@@ -23,7 +23,7 @@ struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Assemble an IA-64 source file (GNU as syntax, explicit stops, C preprocessor for .S; .s as written).
+    /// Assemble an IA-64 source file (GNU as syntax, explicit stops unless -xauto, C preprocessor for .S; .s as written).
     Asm {
         /// The source file.
         file: PathBuf,
@@ -46,6 +46,10 @@ enum Command {
         /// Print a per-slot listing with bytes, template, disassembly and source line.
         #[arg(long)]
         listing: bool,
+        /// GNU as's dependency-violation mode: `-x`/`-xexplicit` (the default here, as the
+        /// kernel assembles), `-xauto` (gas's own default: stops inserted), `-xnone`.
+        #[arg(short = 'x', value_name = "MODE", num_args = 0..=1, default_missing_value = "", require_equals = true)]
+        x: Vec<String>,
         #[command(flatten)]
         pp: PpFlags,
     },
@@ -373,7 +377,7 @@ fn run(args: Args) -> Result<String, CliError> {
         max_output_size: args.max_output_size,
     });
     match args.command {
-        Command::Asm { file, define, include, output, raw, machine, listing, pp } => {
+        Command::Asm { file, define, include, output, raw, machine, listing, x, pp } => {
             let req = AsmRequest {
                 file,
                 defines: define,
@@ -383,6 +387,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 machine,
                 listing,
                 pp: pp.args(),
+                dv_modes: x,
             };
             let done = cli::asm::run(&req)?;
             for w in &done.warnings {
@@ -493,7 +498,16 @@ fn run(args: Args) -> Result<String, CliError> {
 
 fn main() -> ExitCode {
     // cpp spells it `-include FILE`; clap takes only one-letter short options.
-    let argv = std::env::args_os().map(|a| if a == "-include" { "--include".into() } else { a });
+    // GNU as spells its mode `-xauto` (the value attached, `-x` alone meaning explicit); clap
+    // needs `-x=auto` to tell that from `-x FILE`. Only `asm` has the option.
+    let is_asm = std::env::args_os().any(|a| a == "asm");
+    let argv = std::env::args_os().map(|a| match a.to_str() {
+        Some("-include") => "--include".into(),
+        Some(x) if is_asm && x.starts_with("-x") && x.len() > 2 && !x.starts_with("-x=") => {
+            format!("-x={}", &x[2..]).into()
+        }
+        _ => a,
+    });
     let args = match Args::try_parse_from(argv) {
         Ok(args) => args,
         Err(e) => return clap_exit(&e),

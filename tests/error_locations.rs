@@ -321,7 +321,8 @@ fn assembler_errors_name_file_line_and_column() {
                 &["d.S:3:2: error: `.section` needs a section name"],
             )
             .file("d.S", ia64("\t.section\n")),
-            case("unsupported .auto", &["asm", "d.S"], &["d.S:2:2: error: only explicit-stop mode"])
+            // automatic mode (issue 13): `.auto` is taken; gas's unknown `-x` spelling is not.
+            usage("unknown -x mode", &["asm", "-xbogus", "d.S"], &["asm: Unrecognized option '-xbogus'"])
                 .file("d.S", "\t.text\n\t.auto\n"),
             // gas: "`nop.i' does not fit into bundle" on the fourth instruction of a manual bundle.
             case("explicit bundle", &["asm", "d.S"], &["d.S:7:2: error: `nop.i` does not fit into bundle"])

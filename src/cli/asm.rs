@@ -2,7 +2,7 @@
 //! `.text` bytes) and/or a listing.
 
 use super::{listing, read, CliError};
-use arch_ia64::asm::{assemble, Assembly};
+use arch_ia64::asm::Assembly;
 use emu_core::error::Diagnostic;
 use std::path::{Path, PathBuf};
 
@@ -25,6 +25,9 @@ pub struct AsmRequest {
     pub listing: bool,
     /// `-U`, `-include` and the kernel-tree flags.
     pub pp: super::kernel::PpArgs,
+    /// GNU as's `-x` options, last one wins (`""` for a bare `-x`, `"auto"` for `-xauto`, ...);
+    /// none given means explicit mode, as the kernel assembles (issue 13).
+    pub dv_modes: Vec<String>,
 }
 
 /// What a successful run produced: text for stdout and warnings for stderr.
@@ -57,7 +60,12 @@ pub fn run(req: &AsmRequest) -> Result<AsmOutcome, CliError> {
             }
         };
     }
-    let mut asm = assemble(&name, &text, &pp.options, &pp.loader()).map_err(CliError::Assemble)?;
+    let mut mode = arch_ia64::asm::DvMode::Explicit;
+    for arg in &req.dv_modes {
+        mode = arch_ia64::asm::DvMode::from_gas_arg(arg).map_err(|e| CliError::Usage(format!("asm: {e}")))?;
+    }
+    let mut asm =
+        arch_ia64::asm::assemble_in_mode(&name, &text, &pp.options, &pp.loader(), mode).map_err(CliError::Assemble)?;
     asm.elf.e_flags = e_flags;
     let code = text_bytes(&asm, &name)?;
     let mut written = String::new();

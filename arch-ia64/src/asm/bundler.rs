@@ -379,9 +379,22 @@ impl Bundler {
     /// right before it (R5; any number of labels count the same). `user_template`: a template
     /// directive (.mii etc.) preceded it (R3; stop bits in it are ignored).
     pub fn push(&mut self, insn: PendingInsn, labelled: bool, user_template: Option<Template>) -> usize {
+        self.push_inner(insn, labelled, user_template, true)
+    }
+
+    /// [`Bundler::push`] for automatic mode (issue 13), where gas adds a must-be-first
+    /// instruction's stop before the serializations it inserts for it: the stop was already
+    /// placed (`first_stop` false), so the instruction does not add one on the last queued.
+    pub fn push_inner(
+        &mut self,
+        insn: PendingInsn,
+        labelled: bool,
+        user_template: Option<Template>,
+        first_stop: bool,
+    ) -> usize {
         let first = insn.placement == Placement::First;
         self.settle_padding(first);
-        if first {
+        if first && first_stop {
             // R8: the stop goes on the previous instruction only while it is still queued.
             if let Some(prev) = self.pending.back_mut() {
                 prev.stop = true;

@@ -21,22 +21,17 @@ const IGNORED: &[&str] = &[
     ".protected",
     ".internal",
     ".regstk",
-    ".explicit",
     ".lsb",
     ".msb",
     ".psr",
     ".radix",
     ".loc",
     ".local",
-    // kernel dialect (issue 13): rotating register names are the parser's; the DV hints
-    // `.mem.offset` and `.serialize.*` only refine dependency checking, which warns and never
-    // changes code; `.secalias`/`.alias` rename symbols in the object file's symbol table.
+    // kernel dialect (issue 13): rotating register names are the parser's; `.secalias`/`.alias`
+    // rename symbols in the object file's symbol table.
     ".rotr",
     ".rotp",
     ".rotf",
-    ".mem.offset",
-    ".serialize.data",
-    ".serialize.instruction",
 ];
 
 const TEMPLATES: &[(&str, Template)] = &[
@@ -221,7 +216,13 @@ impl Assembler {
             ".pred.rel" | ".pred.rel.mutex" | ".pred.rel.clear" | ".pred.rel.imply" | ".pred.safe_across_calls" => {
                 self.pred_rel(name, args, loc)
             }
-            ".auto" | ".default" => self.error(loc, "only explicit-stop mode (`-x`) is supported; `.auto` is not"),
+            ".auto" | ".explicit" | ".default" => self.mode_directive(name, loc),
+            ".serialize.data" | ".serialize.instruction" => self.dv.serialize(name == ".serialize.instruction"),
+            ".mem.offset" => {
+                if let Some(off) = self.const_arg(args, 0, loc, name) {
+                    self.dv.mem_offset(off as u64);
+                }
+            }
             _ => self.error(loc, format!("unknown directive `{name}`")),
         }
     }
@@ -453,7 +454,9 @@ impl Assembler {
             self.error(loc, format!("`{name}` needs a section name"));
             return;
         };
-        if !self.section_index.contains_key(&sec_name) {
+        // gas creates .text, .data and .bss before reading the source.
+        let predefined = matches!(sec_name.as_str(), ".data" | ".bss");
+        if !predefined && !self.section_index.contains_key(&sec_name) {
             self.warnings.push(Diagnostic::warning(
                 loc.clone(),
                 "Creating sections with .xdataN/.xrealN/.xstringZ is deprecated.",

@@ -19,8 +19,15 @@
 //! `InService*`, the TLB and indirect register files (`pkr[]`, `rr[]`, `msr[]`, ...; the general
 //! register indexing them is checked like any GR read), `AR[FPSR]` use by
 //! floating-point arithmetic, `CR[IRR%]` writes by `mov r=cr.ivr`, and `CR[DCR]`/`CR[PTA]`/
-//! `CR[GPTA]` reads by loads and `thash`. `.mem.offset` hints for `AR[UNAT]` bits,
-//! `.pred.rel.imply` and the "implied predicate has branched" refinement are not modelled.
+//! `CR[GPTA]` reads by loads and `thash`. `.pred.rel.imply` and the "implied predicate has
+//! branched" refinement are not modelled.
+//!
+//! **Automatic mode** (issue 13, [`DvChecker::auto_insn`]): instead of warning, each conflict is
+//! resolved as gas does (a stop, a `srlz.d`, or a stop, `srlz.i` and stop). There the checker
+//! also has gas's CFM, RSE, PSR-field, translation-cache/-register and indirect-register-file
+//! rows, and the `CR[PTA]`/`CR[GPTA]` reads by memory accesses and `thash` (`dv_sys.rs`); explicit
+//! mode keeps the scope above, so its warnings are unchanged. Both modes honour `.mem.offset`
+//! (the AR[UNAT] bit of a spill or fill) and `.serialize.data`/`.serialize.instruction`.
 //!
 //! **How gas works, as reproduced here** (each point is pinned by a test below):
 //! - Every use is classified against the rows of the architecture's dependency tables: a writer
@@ -49,6 +56,9 @@ use emu_core::error::{Diagnostic, SourceLoc};
 // F unit (issue 12): the FPSR fields of FP instructions.
 #[path = "dv_fp.rs"]
 mod dv_fp;
+// automatic mode (issue 13): the CFM, RSE and PSR rows.
+#[path = "dv_sys.rs"]
+mod dv_sys;
 
 use crate::exec::mm::MmOp;
 use crate::exec::op::{BrKind, CmpType, FpArithOp, LoadKind, TlbOp};
@@ -299,6 +309,11 @@ pub struct DvChecker {
     reported: usize,
     /// Set past [`MAX_DV_WARNINGS`]: nothing more is checked or recorded.
     gave_up: bool,
+    /// Automatic mode (issue 13): the rotating size of the last `alloc` (gas's
+    /// `md.rot.num_regs`), for the CFM rows of `dv_sys.rs`.
+    rot_grs: u8,
+    /// `.mem.offset` (issue 13): the AR[UNAT] bit the next spill or fill uses.
+    unat_bit: Option<u8>,
 }
 
 /// Most dependency-violation warnings one assembly reports. Like gas, the checker compares
@@ -390,7 +405,8 @@ impl DvChecker {
         let taken = branch
             && (matches!(insn.kind, DvKind::Branch { unconditional: true, .. })
                 || matches!(insn.sem, Some(Op::Branch { kind: BrKind::Ia, .. })));
-        let uses = collect_uses(insn, class, branch || insn.kind == DvKind::Rfi);
+        let mut uses = collect_uses(insn, class, branch || insn.kind == DvKind::Rfi || wtop_wexit(insn));
+        self.apply_mem_offset(class, &mut uses);
         let out = self.check(insn, &uses);
         // Branches and rfi record only their predicate read, and no row of this module has a
         // branch predicate read on its first side.
@@ -404,34 +420,40 @@ impl DvChecker {
 
     fn check(&self, insn: &DvInsn, uses: &Uses) -> Vec<Diagnostic> {
         let mut out = Vec::new();
-        let paths = self.entry_labels.len();
-        let unc = matches!(insn.kind, DvKind::Compare { unc: true, .. });
         for e in &self.entries {
-            if e.dep.sem == Sem::None {
-                continue;
-            }
-            let specs: Vec<Spec> = uses.chks.iter().filter(|(d, _)| *d == e.dep).map(|&(_, s)| s).collect();
-            if specs.is_empty() {
-                continue;
-            }
-            // gas's "note 11": a .unc compare writes its targets whatever its predicate, so
-            // a mutex relation does not excuse its predicate WAW conflicts.
-            let note11 = unc && e.dep.mode == Mode::Waw && e.dep.name.starts_with("PR");
-            for path in 0..=paths {
-                if e.path < path {
-                    continue;
-                }
-                if !note11 && self.mutex(e.qp, insn.qp, path) {
-                    continue;
-                }
-                let Some(certain_match) = match_specs(e, &specs) else {
-                    continue;
-                };
+            if let Some((path, certain_match)) = self.conflict(e, insn, uses) {
                 out.push(self.report(insn, e, path, certain_match));
-                break;
             }
         }
         out
+    }
+
+    /// Whether `insn` conflicts with the recorded entry `e`: the first entry path on which it
+    /// does, and whether the match is specific.
+    fn conflict(&self, e: &Entry, insn: &DvInsn, uses: &Uses) -> Option<(usize, bool)> {
+        if e.dep.sem == Sem::None {
+            return None;
+        }
+        let specs: Vec<Spec> = uses.chks.iter().filter(|(d, _)| *d == e.dep).map(|&(_, s)| s).collect();
+        if specs.is_empty() {
+            return None;
+        }
+        // gas's "note 11": a .unc compare writes its targets whatever its predicate, so
+        // a mutex relation does not excuse its predicate WAW conflicts.
+        let unc = matches!(insn.kind, DvKind::Compare { unc: true, .. });
+        let note11 = unc && e.dep.mode == Mode::Waw && e.dep.name.starts_with("PR");
+        for path in 0..=self.entry_labels.len() {
+            if e.path < path {
+                continue;
+            }
+            if !note11 && self.mutex(e.qp, insn.qp, path) {
+                continue;
+            }
+            if let Some(certain_match) = match_specs(e, &specs) {
+                return Some((path, certain_match));
+            }
+        }
+        None
     }
 
     fn report(&self, insn: &DvInsn, e: &Entry, path: usize, specific: bool) -> Diagnostic {
@@ -632,6 +654,137 @@ impl DvChecker {
     }
 }
 
+/// br.wtop and br.wexit: loop branches that gas's tables count among the branch readers of
+/// their qualifying predicate (`pr-readers-br`), so an integer compare may set it in the group.
+fn wtop_wexit(insn: &DvInsn) -> bool {
+    matches!(insn.sem, Some(Op::Branch { kind: BrKind::Wexit | BrKind::Wtop, .. }))
+}
+
+// automatic mode (issue 13, i13-auto): what gas's `check_dependencies` does instead of
+// warning when no `-x` is given; the caller (`asm/auto.rs`) applies the actions to the packer.
+
+/// What automatic mode inserts before an instruction to resolve a dependency, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AutoAction {
+    /// A stop after the last queued instruction (gas's `insn_group_break (1, 0, 0)`).
+    Stop,
+    /// A `srlz.d` (data or "other" serialization), queued like a source instruction.
+    SrlzD,
+    /// A `srlz.i` (instruction serialization).
+    SrlzI,
+}
+
+impl DvChecker {
+    /// Automatic mode: resolve every conflict of `insn` with the recorded uses the way gas
+    /// does (each conflict, in list order, removes itself by a stop, or a stop and a
+    /// serialization, and the search starts over), then record `insn` as [`DvChecker::insn`]
+    /// does. Returns what must be inserted before `insn`, in order; no warning is made.
+    pub fn auto_insn(&mut self, insn: &DvInsn) -> Vec<AutoAction> {
+        let class = classify(insn);
+        let loop_branch = is_loop_branch(insn);
+        let branch = !loop_branch && matches!(insn.kind, DvKind::Branch { .. });
+        let taken = branch
+            && (matches!(insn.kind, DvKind::Branch { unconditional: true, .. })
+                || matches!(insn.sem, Some(Op::Branch { kind: BrKind::Ia, .. })));
+        let mut uses = collect_uses(insn, class, branch || insn.kind == DvKind::Rfi || wtop_wexit(insn));
+        self.apply_mem_offset(class, &mut uses);
+        dv_sys::add(insn, class, self.rot_grs, &mut uses);
+        let mut actions = Vec::new();
+        // Each round removes at least the conflicting entry, so this ends.
+        while let Some(i) = self.entries.iter().position(|e| self.conflict(e, insn, &uses).is_some()) {
+            let e = self.entries[i].clone();
+            self.resolve(&e, i, &mut actions);
+        }
+        if !branch && insn.kind != DvKind::Rfi {
+            self.mark(insn, &uses);
+        }
+        self.update(insn, branch, taken);
+        self.note_predicates(insn, branch, taken, loop_branch);
+        actions
+    }
+
+    /// `.serialize.data` / `.serialize.instruction` (gas's `dot_serialize`): the DV state as
+    /// if a serialization had been done, without a stop or an instruction.
+    pub fn serialize(&mut self, instr: bool) {
+        self.group_break(None);
+        if instr {
+            for e in &mut self.entries {
+                if e.insn_srlz == Srlz::Stop {
+                    e.insn_srlz = Srlz::Done;
+                }
+            }
+        } else {
+            self.remove_where(|x| x.data_srlz == Srlz::Stop || x.dep.sem == Sem::Other);
+        }
+        self.group_break(None);
+    }
+
+    /// `.mem.offset off, base`: the next instruction, if a spill or fill, uses the AR[UNAT] bit
+    /// of `off` (bits 8:3), not "some bit" (gas compares only that bit, whatever the base).
+    pub fn mem_offset(&mut self, offset: u64) {
+        self.unat_bit = Some(((offset >> 3) & 0x3F) as u8);
+    }
+
+    /// Applies and consumes the `.mem.offset` hint (gas clears it after every instruction).
+    fn apply_mem_offset(&mut self, class: Class, uses: &mut Uses) {
+        let Some(bit) = self.unat_bit.take() else { return };
+        if class != Class::SpillFill {
+            return;
+        }
+        for (d, s) in uses.regs.iter_mut().chain(uses.chks.iter_mut()) {
+            if d.name.starts_with("AR[UNAT]") {
+                *s = Spec::at(bit);
+            }
+        }
+    }
+
+    /// An `alloc` declared `n` rotating registers (automatic mode's CFM rows count r32 up to
+    /// r(30+n) as rotating, as gas does).
+    pub fn set_rotating(&mut self, n: u8) {
+        self.rot_grs = n;
+    }
+
+    /// gas's `remove_marked_resource` for the entry `e` found at index `i`.
+    fn resolve(&mut self, e: &Entry, i: usize, actions: &mut Vec<AutoAction>) {
+        match e.dep.sem {
+            Sem::Instr => {
+                if e.insn_srlz == Srlz::None {
+                    actions.push(AutoAction::Stop);
+                    self.group_break(None);
+                }
+                if e.insn_srlz != Srlz::Done {
+                    actions.push(AutoAction::SrlzI);
+                    for x in &mut self.entries {
+                        if x.insn_srlz == Srlz::Stop {
+                            x.insn_srlz = Srlz::Done;
+                        }
+                    }
+                }
+                actions.push(AutoAction::Stop);
+                self.group_break(None);
+            }
+            Sem::Data | Sem::Other => {
+                if e.data_srlz == Srlz::None {
+                    actions.push(AutoAction::Stop);
+                    self.group_break(None);
+                }
+                actions.push(AutoAction::SrlzD);
+                self.remove_where(|x| x.data_srlz == Srlz::Stop || x.dep.sem == Sem::Other);
+            }
+            Sem::Implied | Sem::ImpliedF => {
+                actions.push(AutoAction::Stop);
+                self.group_break(None);
+            }
+            Sem::None => {
+                // Never a conflict; drop it so the search cannot stall.
+                if i < self.entries.len() {
+                    self.entries.swap_remove(i);
+                }
+            }
+        }
+    }
+}
+
 /// gas's `resources_match` for one entry: `Some(true)` for a specific match, `Some(false)` when
 /// one side is not specific, `None` for no conflict.
 fn match_specs(e: &Entry, specs: &[Spec]) -> Option<bool> {
@@ -705,10 +858,17 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
         }
     };
     let compare = matches!(insn.kind, DvKind::Compare { .. });
-    for &r in insn.reads {
+    // gas's tables have no FR read or write for fpcmp, fcmp.unord and fcmp.ord, and no GR or
+    // FR read for chk.a (issue 13, checked against ia64-linux-gnu-as); their other uses stay.
+    let unordered = insn.name.starts_with("fcmp.unord") || insn.name.starts_with("fcmp.ord");
+    let no_fr = |r: &Resource| {
+        (matches!(r, Resource::Fr(_)) && (insn.name.starts_with("fpcmp") || unordered))
+            || (matches!(r, Resource::Gr(_) | Resource::Fr(_)) && matches!(insn.sem, Some(Op::ChkA { .. })))
+    };
+    for &r in insn.reads.iter().filter(|r| !no_fr(r)) {
         push(&mut reads, r, true);
     }
-    for &r in insn.writes {
+    for &r in insn.writes.iter().filter(|r| !no_fr(r)) {
         if !(compare && matches!(r, Resource::Pr(_))) {
             push(&mut writes, r, true);
         }
@@ -755,7 +915,8 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
             Resource::Psr(_) => {}
         }
     }
-    if let DvKind::Compare { p1, p2, .. } = insn.kind {
+    // Nor a predicate write (no WAW either way).
+    if let (DvKind::Compare { p1, p2, .. }, false) = (insn.kind, unordered) {
         let fp = matches!(insn.sem, Some(Op::FpArith { kind: FpArithOp::Fcmp { .. }, .. } | Op::Fclass { .. }));
         let (t1, t2) = match compare_type(insn) {
             CmpType::OrAndcm => (PrWriter::Or, PrWriter::And),
@@ -777,15 +938,29 @@ fn collect_uses(insn: &DvInsn, class: Class, branch_like: bool) -> Uses {
                 }
         )
     );
+    // gas's tables leave the integer check loads (ld.c) out of the GR RAW row and the FP ones
+    // (ldf.c, ldfp.c) out of the FR RAW row, post-increment included (issue 13, checked
+    // against ia64-linux-gnu-as); their WAW rows stay.
+    let check_load = insn.name.contains(".c.clr") || insn.name.contains(".c.nc");
+    let fp_load = insn.name.starts_with("ldf");
     for &(r, _) in &writes {
+        let raw = match r {
+            Resource::Gr(_) => !check_load || fp_load,
+            Resource::Fr(_) => !(check_load && fp_load),
+            _ => true,
+        };
         match r {
             Resource::Gr(n) => {
-                u.reg(dep(Mode::Raw, 300, GR, Sem::ImpliedF), Spec::at(n));
+                if raw {
+                    u.reg(dep(Mode::Raw, 300, GR, Sem::ImpliedF), Spec::at(n));
+                }
                 u.reg(dep(Mode::Waw, 300, GR, Sem::ImpliedF), Spec::at(n));
                 u.chk(dep(Mode::Waw, 300, GR, Sem::ImpliedF), Spec::at(n));
             }
             Resource::Fr(n) => {
-                u.reg(dep(Mode::Raw, 290, FR, Sem::ImpliedF), Spec::at(n));
+                if raw {
+                    u.reg(dep(Mode::Raw, 290, FR, Sem::ImpliedF), Spec::at(n));
+                }
                 u.reg(dep(Mode::Waw, 290, FR, Sem::ImpliedF), Spec::at(n));
                 u.chk(dep(Mode::Waw, 290, FR, Sem::ImpliedF), Spec::at(n));
             }

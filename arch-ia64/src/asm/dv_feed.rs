@@ -65,6 +65,18 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
     };
     let form: &Form = table().form(idx);
     let sem = op_of(form, form.bits | m.comp_bits);
+    // automatic mode (issue 13): gas 2.40 has no dependency entries for these later forms
+    // (mpy4, mpyshl4, the dahr moves, lfetch.count): nothing is checked or recorded for them.
+    if matches!(sem, Some(Sem::Mm(MmOp::Later9500(_) | MmOp::Mpy4 { .. }))) {
+        return DvFacts {
+            sem,
+            implicit: Implicit::default(),
+            status_field: false,
+            reads: Vec::new(),
+            writes: Vec::new(),
+            kind: DvKind::Plain,
+        };
+    }
     let status_field = form.unit == crate::table::Unit::F && form.comps.iter().any(|c| c.field == f::SF);
     let known = |i: usize| match m.values.get(i) {
         Some(Value::Known(v)) => Some(*v),
@@ -87,6 +99,13 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
             }
             OpKind::PrAll => reads.extend(all_predicates()),
             OpKind::PrRot => writes.extend(rotating_predicates()),
+            // automatic mode (issue 13): the PSR fields rsm/ssm/rum/sum name by their mask.
+            OpKind::Imm24 if matches!(sem, Some(Sem::Rsm | Sem::Ssm | Sem::Rum | Sem::Sum)) => {
+                writes.extend((0..24u8).filter(|b| v >> b & 1 == 1).map(Resource::Psr));
+            }
+            // automatic mode (issue 13): gas's tables do not count an lfetch without
+            // increment (M13) among the general-register readers.
+            OpKind::Mem3 if matches!(sem, Some(Sem::Lfetch { update: crate::exec::op::Update::None, .. })) => {}
             OpKind::Mem3 => {
                 reads.extend(resource(*kind, v));
                 // Only a load's base (an input) can be followed by a register increment; a
@@ -113,6 +132,9 @@ pub(super) fn facts(m: &Matched) -> DvFacts {
             // give ldfp no write of the second target, so it warns for neither a WAW nor a
             // RAW on f2 (checked against ia64-linux-gnu-as), and to match it neither does this.
             OpKind::F2 if is_out && matches!(sem, Some(Sem::LoadFpPair { .. })) => {}
+            // automatic mode (issue 13): gas's GR rows do not count the slot register of
+            // `itr.d dtr[r3]=r2` / `itr.i itr[r3]=r2` as read (checked against ia64-linux-gnu-as).
+            _ if matches!(kind.spec().class, OpClass::Ind("dtr" | "itr")) => {}
             // `mov rr[r3]=r2`, `itr.d dtr[r3]=r2`: the index register is read, never written.
             _ if matches!(kind.spec().class, OpClass::Ind(_)) => reads.extend(resource(*kind, v)),
             _ if is_out => writes.extend(resource(*kind, v)),
@@ -146,5 +168,21 @@ fn is_unc(sem: Option<Sem>) -> bool {
         ) => ctype == CmpType::Unc,
         Some(Sem::FpArith { kind: FpArithOp::Fcmp { unc, .. }, .. } | Sem::Fclass { unc }) => unc,
         _ => false,
+    }
+}
+
+// automatic mode (issue 13)
+/// The rotating size an `alloc` declares (its last operand), which decides which general
+/// registers gas counts as rotating; `None` for other instructions.
+pub(super) fn rotating_size(m: &Matched) -> Option<u8> {
+    let idx = m.rows.m?;
+    let form: &Form = table().form(idx);
+    if !matches!(op_of(form, form.bits | m.comp_bits), Some(Sem::Alloc)) {
+        return None;
+    }
+    let at = form.operands().position(|k| k == OpKind::Sor)?;
+    match m.values.get(at) {
+        Some(Value::Known(v)) => u8::try_from(*v).ok(),
+        _ => None,
     }
 }

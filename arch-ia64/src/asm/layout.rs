@@ -108,6 +108,8 @@ pub(super) struct Assembler {
     pub manual_open: Option<SourceLoc>,
     /// ELF object writer (issue 13): creation order, functions, unwind, relocations.
     pub obj: super::object::capture::ObjState,
+    /// Dependency-violation mode (issue 13, automatic mode: `auto.rs`).
+    pub mode: super::auto::ModeState,
 }
 
 impl SectionState {
@@ -250,6 +252,7 @@ impl Assembler {
             incbin_files: HashMap::new(),
             manual_open: None,
             obj: Default::default(),
+            mode: super::auto::ModeState::new(super::auto::DvMode::Explicit),
         }
     }
 
@@ -309,6 +312,7 @@ impl Assembler {
             }
             StmtKind::Assign(name, expr) => self.assign(&name, &expr, &loc),
             StmtKind::Insn(syn) => self.insn(&syn, &loc),
+            StmtKind::Stop if !self.auto_stop(&loc) => {}
             StmtKind::Stop => {
                 let sec = self.sec();
                 if sec.kind == SectionKind::Code {
@@ -340,6 +344,7 @@ impl Assembler {
                         sec.bundler.close_manual();
                     }
                 }
+                self.brace_mode_switch(open, &loc);
                 // The unwind regions count a manual bundle's filler slots (issue 13).
                 let cur = self.current;
                 if !open && !self.sections[cur].insns.is_empty() {
@@ -446,18 +451,33 @@ impl Assembler {
 
         let template = self.user_template.take();
         self.sections[cur].pad_to_bundle();
+        let placement = matched.placement;
+        if placement == super::bundler::Placement::First && self.sections[cur].bundler.pending() > 0 {
+            self.dv.stop();
+        }
+        let facts = super::dv_feed::facts(&matched);
+        // Automatic mode resolves the dependencies before the instruction is queued; a
+        // must-be-first instruction's stop comes before what it inserts.
+        let mut first_stop = true;
+        if self.mode.automatic() {
+            if let Some(n) = super::dv_feed::rotating_size(&matched) {
+                self.dv.set_rotating(n);
+            }
+            if placement == super::bundler::Placement::First {
+                self.sections[cur].bundler.stop();
+                first_stop = false;
+            }
+            let actions = self.dv.auto_insn(&facts.insn(&matched, loc));
+            self.apply_auto(&actions, loc);
+        }
         let sec = &mut self.sections[cur];
         let labelled = !sec.pending_labels.is_empty();
         sec.pending_labels.clear();
-        let placement = matched.placement;
-        if placement == super::bundler::Placement::First && sec.bundler.pending() > 0 {
-            self.dv.stop();
+        sec.bundler.push_inner(PendingInsn { class: matched.class, placement }, labelled, template, first_stop);
+        if self.mode.warns() {
+            let warnings = self.dv.insn(&facts.insn(&matched, loc));
+            self.warnings.extend(warnings);
         }
-        let sec = &mut self.sections[cur];
-        sec.bundler.push(PendingInsn { class: matched.class, placement }, labelled, template);
-        let facts = super::dv_feed::facts(&matched);
-        let warnings = self.dv.insn(&facts.insn(&matched, loc));
-        self.warnings.extend(warnings);
         if placement == super::bundler::Placement::Last {
             self.dv.stop();
         }

@@ -5,6 +5,8 @@
 //! [`bundler`] (gas's template choice) -> layout of sections and labels -> [`crate::encode`].
 //! Dependency violations are reported as warnings by [`dv`], never changing the code.
 
+mod auto;
+pub use auto::DvMode;
 pub mod bundler;
 mod directive;
 pub mod dv;
@@ -110,6 +112,21 @@ pub fn assemble(
     opts: &PreprocessOptions,
     loader: &dyn SourceLoader,
 ) -> Result<Assembly, Diagnostics> {
+    assemble_in_mode(file, text, opts, loader, DvMode::Explicit)
+}
+
+/// [`assemble`] in the dependency-violation `mode` of gas's `-x` options (issue 13): `Auto`
+/// is what `ia64-linux-gnu-as` does with no `-x`.
+///
+/// # Errors
+/// As [`assemble`].
+pub fn assemble_in_mode(
+    file: &str,
+    text: &str,
+    opts: &PreprocessOptions,
+    loader: &dyn SourceLoader,
+    mode: DvMode,
+) -> Result<Assembly, Diagnostics> {
     let pp = if is_plain_assembly(file) {
         verbatim(file, text)
     } else {
@@ -129,6 +146,7 @@ pub fn assemble(
     let (statements, mut errors) = parse::parse(&expanded.text, &locate);
     let source_line = |loc: &SourceLoc| -> Option<String> { pp.lines.source_line_at(loc).map(str::to_string) };
     let mut asm = layout::Assembler::new();
+    asm.mode = auto::ModeState::new(mode);
     asm.max_output = opts.limits.max_output_size;
     asm.incbin_files = incbin::read_files(&statements, opts, loader);
     for stmt in statements {
