@@ -140,7 +140,8 @@ fn link_objects(req: &RunRequest, harness: Option<&Harness>) -> Result<emu_core:
     let mut files = Vec::new();
     for path in all_files(req) {
         let bytes = read(path)?;
-        arch_ia64::elf::check_relocations_sane(&bytes).map_err(|source| CliError::Elf { path: path.clone(), source })?;
+        arch_ia64::elf::check_relocations_sane(&bytes)
+            .map_err(|source| CliError::Elf { path: path.clone(), source })?;
         files.push((path.display().to_string(), bytes));
     }
     let objects: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
