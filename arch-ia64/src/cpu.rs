@@ -298,6 +298,20 @@ impl Cpu for Ia64Cpu {
     type Error = ExecError;
 
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
+        // Interval timer and external interrupts (kernel harness, issue 14): taken between
+        // instructions, before the next one issues.
+        if !self.state.interrupts.idle() {
+            let itc = self.itc();
+            let st = &mut self.state;
+            st.interrupts.tick(itc, &st.cr);
+            if st.psr.contains(Psr::I) && st.interrupts.deliverable(&st.cr).is_some() {
+                self.external_interrupt()?;
+                return Ok(StepEvent::Interruption {
+                    vector: u64::from(crate::exec::interrupt::vector::EXTERNAL),
+                    name: "external interrupt",
+                });
+            }
+        }
         let ip = self.state.ip;
         let slot = self.state.psr.ri();
         if slot == 0 && self.stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)) {

@@ -19,6 +19,8 @@ pub mod exec;
 pub mod format;
 pub mod fpu;
 pub mod link;
+// Kernel harness (issue 14).
+pub mod kernel;
 pub mod object_relocs;
 pub mod profile;
 pub mod regs;
