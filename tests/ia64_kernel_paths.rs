@@ -16,7 +16,7 @@ use arch_ia64::kernel::layout::{USER_BSPSTORE, USER_TEXT};
 use arch_ia64::kernel::paths::Cause;
 use arch_ia64::kernel::setup::PID;
 use arch_ia64::kernel::user::USER_LOCALS;
-use arch_ia64::kernel::{EntryKind, KernelSources, PathRun};
+use arch_ia64::kernel::{EntryKind, KernelSources, Offsets, PathRun};
 use emu_core::kernel::KernelConfig;
 use emu_core::snapshot::Snapshot;
 use emu_core::stub::{Stub, StubSpec};
@@ -187,4 +187,46 @@ fn cycles_and_instructions_per_call() {
         assert!(a.mean_cycles(1) > 0.0 && b.mean_cycles(1) > 0.0);
     }
     eprintln!("{table}");
+}
+
+#[test]
+fn a_fault_in_the_kernel_code_names_its_symbol_file_and_line() {
+    let Some(tree) = common::kernel_source() else { return };
+    let mut src = KernelSources::new(&tree, config("none"));
+    let entry = std::fs::read_to_string(tree.join("arch/ia64/kernel/entry.S")).unwrap();
+    // A load from address 0 (unmapped) just before ia64_leave_syscall sets pLvSys.
+    let marker = "\tcmp.eq pLvSys,p0=r0,r0\t\t// pLvSys=1: leave from syscall\n(pUStk)";
+    let at = entry.find(marker).expect("the 6.1 text");
+    let line = entry[..at].lines().count() + 1;
+    let changed = format!("{}\tld8 r8=[r0]\n\t;;\n{}", &entry[..at], &entry[at..]);
+    src.replaced.push(("arch/ia64/kernel/entry.S".into(), changed));
+    let h = KernelHarness::new(src.build().unwrap(), HarnessOptions::default()).unwrap();
+    let e = h.run_kind(EntryKind::Break, 1, Vec::new()).unwrap_err().to_string();
+    assert!(e.contains("<ia64_leave_syscall+0x"), "{e}");
+    assert!(e.contains(&format!("entry.S:{line}")), "line {line}: {e}");
+}
+
+/// `KernelSources::asm_offsets`: a build's own header is used as given (here the generated
+/// text with TI_FLAGS moved, which fsys_getpid then reads: a set "flag" sends it to the heavy
+/// path through fsys_fallback_syscall, as a pending signal would).
+#[test]
+fn a_users_asm_offsets_header_is_used() {
+    let Some(tree) = common::kernel_source() else { return };
+    let plain = KernelSources::new(&tree, config("none")).build().unwrap();
+    let flags = Offsets::parse(&plain.asm_offsets).get("TI_FLAGS").unwrap();
+    let mut src = KernelSources::new(&tree, config("none"));
+    // thread_info.cpu (TI_CPU) is 4 bytes past flags; the harness writes 0 there and to flags,
+    // so point TI_FLAGS at the task's on_ustack byte (1): the flag test sees work pending.
+    let ti = Offsets::parse(&plain.asm_offsets).get("IA64_TASK_SIZE").unwrap();
+    let on_ustack = Offsets::parse(&plain.asm_offsets).get("IA64_TASK_THREAD_ON_USTACK_OFFSET").unwrap();
+    let moved = on_ustack.wrapping_sub(ti) as i64;
+    src.asm_offsets =
+        Some(plain.asm_offsets.replace(&format!("#define TI_FLAGS {flags} "), &format!("#define TI_FLAGS {moved} ")));
+    let objects = src.build().unwrap();
+    assert_eq!(Offsets::parse(&objects.asm_offsets).get("TI_FLAGS").unwrap() as i64, moved);
+    let h = KernelHarness::new(objects, HarnessOptions::default()).unwrap();
+    let base = KernelHarness::new(plain, HarnessOptions::default()).unwrap();
+    let light = run(&base, EntryKind::FsysGetpid, 3);
+    let fell_back = run(&h, EntryKind::FsysGetpid, 3);
+    assert!(fell_back.mean_instructions(1) > light.mean_instructions(1) * 3.0, "took the heavy path");
 }

@@ -3,6 +3,9 @@
 //! assembled and linked by acctemu with stubs for the C they call, each entry kind run from
 //! user mode back to user mode (`arch_ia64::kernel`), cycles and instructions per call.
 //!
+//! `--format json` gives, per entry kind, the means and the register state at the last
+//! return to user mode.
+//!
 //! Also the catalogue names `ia64/linux-6.1/{none,v2}` (and `v1` given its overlay): the
 //! configs of `traces/ia64/linux-6.1/` on the installed 6.1 tree (`ACCTEMU_LINUX_TREE`, else
 //! `/usr/src/linux-source-6.1`).
@@ -173,6 +176,7 @@ fn row(kind: EntryKind, run: &PathRun) -> serde_json::Value {
         "first_call_cycles": run.trips.first().map(|t| t.cycles),
         "r8": last.map(|t| format!("{:#x}", t.r8)),
         "r10": last.map(|t| format!("{:#x}", t.r10)),
+        "state": serde_json::to_value(&run.snapshot).unwrap_or_default(),
     })
 }
 

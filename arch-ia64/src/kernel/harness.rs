@@ -170,6 +170,8 @@ pub struct KernelHarness {
     pub options: HarnessOptions,
     /// The harness's `ia64_handle_irq` object.
     irq: Vec<u8>,
+    /// Its assembled image (source lines).
+    irq_image: emu_core::image::Image,
     /// The undefined symbols the link must bind (found by a link without bindings).
     undefined: Vec<String>,
 }
@@ -185,7 +187,8 @@ impl KernelHarness {
         let irq_asm = super::irq::assemble_handler(objects.constants.timer_vector, options.tick_interval)
             .map_err(HarnessError::Assemble)?;
         let irq = irq_asm.object_file().map_err(|e| HarnessError::Link(e.to_string()))?;
-        let mut h = KernelHarness { objects, offsets, options, irq, undefined: Vec::new() };
+        let mut h =
+            KernelHarness { objects, offsets, options, irq, irq_image: irq_asm.image.clone(), undefined: Vec::new() };
         h.undefined = match h.link(&Bindings::default()) {
             Ok(_) => Vec::new(),
             Err(LinkError::Undefined(list)) => list.into_iter().map(|u| u.symbol).collect(),
@@ -264,7 +267,12 @@ impl KernelHarness {
         let symbols: HashMap<String, u64> = linked.image.symbols.iter().map(|s| (s.name.clone(), s.value)).collect();
         let table = crate::stub_call::StubTable::new(&linked.stubs, stubs, symbols).map_err(HarnessError::Stubs)?;
         let opts = SetupOptions { timing: self.options.timing.then(Itanium2Params::default), timer_delta: timer };
+        let mut images: Vec<emu_core::image::Image> =
+            self.objects.assemblies.iter().map(|(_, a)| a.image.clone()).collect();
+        images.push(self.irq_image.clone());
+        let sources = super::locate::SourceIndex::new(&linked.image, images);
         let mut km = setup::boot(linked.image, &self.offsets, &self.objects.constants, &code, &opts)?;
+        km.sources = sources;
         km.machine.cpu.set_stubs(table);
         Ok(km)
     }

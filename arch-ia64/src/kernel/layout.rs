@@ -67,13 +67,13 @@ impl Layout {
         Ok(Layout {
             task,
             task_size: k.stk_offset,
-            thread_info: task + off.get("IA64_TASK_SIZE")?,
-            krbs: task + k.rbs_offset,
-            pt_regs: task + k.stk_offset - off.get("IA64_PT_REGS_SIZE")?,
+            thread_info: task.wrapping_add(off.get("IA64_TASK_SIZE")?),
+            krbs: task.wrapping_add(k.rbs_offset),
+            pt_regs: task.wrapping_add(k.stk_offset).wrapping_sub(off.get("IA64_PT_REGS_SIZE")?),
             kdata,
             signal: kdata,
             tgid_pid: kdata + 0x1000,
-            gate_text: k.gate_addr + k.percpu_page_size,
+            gate_text: k.gate_addr.wrapping_add(k.percpu_page_size),
             kernel_start: k.kernel_start,
         })
     }

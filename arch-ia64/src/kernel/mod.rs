@@ -15,6 +15,7 @@
 pub mod harness;
 pub mod irq;
 pub mod layout;
+pub mod locate;
 pub mod offsets;
 pub mod patch;
 pub mod paths;

@@ -142,14 +142,16 @@ pub enum PathError {
 pub fn describe(km: &KernelMachine, addr: u64) -> String {
     let bundle = addr & !0xf;
     let mut s = match km.image.symbolize(bundle) {
-        Some((name, 0)) => format!("{addr:#x} <{name}>"),
-        Some((name, off)) => format!("{addr:#x} <{name}+{off:#x}>"),
+        Some((name, 0)) if addr == bundle => format!("{addr:#x} <{name}>"),
+        Some((name, off)) => format!("{addr:#x} <{name}+{:#x}>", off + (addr - bundle)),
         None if (km.user_text.0..km.user_text.1).contains(&bundle) => {
             format!("{addr:#x} <user program+{:#x}>", bundle - km.user_text.0)
         }
         None => format!("{addr:#x}"),
     };
-    if let Some(loc) = km.image.source_loc(bundle) {
+    // The assembler maps each slot (bundle | slot) to its line.
+    let loc = km.sources.locate(addr).or_else(|| km.image.source_loc(addr));
+    if let Some(loc) = loc {
         s.push_str(&format!(" ({loc})"));
     }
     s

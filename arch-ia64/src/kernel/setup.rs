@@ -79,6 +79,8 @@ pub struct KernelMachine {
     pub patched: Patched,
     /// The linked image after patching (for symbols and disassembly).
     pub image: Image,
+    /// Source lines of the linked code (empty unless the caller gives the objects' images).
+    pub sources: super::locate::SourceIndex,
 }
 
 /// How to set the machine up.
@@ -128,22 +130,22 @@ pub fn boot(
 
     // The task: thread_info, on_ustack, and what fsys_getpid reads.
     let ti = lay.thread_info;
-    mem.write_u32(ti + off.get("TI_FLAGS")?, 0)?;
-    mem.write_u32(ti + off.get("TI_CPU")?, 0)?;
-    mem.write_u32(ti + off.get("TI_PRE_COUNT")?, 0)?;
-    mem.write_u8(lay.task + off.get("IA64_TASK_THREAD_ON_USTACK_OFFSET")?, 1)?;
-    mem.write_u64(lay.task + off.get("IA64_TASK_SIGNAL_OFFSET")?, lay.signal)?;
-    mem.write_u64(lay.signal + off.get("IA64_SIGNAL_PIDS_TGID_OFFSET")?, lay.tgid_pid)?;
-    mem.write_u32(lay.tgid_pid + off.get("IA64_PID_LEVEL_OFFSET")?, 0)?;
-    mem.write_u32(lay.tgid_pid + off.get("IA64_PID_UPID_OFFSET")?, PID as u32)?;
+    mem.write_u32(ti.wrapping_add(off.get("TI_FLAGS")?), 0)?;
+    mem.write_u32(ti.wrapping_add(off.get("TI_CPU")?), 0)?;
+    mem.write_u32(ti.wrapping_add(off.get("TI_PRE_COUNT")?), 0)?;
+    mem.write_u8(lay.task.wrapping_add(off.get("IA64_TASK_THREAD_ON_USTACK_OFFSET")?), 1)?;
+    mem.write_u64(lay.task.wrapping_add(off.get("IA64_TASK_SIGNAL_OFFSET")?), lay.signal)?;
+    mem.write_u64(lay.signal.wrapping_add(off.get("IA64_SIGNAL_PIDS_TGID_OFFSET")?), lay.tgid_pid)?;
+    mem.write_u32(lay.tgid_pid.wrapping_add(off.get("IA64_PID_LEVEL_OFFSET")?), 0)?;
+    mem.write_u32(lay.tgid_pid.wrapping_add(off.get("IA64_PID_UPID_OFFSET")?), PID as u32)?;
 
     // mem_init's fill of the fsyscall table (arch/ia64/mm/init.c).
     let fsys = symbol(&image, "fsyscall_table", "fsys.S")?;
     let sct = symbol(&image, "sys_call_table", "entry.S")?;
     for i in 0..k.nr_syscalls {
-        if mem.read_u64(fsys + 8 * i)? == 0 {
-            let handler = mem.read_u64(sct + 8 * i)?;
-            mem.write_u64(fsys + 8 * i, handler | 1)?;
+        if mem.read_u64(fsys.wrapping_add(8 * i))? == 0 {
+            let handler = mem.read_u64(sct.wrapping_add(8 * i))?;
+            mem.write_u64(fsys.wrapping_add(8 * i), handler | 1)?;
         }
     }
 
@@ -173,5 +175,13 @@ pub fn boot(
     }
     cpu.set_entry(USER_TEXT);
     let user_text = (USER_TEXT, USER_TEXT + user_code.len() as u64);
-    Ok(KernelMachine { machine: Machine::new(cpu, mem), layout: lay, user_text, gate, patched, image })
+    Ok(KernelMachine {
+        machine: Machine::new(cpu, mem),
+        layout: lay,
+        user_text,
+        gate,
+        patched,
+        image,
+        sources: super::locate::SourceIndex::default(),
+    })
 }
