@@ -230,3 +230,39 @@ fn a_users_asm_offsets_header_is_used() {
     let fell_back = run(&h, EntryKind::FsysGetpid, 3);
     assert!(fell_back.mean_instructions(1) > light.mean_instructions(1) * 3.0, "took the heavy path");
 }
+
+/// The machinery a workload uses: a program of several calls (the Unixbench loop through
+/// glibc's gate entry) looped N times with the timer interrupting it; each round trip says
+/// what started it, and each call's value arrives in r8.
+#[test]
+fn the_unixbench_mix_runs_with_ticks() {
+    let Some(h) = harness("v2") else { return };
+    let nr = h.objects.constants.nr;
+    let calls = [
+        Call::epc(nr.dup, &[0]),
+        Call::epc(nr.close, &[3]),
+        Call::epc(nr.getpid, &[]),
+        Call::epc(nr.getuid, &[]),
+        Call::epc(nr.umask, &[0o22]),
+    ];
+    let mut km = h.boot(&calls, Some(1_000), Vec::new()).unwrap();
+    let r = arch_ia64::kernel::paths::run(&mut km, 200, 10_000_000).unwrap();
+    let mut ticks = 0;
+    for t in &r.trips {
+        match t.cause {
+            Cause::Interrupt => ticks += 1,
+            Cause::Syscall { nr: n, by_break } => {
+                assert!(!by_break);
+                let want = [(nr.dup, 3), (nr.close, 0), (nr.getpid, PID), (nr.getuid, 1000), (nr.umask, 0o22)];
+                let (_, v) = want.iter().find(|(k, _)| *k == n).unwrap_or_else(|| panic!("unexpected call {n}"));
+                assert_eq!(t.r8, *v, "call {n}");
+            }
+        }
+    }
+    // Most ticks land in the kernel (it runs most of the cycles here) and are taken there
+    // (pKStk) when the path sets psr.i; the others interrupt the user program.
+    let fired = km.machine.cpu.state.interrupts.timer_fired();
+    assert!(fired >= r.total_cycles / 1_000 - 1, "{fired} ticks in {} cycles", r.total_cycles);
+    eprintln!("{fired} ticks, {ticks} of them in user mode, in {} cycles", r.total_cycles);
+    user_state_intact(&r.snapshot, "mix");
+}

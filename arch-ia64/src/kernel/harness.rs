@@ -31,6 +31,7 @@
 use std::any::Any;
 use std::collections::HashMap;
 
+use super::irq::TICK_INTERVAL_SYMBOL;
 use super::offsets::Offsets;
 use super::paths::{self, EntryKind, PathError, PathRun};
 use super::setup::{self, KernelMachine, SetupError, SetupOptions, PID};
@@ -64,6 +65,8 @@ pub const DEFAULT_RETURNS: &[(&str, i64)] = &[
 /// Where the data symbols go: behind the task's signal_struct and pid in the kernel-data
 /// region.
 const DATA_OFFSET: u64 = 0x4000;
+/// Where the tick interval the interrupt stand-in reads lives in the kernel-data region.
+const TICK_INTERVAL_OFFSET: u64 = 0x3000;
 
 /// A C function the harness does not model: calling it stops the run.
 #[derive(Debug, Clone)]
@@ -123,8 +126,9 @@ impl Call {
 pub struct HarnessOptions {
     /// The Itanium 2 timing model (else one cycle per instruction group).
     pub timing: bool,
-    /// ITC ticks between two timer interrupts for [`EntryKind::Tick`] (the tick's own cost
-    /// does not depend on it; Linux's is ITC frequency / HZ).
+    /// ITC ticks between two timer interrupts for [`EntryKind::Tick`]'s program (the tick's
+    /// own cost does not depend on it; Linux's is ITC frequency / HZ). [`KernelHarness::run`]
+    /// takes its own.
     pub tick_interval: u64,
     /// The most instructions a run may take per round trip asked for.
     pub budget_per_trip: u64,
@@ -184,8 +188,7 @@ impl KernelHarness {
     /// unbound symbols.
     pub fn new(objects: KernelObjects, options: HarnessOptions) -> Result<KernelHarness, HarnessError> {
         let offsets = Offsets::parse(&objects.asm_offsets);
-        let irq_asm = super::irq::assemble_handler(objects.constants.timer_vector, options.tick_interval)
-            .map_err(HarnessError::Assemble)?;
+        let irq_asm = super::irq::assemble_handler(objects.constants.timer_vector).map_err(HarnessError::Assemble)?;
         let irq = irq_asm.object_file().map_err(|e| HarnessError::Link(e.to_string()))?;
         let mut h =
             KernelHarness { objects, offsets, options, irq, irq_image: irq_asm.image.clone(), undefined: Vec::new() };
@@ -215,6 +218,7 @@ impl KernelHarness {
     fn bind(&self, mut stubs: Vec<Box<dyn Stub>>, kdata: u64) -> (Bindings, Vec<Box<dyn Stub>>) {
         let mut b = Bindings::default();
         let mut at = kdata + DATA_OFFSET;
+        b.data.insert(TICK_INTERVAL_SYMBOL.to_string(), kdata + TICK_INTERVAL_OFFSET);
         for (name, size) in DATA_SYMBOLS {
             if self.undefined.iter().any(|u| u == name) {
                 b.data.insert((*name).to_string(), at);
@@ -273,6 +277,10 @@ impl KernelHarness {
         let sources = super::locate::SourceIndex::new(&linked.image, images);
         let mut km = setup::boot(linked.image, &self.offsets, &self.objects.constants, &code, &opts)?;
         km.sources = sources;
+        if let Some(interval) = timer {
+            let at = lay.kdata + TICK_INTERVAL_OFFSET;
+            km.machine.mem.write_u64(at, interval).map_err(|e| HarnessError::Setup(e.into()))?;
+        }
         km.machine.cpu.set_stubs(table);
         Ok(km)
     }

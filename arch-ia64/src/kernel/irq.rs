@@ -5,7 +5,9 @@
 //! What it keeps of the C function (`irq_ia64.c` `ia64_handle_irq`): the loop over the
 //! vectors cr.ivr hands out until the spurious vector 15, a `cr.eoi` write per vector, and
 //! for the timer vector what `timer_interrupt` (`time.c`) does to the timer: cr.itm moves
-//! one tick interval on from its last value. The C the tick reaches besides (the accounting
+//! one tick interval on from its last value (the interval is the 8-byte word at
+//! [`TICK_INTERVAL_SYMBOL`], data the harness binds and writes, as the kernel keeps
+//! `local_cpu_data->itm_delta`). The C the tick reaches besides (the accounting
 //! of the tick, `account_process_tick` and the vtime functions) is the function
 //! `timer_interrupt(irq, dev_id)` the stand-in calls, bound to a stub like every other C
 //! function (its default binding returns IRQ_HANDLED at no cost). Not kept: the TPR raise
@@ -16,8 +18,11 @@ use crate::asm::{assemble, Assembly};
 use emu_core::error::Diagnostics;
 use emu_core::preprocess::{MemLoader, PreprocessOptions};
 
-/// The stand-in's source for timer vector `vector` and a tick interval of `delta` ITC ticks.
-pub fn source(vector: u64, delta: u64) -> String {
+/// The undefined data symbol holding the tick interval in ITC ticks.
+pub const TICK_INTERVAL_SYMBOL: &str = "acctemu_tick_interval";
+
+/// The stand-in's source for timer vector `vector`.
+pub fn source(vector: u64) -> String {
     format!(
         "\t.text\n\t.global ia64_handle_irq\n\t.proc ia64_handle_irq\nia64_handle_irq:\n\
          \t.prologue\n\t.save ar.pfs, r34\n\talloc r34=ar.pfs,2,3,2,0\n\t.save rp, r35\n\tmov r35=b0\n\t.body\n\
@@ -26,7 +31,8 @@ pub fn source(vector: u64, delta: u64) -> String {
          \tmovl r14={vector:#x}\n\t;;\n\
          \tcmp.ne p6,p7=r14,r36\n\t;;\n\
          (p7)\tmov r15=cr.itm\n\
-         (p7)\tmovl r16={delta:#x}\n\t;;\n\
+         (p7)\tmovl r16={TICK_INTERVAL_SYMBOL}\n\t;;\n\
+         (p7)\tld8 r16=[r16]\n\t;;\n\
          (p7)\tadd r15=r15,r16\n\t;;\n\
          (p7)\tmov cr.itm=r15\n\
          \tmov out0=r36\n\
@@ -50,9 +56,9 @@ pub fn source(vector: u64, delta: u64) -> String {
 ///
 /// # Errors
 /// The text does not assemble (a bug here, reported with its lines).
-pub fn assemble_handler(vector: u64, delta: u64) -> Result<Assembly, Diagnostics> {
+pub fn assemble_handler(vector: u64) -> Result<Assembly, Diagnostics> {
     let mut asm =
-        assemble("<harness ia64_handle_irq>.s", &source(vector, delta), &PreprocessOptions::new(), &MemLoader::new())?;
+        assemble("<harness ia64_handle_irq>.s", &source(vector), &PreprocessOptions::new(), &MemLoader::new())?;
     asm.elf.e_flags |= crate::asm::object::EF_IA_64_CONS_GP;
     Ok(asm)
 }
@@ -61,8 +67,9 @@ pub fn assemble_handler(vector: u64, delta: u64) -> Result<Assembly, Diagnostics
 mod tests {
     #[test]
     fn the_handler_assembles_to_an_object() {
-        let asm = super::assemble_handler(0xef, 10_000).unwrap();
+        let asm = super::assemble_handler(0xef).unwrap();
         assert!(asm.object_file().is_ok());
         assert!(asm.relocs.iter().any(|r| r.symbol == "timer_interrupt"));
+        assert!(asm.relocs.iter().any(|r| r.symbol == super::TICK_INTERVAL_SYMBOL));
     }
 }
