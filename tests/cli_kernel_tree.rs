@@ -123,3 +123,25 @@ fn usage_errors() {
     let o = acctemu(&["scenario", "ia64/linux-6.1/v7"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn the_catalogue_names_run_the_installed_tree() {
+    let Some(tree) = common::kernel_source() else { return };
+    let run = |name: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_acctemu"))
+            .args(["scenario", name, "--calls", "3", "--entry-kind", "break"])
+            .env("ACCTEMU_LINUX_TREE", &tree)
+            .env_remove("ACCTEMU_LINUX_V1")
+            .output()
+            .unwrap()
+    };
+    let insns = |o: &std::process::Output| -> f64 {
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out.lines().find(|l| l.starts_with("break")).unwrap().split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    let (none, v2) = (run("ia64/linux-6.1/none"), run("ia64/linux-6.1/v2"));
+    assert!(insns(&v2) > insns(&none), "V.2's stamps cost instructions");
+    let v1 = run("ia64/linux-6.1/v1");
+    assert!(!v1.status.success() && String::from_utf8_lossy(&v1.stderr).contains("ACCTEMU_LINUX_V1"));
+}

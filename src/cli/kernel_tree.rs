@@ -38,6 +38,9 @@ pub struct TreeSide {
     pub patch: Option<PathBuf>,
     /// `-D` definitions.
     pub defines: Vec<String>,
+    /// Files replaced in memory (tree-relative path, text), after the overlay and before
+    /// the patch: a version made by code (seed 004's V.1) rather than a directory.
+    pub replaced: Vec<(String, String)>,
     /// Label in reports.
     pub label: String,
 }
@@ -140,12 +143,16 @@ fn build(side: &TreeSide) -> Result<KernelHarness, CliError> {
     src.overlay = side.overlay.clone();
     src.asm_offsets = side.asm_offsets.as_deref().map(read).transpose()?;
     src.defines = side.defines.iter().map(|d| parse_define(d)).collect();
+    src.replaced = side.replaced.clone();
     if let Some(p) = &side.patch {
         let text = read(p)?;
         let pname = p.display().to_string();
         for (rel, body) in split_patch(&text) {
             let path = side.tree.join(&rel);
-            let original = read(&path)?;
+            let original = match src.replaced.iter().find(|(r, _)| *r == rel) {
+                Some((_, text)) => text.clone(),
+                None => read(&path)?,
+            };
             let patched = super::patch::apply(&original, &path.display().to_string(), &pname, &body)?;
             src.replaced.push((rel, patched));
         }
