@@ -118,6 +118,13 @@ fn v2_keeps_the_accounting_stamps_and_none_does_not() {
     assert!(v2.offsets.opt("TI_AC_STIME").is_some() && none.offsets.opt("TI_AC_STIME").is_none());
     let (calls, _) = v2.program(EntryKind::Break);
     let mut km = v2.boot(&calls, None, Vec::new()).unwrap();
+    // Boot code's patch lists: gate.S's fsyscall_table movl and brl, the Errata 9 bundles
+    // of every FSYS_RETURN (fsys.S and gate.S), entry.S's physical stacked-register size.
+    let count = |list: &str| km.patched.counts.iter().find(|(l, _)| l == list).map_or(0, |(_, n)| *n);
+    assert_eq!(count(".data..patch.fsyscall_table"), 1);
+    assert_eq!(count(".data..patch.brl_fsys_bubble_down"), 1);
+    assert!(count(".data..patch.mckinley_e9") >= 2);
+    assert_eq!(count(".data..patch.phys_stack_reg"), 2, "ia64_leave_syscall and ia64_leave_kernel");
     let r = arch_ia64::kernel::paths::run(&mut km, 5, 1_000_000).unwrap();
     let ti = km.layout.thread_info;
     let field = |n: &str| km.machine.mem.read_u64(ti + v2.offsets.get(n).unwrap()).unwrap();

@@ -1,9 +1,11 @@
 //! Where the harness puts things, following the kernel's own address map (`asm/page.h`,
 //! reference `linux-ia64-paths.md` section 4.4): the task block in region 7 (the identity
-//! map at PAGE_OFFSET), the kernel's objects at KERNEL_START in region 5, the gate's epc
-//! page at GATE_ADDR + PERCPU_PAGE_SIZE, and user memory in regions 2 (text) and 3 (stack,
-//! register backing store). Translation is off: virtual addresses are used as they are, so
-//! "mapped" means present in the emulator's memory.
+//! map at PAGE_OFFSET), the kernel's objects at KERNEL_START in region 5, and user memory in
+//! regions 2 (text) and 3 (stack, register backing store). The gate is linked with the
+//! kernel's objects: the kernel links gate.so on its own at GATE_ADDR and maps its epc page
+//! at GATE_ADDR + PERCPU_PAGE_SIZE, but what the paths depend on is only which addresses
+//! `epc` promotes in (the gate's code, [`super::setup`]). Translation is off: virtual
+//! addresses are used as they are, so "mapped" means present in the emulator's memory.
 
 use super::offsets::{MissingOffset, Offsets, TreeConstants};
 
@@ -50,8 +52,6 @@ pub struct Layout {
     pub signal: u64,
     /// `current->signal->pids[PIDTYPE_TGID]`.
     pub tgid_pid: u64,
-    /// The gate's epc page: GATE_ADDR + PERCPU_PAGE_SIZE.
-    pub gate_text: u64,
     /// KERNEL_START.
     pub kernel_start: u64,
 }
@@ -73,7 +73,6 @@ impl Layout {
             kdata,
             signal: kdata,
             tgid_pid: kdata + 0x1000,
-            gate_text: k.gate_addr.wrapping_add(k.percpu_page_size),
             kernel_start: k.kernel_start,
         })
     }

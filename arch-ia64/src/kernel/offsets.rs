@@ -85,6 +85,8 @@ pub struct TreeConstants {
     /// The numbers of the Unixbench loop's calls (`__NR_getpid`, `__NR_getuid`, `__NR_dup`,
     /// `__NR_close`, `__NR_umask` of `uapi/asm/unistd.h`, from `syscall.tbl`).
     pub nr: SyscallNumbers,
+    /// `IA64_GRANULE_SHIFT` (`asm/pgtable.h`): ar.k4 holds the current stack's granule.
+    pub granule_shift: u64,
     /// `TIF_ALLWORK_MASK` (`asm/thread_info.h`): the flags that send fsys handlers to the
     /// heavy path.
     pub tif_allwork_mask: u64,
@@ -106,10 +108,11 @@ pub struct SyscallNumbers {
 }
 
 const PROBE: &str = "#include <asm/ptrace.h>\n#include <asm/page.h>\n#include <asm/unistd.h>\n\
-#include <asm/thread_info.h>\n#include <asm/fpu.h>\n\t.data\n\
+#include <asm/thread_info.h>\n#include <asm/fpu.h>\n#include <asm/pgtable.h>\n\t.data\n\
 \tdata8 IA64_STK_OFFSET\n\tdata8 IA64_RBS_OFFSET\n\tdata8 PAGE_SIZE\n\tdata8 NR_syscalls\n\tdata8 __NR_Linux\n\
 \tdata8 GATE_ADDR\n\tdata8 PERCPU_PAGE_SIZE\n\tdata8 KERNEL_START\n\tdata8 TIF_ALLWORK_MASK\n\tdata8 FPSR_DEFAULT\n\
-\tdata8 __NR_getpid\n\tdata8 __NR_getuid\n\tdata8 __NR_dup\n\tdata8 __NR_close\n\tdata8 __NR_umask\n";
+\tdata8 __NR_getpid\n\tdata8 __NR_getuid\n\tdata8 __NR_dup\n\tdata8 __NR_close\n\tdata8 __NR_umask\n\
+\tdata8 IA64_GRANULE_SHIFT\n";
 
 /// `asm/hw_irq.h` is C only (no `__ASSEMBLY__` guard), so the timer vector is read from its
 /// `#define` line.
@@ -143,6 +146,7 @@ impl TreeConstants {
             kernel_start: v(7),
             tif_allwork_mask: v(8),
             fpsr_default: v(9),
+            granule_shift: v(15),
             nr: SyscallNumbers { getpid: v(10), getuid: v(11), dup: v(12), close: v(13), umask: v(14) },
             timer_vector: timer_vector(tree, loader)?,
         })

@@ -9,8 +9,9 @@
 //! - `.data..patch.mckinley_e9`: the Errata 9 workaround bundle pair becomes `br.ret b6`
 //!   and nops, as on every CPU but family 0x1f model 0 (the modelled Itanium 2 is a
 //!   Madison, model 1);
-//! - `.data..patch.phys_stack_reg`: left as assembled (the `adds r17=776` is right for 96
-//!   physical stacked registers, the model's number);
+//! - `.data..patch.phys_stack_reg`: the `adds` gets 8 * N + 8 for the model's N = 96
+//!   physical stacked registers (`ia64_patch_phys_stack_reg`; the value the file assembles
+//!   with is the same, IA64_NUM_PHYS_STACK_REG being 96);
 //! - `.data..patch.rse` and `.data..patch.vtop`: left as assembled (the RSE workaround stays
 //!   on with 96 stacked registers; vtop patches only matter under translation, which the
 //!   harness leaves off).
@@ -63,40 +64,46 @@ fn put_bundle(image: &mut Image, addr: u64, bytes: [u8; 16]) -> bool {
     }
 }
 
-/// The bundle addresses a list names.
+/// The instruction addresses (bundle | slot) a list names.
 fn targets(image: &Image, list: &str) -> Vec<u64> {
     let mut out = Vec::new();
     for s in image.sections.iter().filter(|s| s.name == list) {
         for (i, w) in s.data.chunks_exact(4).enumerate() {
             let rel = i32::from_le_bytes([w[0], w[1], w[2], w[3]]);
             let at = s.addr + 4 * i as u64;
-            out.push(at.wrapping_add(rel as i64 as u64) & !0xf);
+            out.push(at.wrapping_add(rel as i64 as u64));
         }
     }
     out
 }
 
-/// Replaces operand `kind` of the long (MLX) instruction of the bundle at `addr`.
-fn set_long_operand(image: &mut Image, list: &str, addr: u64, kind: OpKind, value: u64) -> Result<(), PatchError> {
+/// Replaces operand `kind` of the instruction at `at` (bundle | slot; the long instruction
+/// of an MLX bundle whatever the slot).
+fn set_operand(image: &mut Image, list: &str, at: u64, kind: OpKind, value: u64) -> Result<(), PatchError> {
+    let addr = at & !0xf;
     let bytes = bundle_at(image, addr).ok_or_else(|| err(list, format!("{addr:#x} is not in the image")))?;
     let decoded = decode_bundle(bytes).map_err(|e| err(list, format!("bundle at {addr:#x}: {e}")))?;
-    let Some(Slot::Insn(insn)) = decoded.slots.get(2).copied() else {
-        return Err(err(list, format!("bundle at {addr:#x} holds no long instruction")));
+    let long = decoded.slots.get(1) == Some(&Slot::Long);
+    let slot = if long { 2 } else { (at & 0xf) as usize };
+    let Some(Slot::Insn(insn)) = decoded.slots.get(slot).copied() else {
+        return Err(err(list, format!("{at:#x} holds no instruction")));
     };
     let form = insn.form();
     let kinds: Vec<OpKind> = form.operands().collect();
     if !kinds.contains(&kind) {
-        return Err(err(list, format!("the instruction at {addr:#x} has no {kind:?} operand")));
+        return Err(err(list, format!("the instruction at {at:#x} has no {kind:?} operand")));
     }
     let comp_bits = form.comps.iter().fold(0, |bits, c| bits | c.field.put(c.field.get(insn.raw.slot)));
     let values: Vec<i64> =
         kinds.iter().map(|k| if *k == kind { value as i64 } else { insn.operand(*k, addr) }).collect();
     let raw = encode(insn.form, comp_bits, insn.qp, &values, addr)
-        .map_err(|e| err(list, format!("re-encoding the instruction at {addr:#x}: {e}")))?;
+        .map_err(|e| err(list, format!("re-encoding the instruction at {at:#x}: {e}")))?;
     let mut b =
         Bundle::from_bytes(bytes).ok_or_else(|| err(list, format!("bundle at {addr:#x}: reserved template")))?;
-    b.slots[1] = raw.long;
-    b.slots[2] = raw.slot;
+    b.slots[slot] = raw.slot;
+    if long {
+        b.slots[1] = raw.long;
+    }
     put_bundle(image, addr, b.to_bytes());
     Ok(())
 }
@@ -125,7 +132,7 @@ pub fn apply(image: &mut Image) -> Result<Patched, PatchError> {
     if !t.is_empty() {
         let table = sym(image, list, "fsyscall_table")?;
         for &a in &t {
-            set_long_operand(image, list, a, OpKind::Imm64, table)?;
+            set_operand(image, list, a, OpKind::Imm64, table)?;
         }
     }
     done.counts.push((list.to_string(), t.len()));
@@ -134,20 +141,26 @@ pub fn apply(image: &mut Image) -> Result<Patched, PatchError> {
     if !t.is_empty() {
         let target = sym(image, list, "fsys_bubble_down")?;
         for &a in &t {
-            set_long_operand(image, list, a, OpKind::Tgt64, target)?;
+            set_operand(image, list, a, OpKind::Tgt64, target)?;
         }
     }
     done.counts.push((list.to_string(), t.len()));
     let list = ".data..patch.mckinley_e9";
     let t = targets(image, list);
     let repl = e9_replacement()?;
-    for &a in &t {
+    for a in t.iter().map(|a| a & !0xf) {
         let (first, second) = repl.split_at(16);
         let ok = put_bundle(image, a, first.try_into().unwrap_or([0; 16]))
             && put_bundle(image, a + 16, second.try_into().unwrap_or([0; 16]));
         if !ok {
             return Err(err(list, format!("{a:#x} is not in the image")));
         }
+    }
+    done.counts.push((list.to_string(), t.len()));
+    let list = ".data..patch.phys_stack_reg";
+    let t = targets(image, list);
+    for &a in &t {
+        set_operand(image, list, a, OpKind::Imm14, 8 * u64::from(crate::res::STACKED_PHYS) + 8)?;
     }
     done.counts.push((list.to_string(), t.len()));
     Ok(done)

@@ -4,10 +4,12 @@
 //!   +IA64_RBS_OFFSET, the kernel memory stack with pt_regs at its top) in region 7, with
 //!   `thread.on_ustack` = 1, TI flags 0, preempt_count 0, `signal->pids[PIDTYPE_TGID]`
 //!   pointing at a `struct pid` of level 0 whose `numbers[0].nr` is [`PID`];
-//! - the kernel registers: ar.k6 = current (`IA64_KR(CURRENT)`), ar.k5 = 0 (no fph owner,
-//!   `setup.c`); k0 (I/O base), k3 (per-CPU base), k4 (stack granule) and k7 (page table)
-//!   are read only by code these paths do not reach (the TLB-miss handlers and the
-//!   per-CPU/MCA code), and stay 0;
+//! - the kernel registers (`asm/kregs.h`): ar.k6 = current (`IA64_KR(CURRENT)`), ar.k4 =
+//!   the granule of current's stack (`IA64_KR(CURRENT_STACK)`: its physical address >>
+//!   IA64_GRANULE_SHIFT, `head.S`), ar.k7 = the physical address of swapper_pg_dir
+//!   (`IA64_KR(PT_BASE)`), ar.k5 = 0 (no task owns the high FP registers, `setup.c`); k0
+//!   (the legacy I/O base) and k3 (the per-CPU data's physical base) are read only by code
+//!   these paths do not reach (I/O port accessors, MCA and per-CPU set-up) and stay 0;
 //! - cr.iva = `ia64_ivt`, cr.itv = the timer vector (masked unless the tick runs), cr.tpr 0;
 //! - the gate's code as the range where `epc` promotes (the kernel maps gate.so's epc page
 //!   with PL0 and access rights 7);
@@ -159,6 +161,10 @@ pub fn boot(
     st.psr = (Psr::IC | Psr::I | Psr::DT | Psr::RT | Psr::IT | Psr::BN | Psr::DFH | Psr::SP).with_cpl(3);
     st.gr.set_bank(st.psr.bank());
     st.ar[ar::K6 as usize] = lay.task;
+    st.ar[ar::K4 as usize] = (lay.task - layout::PAGE_OFFSET) >> k.granule_shift.min(63);
+    if let Some(pgd) = image.symbol("swapper_pg_dir") {
+        st.ar[ar::K7 as usize] = pgd.value.wrapping_sub(layout::PAGE_OFFSET);
+    }
     st.ar[ar::RSC as usize] = 0xf;
     st.ar[ar::FPSR as usize] = k.fpsr_default;
     st.gr.set_bspstore(USER_BSPSTORE);
