@@ -14,7 +14,7 @@
 //! DTPREL to the TLS segment start; DTPMOD64 is module 1 (the one executable).
 
 use emu_core::elf::{patch, ElfError, Reloc, RelocCtx, Relocations};
-use emu_core::link::{GpLayout, LinkValues, SHF_SHORT};
+use emu_core::link::{GpLayout, LinkValues, Relaxation, SHF_SHORT};
 use emu_core::memory::Endian;
 
 /// `e_machine` of IA-64.
@@ -183,6 +183,19 @@ impl Relocations for Ia64Relocations {
         choose_gp(layout).map(Some)
     }
 
+    fn relaxation(&self, r_type: u32) -> Relaxation {
+        match r_type {
+            0x2a => Relaxation::ShortReference,
+            0x86 => Relaxation::ToGpRelative(0x2a),
+            0x87 => Relaxation::Load,
+            _ => Relaxation::None,
+        }
+    }
+
+    fn relax_load(&self, image_bytes: &mut [u8], offset: u64, ctx: &RelocCtx) -> Result<(), ElfError> {
+        relax_ldxmov(image_bytes, offset, ctx)
+    }
+
     fn apply(&self, r: &Reloc, image_bytes: &mut [u8], ctx: &RelocCtx) -> Result<(), ElfError> {
         self.apply_linked(r, &LinkValues::default(), image_bytes, ctx)
     }
@@ -262,10 +275,21 @@ pub fn choose_gp(layout: &GpLayout) -> Result<u64, String> {
     if min_vma == u64::MAX {
         min_vma = 0;
     }
+    // Relaxed and in-range gp-relative targets widen the short range (ld's min_short_sec).
+    for p in &layout.points {
+        min_short = min_short.min(*p);
+        max_short = max_short.max(*p);
+    }
     let gp = if let Some(g) = layout.defined {
         g
     } else {
-        let mut gp = if let Some(got) = layout.got {
+        let mut gp = if !layout.points.is_empty() {
+            let range = max_short - min_short;
+            if range >= 2 * HALF {
+                return Err(format!("short data segment overflowed ({range:#x} >= 0x400000)"));
+            }
+            min_short + range / 2
+        } else if let Some(got) = layout.got {
             got
         } else if max_short != 0 {
             min_short
@@ -295,6 +319,29 @@ pub fn choose_gp(layout: &GpLayout) -> Result<u64, String> {
         }
     }
     Ok(gp)
+}
+
+/// ld's LDXMOV relaxation: the `ld8 r1 = [r3]` at `offset` (bundle + slot) becomes
+/// `(qp) mov r1 = r3` (A4 `adds r1 = 0, r3`), or `nop.m 0` when r1 = r3.
+fn relax_ldxmov(bytes: &mut [u8], offset: u64, ctx: &RelocCtx) -> Result<(), ElfError> {
+    let out = || ElfError::OutOfSection { type_name: ctx.type_name.clone(), section: ctx.section.clone(), offset };
+    let slot = (offset & 3) as u32;
+    if slot == 3 {
+        return Err(out());
+    }
+    let start = usize::try_from(offset & !0xF).map_err(|_| out())?;
+    let word = bytes.get_mut(start..start.checked_add(16).ok_or_else(out)?).ok_or_else(out)?;
+    let mut b = [0u8; 16];
+    b.copy_from_slice(word);
+    let mut bundle = u128::from_le_bytes(b);
+    let shift = 5 + 41 * slot;
+    let mask = ((1u128 << 41) - 1) << shift;
+    let insn = ((bundle & mask) >> shift) as u64;
+    let (r1, r3) = ((insn >> 6) & 0x7F, (insn >> 20) & 0x7F);
+    let new = if r1 == r3 { 0x800_0000 } else { (insn & 0x7F0_1FFF) | 0x108_0000_0000 };
+    bundle = (bundle & !mask) | (u128::from(new) << shift);
+    word.copy_from_slice(&bundle.to_le_bytes());
+    Ok(())
 }
 
 /// Whether `v` fits a signed field of `bits` bits.

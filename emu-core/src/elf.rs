@@ -104,6 +104,18 @@ pub trait Relocations {
     fn choose_gp(&self, _layout: &crate::link::GpLayout) -> Result<Option<u64>, String> {
         Ok(None)
     }
+    /// How a link may relax `r_type` (see [`crate::link::Relaxation`]).
+    fn relaxation(&self, _r_type: u32) -> crate::link::Relaxation {
+        crate::link::Relaxation::None
+    }
+    /// Rewrites the load a relaxed [`crate::link::Relaxation::Load`] relocation marks at
+    /// `offset` of `image_bytes`.
+    ///
+    /// # Errors
+    /// The field lies outside the section, or is not such a load.
+    fn relax_load(&self, _image_bytes: &mut [u8], _offset: u64, _ctx: &RelocCtx) -> Result<(), ElfError> {
+        Ok(())
+    }
     /// Like [`Relocations::apply`] with the values only a link knows (gp, descriptor,
     /// segment and section bases, TLS base); the default ignores them.
     ///

@@ -40,6 +40,7 @@ use goblin::elf::Elf;
 use thiserror::Error;
 
 use crate::elf::{ElfError, Reloc, RelocCtx, Relocations, GOT_SECTION};
+
 use crate::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
 use crate::memory::Endian;
 
@@ -107,6 +108,8 @@ pub struct GpLayout {
     pub got: Option<u64>,
     /// `__gp` when an object defines it.
     pub defined: Option<u64>,
+    /// Targets of relaxed or in-range gp-relative references (ld's `min_short_sec` range).
+    pub points: Vec<u64>,
 }
 
 /// Values only a link knows, handed to [`Relocations::apply_linked`].
@@ -383,6 +386,7 @@ pub fn load_objects(
                     },
                     section_base,
                     is_gp: name == "__gp" && !values.contains_key("__gp"),
+                    local: r.r_sym != 0 && sym.st_bind() == STB_LOCAL,
                     ctx: RelocCtx { section: sec_name.clone(), symbol: name, type_name },
                 });
             }
@@ -394,20 +398,14 @@ pub fn load_objects(
     let _ = gp_wanted;
     // Descriptors and GOT slots, in order of first use.
     let mut descriptors: Vec<u64> = Vec::new();
-    let mut got_slots: Vec<(u64, bool)> = Vec::new();
     for p in &pending {
-        let t = p.reloc.r_type;
         let target = p.reloc.symbol.wrapping_add(p.reloc.addend as u64);
-        if rules.needs_descriptor(t) && !descriptors.contains(&target) {
+        if rules.needs_descriptor(p.reloc.r_type) && !descriptors.contains(&target) {
             descriptors.push(target);
         }
-        if rules.needs_got(t) {
-            let key = got_key(rules, &p.reloc);
-            if !got_slots.contains(&key) {
-                got_slots.push(key);
-            }
-        }
     }
+    let mut got_slots = got_slots_of(rules, &pending);
+    let had_got = !got_slots.is_empty();
     let mut end = objects_end;
     if !stubs.is_empty() {
         end = end.max(stub_base + stubs.len() as u64 * stub_size);
@@ -418,18 +416,55 @@ pub fn load_objects(
         end = opd_base + descriptors.len() as u64 * descriptor_size;
     }
     let got_base = align_up(end, 8).ok_or_else(|| LinkError::Overflow(GOT_SECTION.into()))?;
-    let mut gp_layout = GpLayout {
-        sections: outputs.iter().map(|o| (o.name.clone(), o.start, o.end - o.start, o.flags)).collect(),
-        got: (!got_slots.is_empty()).then_some(got_base),
-        defined: values.get("__gp").copied(),
+    let layout = |got_len: usize, points: Vec<u64>| {
+        let mut l = GpLayout {
+            sections: outputs.iter().map(|o| (o.name.clone(), o.start, o.end - o.start, o.flags)).collect(),
+            got: had_got.then_some(got_base),
+            defined: values.get("__gp").copied(),
+            points,
+        };
+        if !descriptors.is_empty() && descriptor_size > 0 {
+            l.sections.push((OPD_SECTION.into(), opd_base, descriptors.len() as u64 * descriptor_size, 0));
+        }
+        if had_got {
+            l.sections.push((GOT_SECTION.into(), got_base, got_len as u64 * 8, SHF_SHORT));
+        }
+        l
     };
-    if !descriptors.is_empty() && descriptor_size > 0 {
-        gp_layout.sections.push((OPD_SECTION.into(), opd_base, descriptors.len() as u64 * descriptor_size, 0));
+    // Relaxation as ld does it, against the gp the unrelaxed layout gives.
+    let mut points = Vec::new();
+    let mut rewrites = Vec::new();
+    if let Some(gp0) = rules.choose_gp(&layout(got_slots.len(), Vec::new())).map_err(LinkError::Gp)? {
+        for (i, p) in pending.iter_mut().enumerate() {
+            let target = p.reloc.symbol.wrapping_add(p.reloc.addend as u64);
+            let toff = target.wrapping_sub(gp0) as i64;
+            if !(-0x20_0000..0x20_0000).contains(&toff) || p.section_base.is_none() {
+                continue;
+            }
+            // ld records no point for a target in a short section (gp covers those anyway).
+            let short = outputs
+                .iter()
+                .find(|o| Some(o.start) == p.section_base && o.start <= target && target <= o.end)
+                .is_some_and(|o| o.flags & SHF_SHORT != 0);
+            match rules.relaxation(p.reloc.r_type) {
+                Relaxation::None => {}
+                Relaxation::ShortReference => {
+                    if !short {
+                        points.push(target);
+                    }
+                }
+                Relaxation::ToGpRelative(t) => {
+                    p.reloc.r_type = t;
+                    if !short {
+                        points.push(target);
+                    }
+                }
+                Relaxation::Load => rewrites.push(i),
+            }
+        }
+        got_slots = got_slots_of(rules, &pending);
     }
-    if !got_slots.is_empty() {
-        gp_layout.sections.push((GOT_SECTION.into(), got_base, got_slots.len() as u64 * 8, SHF_SHORT));
-    }
-    let gp = rules.choose_gp(&gp_layout).map_err(LinkError::Gp)?;
+    let gp = rules.choose_gp(&layout(got_slots.len(), points)).map_err(LinkError::Gp)?;
     let descriptor_of =
         |entry: u64| descriptors.iter().position(|d| *d == entry).map(|i| opd_base + i as u64 * descriptor_size);
     // The synthesised sections.
@@ -461,7 +496,15 @@ pub fn load_objects(
         });
     }
     let tls = outputs.iter().find(|o| o.flags & u64::from(SHF_TLS) != 0);
-    for mut p in pending {
+    for (i, mut p) in pending.into_iter().enumerate() {
+        if rewrites.contains(&i) {
+            let object = inputs.get(p.obj).map_or_else(String::new, |i| i.name.clone());
+            let Some(section) = image.sections.get_mut(p.target) else { continue };
+            rules
+                .relax_load(&mut section.data, p.reloc.offset, &p.ctx)
+                .map_err(|error| LinkError::Object { object, error: Box::new(error) })?;
+            continue;
+        }
         let t = p.reloc.r_type;
         if p.is_gp {
             p.reloc.symbol = gp.unwrap_or(0);
@@ -520,6 +563,38 @@ pub fn load_objects(
     Ok(Linked { image, stubs, gp })
 }
 
+/// The GOT slots `pending` asks for, in order of first use.
+fn got_slots_of(rules: &dyn Relocations, pending: &[Pending]) -> Vec<(u64, bool)> {
+    let mut slots = Vec::new();
+    // Global symbols' slots first, then local ones', as ld allocates them (each class here
+    // in order of first use; ld's order within a class is its hash tables').
+    for local in [false, true] {
+        for p in pending.iter().filter(|p| p.local == local) {
+            if rules.needs_got(p.reloc.r_type) {
+                let key = got_key(rules, &p.reloc);
+                if !slots.contains(&key) {
+                    slots.push(key);
+                }
+            }
+        }
+    }
+    slots
+}
+
+/// How a link may relax a relocation whose target lies within reach of the global pointer
+/// (±2 MiB), as ld does for IA-64.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relaxation {
+    /// Never relaxed.
+    None,
+    /// A gp-relative reference: its target joins the short-data range gp must cover.
+    ShortReference,
+    /// Becomes this gp-relative type (LTOFF22X -> GPREL22); its target joins the range.
+    ToGpRelative(u32),
+    /// The load it marks is rewritten ([`Relocations::relax_load`]; LDXMOV).
+    Load,
+}
+
 /// The key of a GOT slot: the value it holds (S, or S + A) and whether that is a descriptor.
 fn got_key(rules: &dyn Relocations, r: &Reloc) -> (u64, bool) {
     let desc = rules.got_holds_descriptor(r.r_type);
@@ -534,6 +609,8 @@ struct Pending {
     reloc: Reloc,
     section_base: Option<u64>,
     is_gp: bool,
+    /// The symbol is local to its object.
+    local: bool,
     ctx: RelocCtx,
 }
 
