@@ -20,6 +20,10 @@ use emu_core::memory::Endian;
 /// `e_machine` of IA-64.
 pub const EM_IA_64: u16 = 50;
 
+/// The bundle ld fills gaps in code with.
+const CODE_FILL: [u8; 16] =
+    [0x00, 0x30, 0x00, 0x00, 0x01, 0x00, 0x70, 0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x00, 0x04, 0x00];
+
 /// The IA-64 rules (little-endian objects, as Linux makes them).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ia64Relocations;
@@ -181,6 +185,29 @@ impl Relocations for Ia64Relocations {
 
     fn choose_gp(&self, layout: &GpLayout) -> Result<Option<u64>, String> {
         choose_gp(layout).map(Some)
+    }
+
+    fn small_common_limit(&self) -> u64 {
+        // ld's IA-64 default `-G 8`: smaller COMMONs go to `.scommon` within gp's reach.
+        8
+    }
+
+    fn code_fill(&self, name: &str) -> Option<Vec<u8>> {
+        // ld's default script fills `.init`, `.text` and `.fini` with
+        // `=0x00300000010070000002000001000400`, the bundle `[MII] nop.m 0x6; nop.i 0x7;
+        // nop.i 0x8`; other (orphan) code sections get zeros.
+        matches!(name, ".text" | ".init" | ".fini").then(|| CODE_FILL.to_vec())
+    }
+
+    fn finish_section(&self, name: &str, data: &mut Vec<u8>) {
+        // ld sorts the linked unwind table's 24-byte entries by their start address (BFD
+        // `elfNN_ia64_final_link`), which the unwinder's binary search needs.
+        if name == ".IA_64.unwind" && data.len() % 24 == 0 {
+            let mut entries: Vec<[u8; 24]> =
+                data.chunks_exact(24).filter_map(|c| <[u8; 24]>::try_from(c).ok()).collect();
+            entries.sort_by_key(|e| u64::from_le_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]));
+            *data = entries.concat();
+        }
     }
 
     fn relaxation(&self, r_type: u32) -> Relaxation {

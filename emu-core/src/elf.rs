@@ -104,6 +104,18 @@ pub trait Relocations {
     fn choose_gp(&self, _layout: &crate::link::GpLayout) -> Result<Option<u64>, String> {
         Ok(None)
     }
+    /// COMMON symbols of at most this many bytes go to the short `.sbss` (ld's `-G`; 0: none).
+    fn small_common_limit(&self) -> u64 {
+        0
+    }
+    /// The bytes that fill alignment gaps between the input sections of code output section
+    /// `name` (repeated), or `None` for zeros.
+    fn code_fill(&self, _name: &str) -> Option<Vec<u8>> {
+        None
+    }
+    /// Finishes an output section once its inputs are merged and relocated (IA-64: ld sorts
+    /// the unwind table by start address); the default leaves it as it is.
+    fn finish_section(&self, _name: &str, _data: &mut Vec<u8>) {}
     /// How a link may relax `r_type` (see [`crate::link::Relaxation`]).
     fn relaxation(&self, _r_type: u32) -> crate::link::Relaxation {
         crate::link::Relaxation::None

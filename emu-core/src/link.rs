@@ -2,15 +2,18 @@
 //! executable, with undefined symbols bound to harness data or to stubs.
 //!
 //! **Layout.** Output sections are formed by name, like ld's default script groups input
-//! sections: `.text` first, then every other allocated section name in order of first
+//! sections ([`output_name`]: `.text.*` joins `.text`, every `.IA_64.unwind*` joins
+//! `.IA_64.unwind`, ...): `.text` first, then every other output section in order of first
 //! appearance (objects in the order given, sections in section-header order). An output
-//! section is the input sections of that name from every object, in object order, each at
-//! its own alignment; each input section stays an [`Image`] section of its own (so several
-//! image sections may share a name). COMMON symbols are allocated after the `.bss` input
-//! sections (a `.bss` output section is created last when none exists), largest alignment
-//! first as given. Then come the synthesised sections: the function descriptors (`.opd`,
-//! when the architecture has descriptors) and the linkage table (`.got`). For one object this
-//! is the object's own section order, `.text` at the base.
+//! section is its input sections from every object, in object order, each at its own
+//! alignment; once relocated they become one image section with the alignment gaps zeroed.
+//! COMMON symbols are allocated after the `.bss` inputs (a `.bss` output section is created
+//! last when none exists), in name order; those of at most
+//! [`Relocations::small_common_limit`] bytes after the `.sbss` inputs (ld's `.scommon`). Then come the synthesised sections: the stub page
+//! (unless [`LinkOptions::stub_base`] places it), the function descriptors (`.opd`, when the
+//! architecture has descriptors) and the linkage table (`.got`). For one object this is the
+//! object's own section order, `.text` at the base. The whole image is one segment (the
+//! SEGREL base is [`LinkOptions::base`]).
 //!
 //! **Symbols.** A global definition is resolved across objects; two strong definitions are
 //! an error naming both objects; a strong definition beats a weak one; the first of two weak
@@ -50,6 +53,8 @@ pub const OPD_SECTION: &str = ".opd";
 pub const STUB_SECTION: &str = ".stubs";
 /// Name of the section holding COMMON symbols.
 pub const COMMON_SECTION: &str = ".bss";
+/// Name of the section holding small COMMON symbols ([`Relocations::small_common_limit`]).
+pub const SMALL_COMMON_SECTION: &str = ".sbss";
 /// `SHF_IA_64_SHORT`: a section the global pointer must cover.
 pub const SHF_SHORT: u64 = 0x1000_0000;
 
@@ -253,26 +258,33 @@ pub fn load_objects(
     let mut flags_of: Vec<u64> = Vec::new();
     read_sections(objects, &mut inputs, &mut image, &mut flags_of)?;
     let globals = collect_globals(&inputs)?;
-    // COMMON symbols get one section after the .bss inputs.
-    let commons: Vec<(String, u64, u64)> = globals
-        .iter()
-        .filter_map(|(n, d)| match d {
-            Def::Common { size, align, .. } => Some((n.clone(), *size, *align)),
-            _ => None,
-        })
-        .collect();
-    let common_section = add_common(&commons, &mut image, &mut flags_of);
+    // COMMON symbols get a section after the .bss inputs; small ones (ld's -G limit) one
+    // after the .sbss inputs, as ld's .scommon.
+    let limit = rules.small_common_limit();
+    let mut commons: [Vec<(String, u64, u64)>; 2] = [Vec::new(), Vec::new()];
+    for (n, d) in &globals {
+        if let Def::Common { size, align, .. } = d {
+            commons[usize::from(*size <= limit)].push((n.clone(), *size, *align));
+        }
+    }
+    let [large, small] = &commons;
+    let sections = [
+        add_common(COMMON_SECTION, u64::from(SHF_ALLOC) | 1, large, &mut image, &mut flags_of),
+        add_common(SMALL_COMMON_SECTION, u64::from(SHF_ALLOC) | 1 | SHF_SHORT, small, &mut image, &mut flags_of),
+    ];
     let outputs = lay_out(&mut image, &flags_of, opts.base)?;
-    let mut common_at: HashMap<String, u64> = HashMap::new();
-    if let Some(sec) = common_section.and_then(|i| image.sections.get(i)) {
+    let mut common_at: HashMap<String, (u64, usize)> = HashMap::new();
+    for (list, idx) in commons.iter().zip(sections) {
+        let Some(sec) = idx.and_then(|i| image.sections.get(i).map(|s| (s.addr, i))) else { continue };
         let mut at = 0u64;
-        for (n, size, align) in &commons {
+        for (n, size, align) in list {
             at = align_up(at, *align).unwrap_or(at);
-            common_at.insert(n.clone(), sec.addr + at);
+            common_at.insert(n.clone(), (sec.0 + at, sec.1));
             at += size;
         }
     }
-    let common_value = |name: &str| common_at.get(name).copied();
+    let common_section = |name: &str| common_at.get(name).map(|(_, i)| *i);
+    let common_value = |name: &str| common_at.get(name).map(|(a, _)| *a);
     // Stubs: one entry each in the stub page.
     let stub_size = rules.stub_size().max(1);
     let objects_end = image.sections.iter().map(|s| s.addr.saturating_add(s.size())).max().unwrap_or(opts.base);
@@ -349,7 +361,9 @@ pub fn load_objects(
                     let v = values.get(&raw_name).copied();
                     let base = globals.get(&raw_name).and_then(|d| match d {
                         Def::Section { obj, shndx, .. } => output_base(&inputs, &image, &outputs, *obj, *shndx),
-                        Def::Common { .. } => common_section.and_then(|i| output_base_of(&image, &outputs, i)),
+                        Def::Common { .. } => {
+                            common_section(&raw_name).and_then(|i| output_base_of(&image, &outputs, i))
+                        }
                         Def::Abs { .. } => None,
                     });
                     let v = v.or_else(|| {
@@ -549,7 +563,7 @@ pub fn load_objects(
             });
         }
     }
-    read_symbols(&inputs, &globals, &mut image, common_section, &common_value);
+    read_symbols(&inputs, &globals, &mut image, &common_section, &common_value);
     if let Some(g) = gp.filter(|_| !values.contains_key("__gp")) {
         image.symbols.push(Symbol {
             name: "__gp".into(),
@@ -560,6 +574,7 @@ pub fn load_objects(
             size: 0,
         });
     }
+    merge_outputs(&mut image, &outputs, rules);
     Ok(Linked { image, stubs, gp })
 }
 
@@ -732,8 +747,15 @@ fn weak_undefined(inputs: &[Input<'_>]) -> Vec<String> {
     out
 }
 
-/// Adds the COMMON section (zeros) after the `.bss` inputs; returns its image index.
-fn add_common(commons: &[(String, u64, u64)], image: &mut Image, flags_of: &mut Vec<u64>) -> Option<usize> {
+/// Adds a COMMON section `name` (zeros) after the inputs of that name; returns its image
+/// index.
+fn add_common(
+    name: &str,
+    flags: u64,
+    commons: &[(String, u64, u64)],
+    image: &mut Image,
+    flags_of: &mut Vec<u64>,
+) -> Option<usize> {
     if commons.is_empty() {
         return None;
     }
@@ -744,9 +766,9 @@ fn add_common(commons: &[(String, u64, u64)], image: &mut Image, flags_of: &mut 
         align = align.max(*a);
     }
     let idx = image.sections.len();
-    flags_of.push(u64::from(SHF_ALLOC) | 1);
+    flags_of.push(flags);
     image.sections.push(Section {
-        name: COMMON_SECTION.into(),
+        name: name.into(),
         addr: 0,
         data: vec![0; usize::try_from(size).unwrap_or(0).min(1 << 32)],
         kind: SectionKind::Bss,
@@ -759,10 +781,11 @@ fn add_common(commons: &[(String, u64, u64)], image: &mut Image, flags_of: &mut 
 fn lay_out(image: &mut Image, flags_of: &[u64], base: u64) -> Result<Vec<Output>, LinkError> {
     let mut outputs: Vec<Output> = Vec::new();
     for (i, s) in image.sections.iter().enumerate() {
-        match outputs.iter_mut().find(|o| o.name == s.name) {
+        let name = output_name(&s.name);
+        match outputs.iter_mut().find(|o| o.name == name) {
             Some(o) => o.members.push(i),
             None => outputs.push(Output {
-                name: s.name.clone(),
+                name: name.to_string(),
                 start: 0,
                 end: 0,
                 flags: flags_of.get(i).copied().unwrap_or(0),
@@ -791,6 +814,88 @@ fn lay_out(image: &mut Image, flags_of: &[u64], base: u64) -> Result<Vec<Output>
         o.end = next;
     }
     Ok(outputs)
+}
+
+/// The output section an input section goes to: its own name, except the families ld's
+/// default script gathers (`.text.*` into `.text`, `.data.*`, `.rodata.*`, `.bss.*`,
+/// `.sdata.*`, `.sbss.*` likewise, every `.IA_64.unwind_info*` and `.IA_64.unwind*`).
+pub fn output_name(input: &str) -> &str {
+    const FAMILIES: [&str; 6] = [".text", ".data", ".rodata", ".bss", ".sdata", ".sbss"];
+    if input.starts_with(".IA_64.unwind_info") {
+        return ".IA_64.unwind_info";
+    }
+    if input.starts_with(".IA_64.unwind") {
+        return ".IA_64.unwind";
+    }
+    for f in FAMILIES {
+        if input.strip_prefix(f).is_some_and(|rest| rest.starts_with('.')) {
+            return f;
+        }
+    }
+    input
+}
+
+/// Makes each output section one image section (its inputs with the alignment gaps zeroed,
+/// or in code filled with [`Relocations::code_fill`]),
+/// lets the architecture finish it ([`Relocations::finish_section`]), and renumbers the
+/// symbols' sections.
+fn merge_outputs(image: &mut Image, outputs: &[Output], rules: &dyn Relocations) {
+    let old = std::mem::take(&mut image.sections);
+    let mut map: Vec<Option<usize>> = vec![None; old.len()];
+    let mut merged = Vec::with_capacity(outputs.len() + 3);
+    for o in outputs {
+        let mut data: Vec<u8> = Vec::new();
+        let mut kinds = Vec::new();
+        let fill = if o.members.iter().any(|m| old.get(*m).is_some_and(|s| s.kind == SectionKind::Code)) {
+            rules.code_fill(&o.name)
+        } else {
+            None
+        };
+        for &m in &o.members {
+            let Some(s) = old.get(m) else { continue };
+            let at = usize::try_from(s.addr - o.start).unwrap_or(usize::MAX);
+            match &fill {
+                Some(pattern) if !pattern.is_empty() => {
+                    let mut k = 0;
+                    while data.len() < at {
+                        data.push(pattern.get(k % pattern.len()).copied().unwrap_or(0));
+                        k += 1;
+                    }
+                }
+                _ => {
+                    if data.len() < at {
+                        data.resize(at, 0);
+                    }
+                }
+            }
+            data.extend_from_slice(&s.data);
+            kinds.push(s.kind);
+            if let Some(slot) = map.get_mut(m) {
+                *slot = Some(merged.len());
+            }
+        }
+        let kind = if kinds.contains(&SectionKind::Code) {
+            SectionKind::Code
+        } else if kinds.iter().all(|k| *k == SectionKind::Bss) {
+            SectionKind::Bss
+        } else {
+            SectionKind::Data
+        };
+        rules.finish_section(&o.name, &mut data);
+        merged.push(Section { name: o.name.clone(), addr: o.start, data, kind, align: o.align });
+    }
+    for (i, s) in old.into_iter().enumerate() {
+        if map.get(i).copied().flatten().is_none() {
+            if let Some(slot) = map.get_mut(i) {
+                *slot = Some(merged.len());
+            }
+            merged.push(s);
+        }
+    }
+    for sym in &mut image.symbols {
+        sym.section = sym.section.and_then(|i| map.get(i).copied().flatten());
+    }
+    image.sections = merged;
 }
 
 fn align_up(v: u64, align: u64) -> Option<u64> {
@@ -845,7 +950,7 @@ fn read_symbols(
     inputs: &[Input<'_>],
     globals: &BTreeMap<String, Def>,
     image: &mut Image,
-    common_section: Option<usize>,
+    common_section: &dyn Fn(&str) -> Option<usize>,
     common_value: &dyn Fn(&str) -> Option<u64>,
 ) {
     let mut out = Vec::new();
@@ -864,7 +969,9 @@ fn read_symbols(
                 (Some(idx), base + value, kind, *size)
             }
             Def::Abs { value, .. } => (None, *value, SymbolKind::Absolute, 0),
-            Def::Common { size, .. } => (common_section, common_value(name).unwrap_or(0), SymbolKind::Object, *size),
+            Def::Common { size, .. } => {
+                (common_section(name), common_value(name).unwrap_or(0), SymbolKind::Object, *size)
+            }
         };
         out.push(Symbol { name: name.clone(), value, section, binding: Binding::Global, kind, size });
     }
