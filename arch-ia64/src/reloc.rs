@@ -202,7 +202,7 @@ impl Relocations for Ia64Relocations {
     fn finish_section(&self, name: &str, data: &mut Vec<u8>) {
         // ld sorts the linked unwind table's 24-byte entries by their start address (BFD
         // `elfNN_ia64_final_link`), which the unwinder's binary search needs.
-        if name == ".IA_64.unwind" && data.len() % 24 == 0 {
+        if name == ".IA_64.unwind" && data.len().is_multiple_of(24) {
             let mut entries: Vec<[u8; 24]> =
                 data.chunks_exact(24).filter_map(|c| <[u8; 24]>::try_from(c).ok()).collect();
             entries.sort_by_key(|e| u64::from_le_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]));
