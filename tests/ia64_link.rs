@@ -324,3 +324,50 @@ fn a_tprel_data_word_is_the_offset_from_the_thread_pointer() {
     let word = u64::from_le_bytes(data.data[..8].try_into().expect("8 bytes"));
     assert_eq!(word, tvar - (tdata.addr - 16));
 }
+
+#[test]
+fn the_cli_links_several_objects_and_runs_them_with_a_stub() {
+    let d = "tests/data/link";
+    let o = common::acctemu(&[
+        "run",
+        &format!("{d}/call_a.o"),
+        &format!("{d}/call_b.o"),
+        "--entry",
+        "caller",
+        "--harness",
+        &format!("{d}/call.toml"),
+    ]);
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.starts_with("stop: returned to the sentinel\n"), "{out}");
+    // callee: 5 + 10; callee2 through its descriptor: 100 + 7; the stub: 42; jiffies: 1234.
+    for want in [
+        "r9: \"0x000000000000000f\"",
+        "r10: \"0x000000000000006b\"",
+        "r11: \"0x000000000000002a\"",
+        "r16: \"0x00000000000004d2\"",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    // Without the harness the unbound symbols are named, all of them.
+    let o = common::acctemu(&["run", &format!("{d}/call_a.o"), &format!("{d}/call_b.o"), "--entry", "caller"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("2 undefined symbols with no binding: `schedule` (needed by tests/data/link/call_a.o), `jiffies`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_cli_refuses_objects_of_mixed_architectures() {
+    let o = common::acctemu(&["run", "tests/data/link/call_a.o", "tests/data/objects/x86_ext.o"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains(
+            "mixed architectures: tests/data/link/call_a.o is IA-64, but tests/data/objects/x86_ext.o is x86-64"
+        ),
+        "{err}"
+    );
+}

@@ -14,7 +14,7 @@
 //! DTPREL to the TLS segment start; DTPMOD64 is module 1 (the one executable).
 
 use emu_core::elf::{patch, ElfError, Reloc, RelocCtx, Relocations};
-use emu_core::link::{GpLayout, LinkValues, Relaxation, SHF_SHORT};
+use emu_core::link::{GotContent, GpLayout, LinkValues, Relaxation, SHF_SHORT};
 use emu_core::memory::Endian;
 
 /// `e_machine` of IA-64.
@@ -66,6 +66,8 @@ enum Expr {
     Fptr,
     /// Linkage-table slot holding the descriptor of S + A, minus GP.
     LtOffFptr,
+    /// Linkage-table slot holding a TLS value of S + A (tprel, dtpmod, dtprel), minus GP.
+    LtOffTls(GotContent),
     /// S + A - P (instruction: P with the slot bits cleared).
     PcRel,
     /// S + A - segment base.
@@ -134,6 +136,9 @@ fn kind(r_type: u32) -> Option<(Expr, Field)> {
         0x93 => (E::TpRel, F::Imm64),
         0x96 => (E::TpRel, F::Data64(Endian::Big)),
         0x97 => (E::TpRel, F::Data64(Endian::Little)),
+        0x9a => (E::LtOffTls(GotContent::TpRel), F::Imm22),
+        0xaa => (E::LtOffTls(GotContent::DtpMod), F::Imm22),
+        0xba => (E::LtOffTls(GotContent::DtpRel), F::Imm22),
         0xa6 => (E::DtpMod, F::Data64(Endian::Big)),
         0xa7 => (E::DtpMod, F::Data64(Endian::Little)),
         0xb1 => (E::DtpRel, F::Imm14),
@@ -158,7 +163,25 @@ impl Relocations for Ia64Relocations {
     }
 
     fn needs_got(&self, r_type: u32) -> bool {
-        matches!(kind(r_type), Some((Expr::LtOff | Expr::LtOffFptr, _)))
+        matches!(kind(r_type), Some((Expr::LtOff | Expr::LtOffFptr | Expr::LtOffTls(_), _)))
+    }
+
+    fn got_content(&self, r_type: u32) -> GotContent {
+        match kind(r_type) {
+            Some((Expr::LtOffFptr, _)) => GotContent::Descriptor,
+            Some((Expr::LtOffTls(c), _)) => c,
+            _ => GotContent::Address,
+        }
+    }
+
+    fn tls_got_value(&self, content: GotContent, value: u64, link: &LinkValues) -> Result<u64, String> {
+        let base = || link.tls_base.ok_or_else(|| "the link has no TLS section".to_string());
+        match content {
+            GotContent::TpRel => Ok(value.wrapping_sub(base()?.wrapping_sub(tcb_size(link.tls_align)))),
+            GotContent::DtpRel => Ok(value.wrapping_sub(base()?)),
+            GotContent::DtpMod => Ok(1),
+            GotContent::Address | GotContent::Descriptor => Ok(value),
+        }
     }
 
     fn got_holds_descriptor(&self, r_type: u32) -> bool {
@@ -253,7 +276,9 @@ impl Relocations for Ia64Relocations {
             Expr::None => return Ok(()),
             Expr::Direct => s_a,
             Expr::GpRel => s_a.wrapping_sub(gp()?),
-            Expr::LtOff | Expr::LtOffFptr => r.got.ok_or_else(|| missing("a linkage-table slot"))?.wrapping_sub(gp()?),
+            Expr::LtOff | Expr::LtOffFptr | Expr::LtOffTls(_) => {
+                r.got.ok_or_else(|| missing("a linkage-table slot"))?.wrapping_sub(gp()?)
+            }
             Expr::Fptr => link.descriptor.ok_or_else(|| missing("a function descriptor"))?,
             Expr::PcRel => {
                 let p = if matches!(field, Field::Data32(_) | Field::Data64(_)) { r.place } else { r.place & !3 };
@@ -263,8 +288,7 @@ impl Relocations for Ia64Relocations {
             Expr::SecRel => s_a.wrapping_sub(link.section_base.unwrap_or(0)),
             Expr::TpRel => {
                 let base = link.tls_base.ok_or_else(|| missing("a TLS section"))?;
-                let tcb = 16u64.div_ceil(link.tls_align.max(1)) * link.tls_align.max(1);
-                s_a.wrapping_sub(base.wrapping_sub(tcb))
+                s_a.wrapping_sub(base.wrapping_sub(tcb_size(link.tls_align)))
             }
             Expr::DtpRel => s_a.wrapping_sub(link.tls_base.ok_or_else(|| missing("a TLS section"))?),
             Expr::DtpMod => 1,
@@ -369,6 +393,13 @@ fn relax_ldxmov(bytes: &mut [u8], offset: u64, ctx: &RelocCtx) -> Result<(), Elf
     bundle = (bundle & !mask) | (u128::from(new) << shift);
     word.copy_from_slice(&bundle.to_le_bytes());
     Ok(())
+}
+
+/// The thread control block below the TLS block (variant I): 16 bytes rounded up to the
+/// TLS segment's alignment (BFD `elfNN_ia64_tprel_base`).
+fn tcb_size(align: u64) -> u64 {
+    let align = align.max(1);
+    16u64.div_ceil(align) * align
 }
 
 /// Whether `v` fits a signed field of `bits` bits.

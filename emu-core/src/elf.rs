@@ -80,6 +80,27 @@ pub trait Relocations {
     fn got_holds_descriptor(&self, _r_type: u32) -> bool {
         false
     }
+    /// What the GOT slot of `r_type` holds (IA-64 LTOFF_TPREL22 and friends: TLS values).
+    fn got_content(&self, r_type: u32) -> crate::link::GotContent {
+        if self.got_holds_descriptor(r_type) {
+            crate::link::GotContent::Descriptor
+        } else {
+            crate::link::GotContent::Address
+        }
+    }
+    /// The value of a GOT slot holding a TLS `content` of `value` (S + A), given the TLS
+    /// segment in `link`.
+    ///
+    /// # Errors
+    /// No TLS segment, or a content the architecture does not define.
+    fn tls_got_value(
+        &self,
+        _content: crate::link::GotContent,
+        _value: u64,
+        _link: &crate::link::LinkValues,
+    ) -> Result<u64, String> {
+        Err("thread-local linkage-table slots are not defined for this architecture".into())
+    }
     /// Whether `r_type` needs a function descriptor for its symbol (IA-64 FPTR*, LTOFF_FPTR*).
     fn needs_descriptor(&self, r_type: u32) -> bool {
         self.got_holds_descriptor(r_type)

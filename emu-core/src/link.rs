@@ -495,10 +495,19 @@ pub fn load_objects(
             align: 16,
         });
     }
+    let tls = outputs.iter().find(|o| o.flags & u64::from(SHF_TLS) != 0);
+    let tls_values =
+        LinkValues { tls_base: tls.map(|o| o.start), tls_align: tls.map_or(1, |o| o.align), ..LinkValues::default() };
     if !got_slots.is_empty() {
         let mut data = Vec::new();
-        for (value, desc) in &got_slots {
-            let v = if *desc { descriptor_of(*value).unwrap_or(0) } else { *value };
+        for (value, content) in &got_slots {
+            let v = match content {
+                GotContent::Address => *value,
+                GotContent::Descriptor => descriptor_of(*value).unwrap_or(0),
+                tls_kind => rules
+                    .tls_got_value(*tls_kind, *value, &tls_values)
+                    .map_err(|m| LinkError::Gp(format!("a TLS linkage-table slot: {m}")))?,
+            };
             data.extend(if rules.endian() == Endian::Little { v.to_le_bytes() } else { v.to_be_bytes() });
         }
         image.sections.push(Section {
@@ -509,7 +518,6 @@ pub fn load_objects(
             align: 8,
         });
     }
-    let tls = outputs.iter().find(|o| o.flags & u64::from(SHF_TLS) != 0);
     for (i, mut p) in pending.into_iter().enumerate() {
         if rewrites.contains(&i) {
             let object = inputs.get(p.obj).map_or_else(String::new, |i| i.name.clone());
@@ -579,7 +587,7 @@ pub fn load_objects(
 }
 
 /// The GOT slots `pending` asks for, in order of first use.
-fn got_slots_of(rules: &dyn Relocations, pending: &[Pending]) -> Vec<(u64, bool)> {
+fn got_slots_of(rules: &dyn Relocations, pending: &[Pending]) -> Vec<(u64, GotContent)> {
     let mut slots = Vec::new();
     // Global symbols' slots first, then local ones', as ld allocates them (each class here
     // in order of first use; ld's order within a class is its hash tables').
@@ -610,11 +618,30 @@ pub enum Relaxation {
     Load,
 }
 
-/// The key of a GOT slot: the value it holds (S, or S + A) and whether that is a descriptor.
-fn got_key(rules: &dyn Relocations, r: &Reloc) -> (u64, bool) {
-    let desc = rules.got_holds_descriptor(r.r_type);
-    let v = if rules.got_slot_includes_addend() || desc { r.symbol.wrapping_add(r.addend as u64) } else { r.symbol };
-    (v, desc)
+/// What a GOT slot holds for a symbol value V (S, or S + A).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GotContent {
+    /// V itself.
+    Address,
+    /// The address of V's function descriptor.
+    Descriptor,
+    /// V's offset from the thread pointer ([`Relocations::tls_got_value`]).
+    TpRel,
+    /// V's module id.
+    DtpMod,
+    /// V's offset in its module's TLS block.
+    DtpRel,
+}
+
+/// The key of a GOT slot: the value it is made from (S, or S + A) and what it holds.
+fn got_key(rules: &dyn Relocations, r: &Reloc) -> (u64, GotContent) {
+    let content = rules.got_content(r.r_type);
+    let v = if rules.got_slot_includes_addend() || content != GotContent::Address {
+        r.symbol.wrapping_add(r.addend as u64)
+    } else {
+        r.symbol
+    };
+    (v, content)
 }
 
 /// One relocation ready to apply.

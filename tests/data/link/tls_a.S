@@ -14,3 +14,11 @@ start:
 	.data
 	data8 @dtprel(tvar)
 	data4 @dtprel(tvar)
+	.text
+	.proc tls_got
+tls_got:
+	addl r25 = @ltoff(@tprel(tvar)), gp
+	addl r26 = @ltoff(@dtpmod(tvar)), gp
+	addl r30 = @ltoff(@dtprel(tvar + 8)), gp ;;
+	br.ret.sptk.many b0 ;;
+	.endp tls_got
