@@ -501,3 +501,58 @@ fn install(field: Field, value: u64, offset: u64, bytes: &mut [u8], ctx: &RelocC
     word.copy_from_slice(&bundle.to_le_bytes());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(sections: &[(&str, u64, u64, bool)], got: Option<u64>, points: &[u64]) -> GpLayout {
+        GpLayout {
+            sections: sections
+                .iter()
+                .map(|(n, a, s, short)| ((*n).to_string(), *a, *s, if *short { SHF_SHORT } else { 0 }))
+                .collect(),
+            got,
+            defined: None,
+            points: points.to_vec(),
+        }
+    }
+
+    #[test]
+    fn gp_follows_lds_rule() {
+        const MB: u64 = 0x10_0000;
+        // A small image without short data: its start.
+        assert_eq!(choose_gp(&layout(&[(".text", 0x1000, 0x100, false)], None, &[])), Ok(0x1000));
+        // The .got start, when the image is small enough to reach from it.
+        let l = layout(&[(".text", 0, 0x100, false), (".got", 0x200, 0x10, true)], Some(0x200), &[]);
+        assert_eq!(choose_gp(&l), Ok(0x200));
+        // An image of 3 MiB whose .got is at its end: start + 2 MiB covers it all.
+        let l = layout(&[(".text", 0, 3 * MB, false), (".got", 3 * MB, 0x10, true)], Some(3 * MB), &[]);
+        assert_eq!(choose_gp(&l), Ok(2 * MB));
+        // A big image without short data: end - 2 MiB + 8.
+        assert_eq!(choose_gp(&layout(&[(".text", 0, 8 * MB, false)], None, &[])), Ok(6 * MB + 8));
+        // Relaxed targets: the middle of short data and targets.
+        let l = layout(&[(".text", 0, 8 * MB, false), (".sdata", 7 * MB, 0x100, true)], None, &[6 * MB]);
+        assert_eq!(choose_gp(&l), Ok(6 * MB + (MB + 0x100) / 2));
+        // Short data spanning 4 MiB cannot be covered.
+        let l = layout(&[(".sdata", 0, 5 * MB, true)], None, &[]);
+        assert!(choose_gp(&l).is_err_and(|e| e.contains("short data segment overflowed")));
+    }
+
+    fn ctx() -> RelocCtx {
+        RelocCtx { section: ".text".into(), symbol: "f".into(), type_name: "R_IA64_PCREL21B".into() }
+    }
+
+    #[test]
+    fn fields_reject_what_does_not_fit() {
+        let mut bundle = [0u8; 16];
+        assert!(install(Field::Imm14, 0x2000, 0, &mut bundle, &ctx()).is_err());
+        assert!(install(Field::Imm14, (-0x2000i64) as u64, 0, &mut bundle, &ctx()).is_ok());
+        assert!(install(Field::Imm22, 0x20_0000, 1, &mut bundle, &ctx()).is_err());
+        assert!(install(Field::Tgt21B, 0x100_0000, 2, &mut bundle, &ctx()).is_err());
+        assert!(install(Field::Tgt21B, 0x8, 2, &mut bundle, &ctx()).is_err(), "not a bundle address");
+        assert!(install(Field::Imm14, 0, 3, &mut bundle, &ctx()).is_err(), "slot 3");
+        assert!(install(Field::Imm14, 0, 0x10, &mut bundle, &ctx()).is_err(), "past the section");
+        assert!(install(Field::Data32(Endian::Little), 0x1_0000_0000, 0, &mut bundle, &ctx()).is_err());
+    }
+}

@@ -480,6 +480,25 @@ fn refuse_dynamic(elf: &Elf<'_>) -> Result<(), ElfError> {
     Err(ElfError::DynamicallyLinked { kind, interp: elf.interpreter.map(str::to_string), relocs })
 }
 
+/// The allocated sections of a parsed ELF object, each at its `sh_addr` and unrelocated (as
+/// `objdump` shows an object), with the map from ELF section index to image section; an
+/// architecture's disassembler builds on it (the one reader of every architecture).
+///
+/// # Errors
+/// [`ElfError::TruncatedSection`] or [`ElfError::SectionTooLarge`].
+pub fn read_sections_of(elf: &Elf<'_>, bytes: &[u8], endian: Endian) -> Result<(Image, Vec<Option<usize>>), ElfError> {
+    let mut image = Image::new(endian);
+    let index_of = read_sections(elf, bytes, &mut image)?;
+    Ok((image, index_of))
+}
+
+/// Adds the named symbols of loaded sections and the absolute ones to `image` (after
+/// [`read_sections_of`] and any placement): a relocatable object's values get their
+/// section's address added.
+pub fn add_symbols(elf: &Elf<'_>, index_of: &[Option<usize>], relocatable: bool, image: &mut Image) {
+    read_symbols(elf, index_of, relocatable, image);
+}
+
 /// Copies the allocated sections; returns ELF section index -> image section index.
 fn read_sections(elf: &Elf<'_>, bytes: &[u8], image: &mut Image) -> Result<Vec<Option<usize>>, ElfError> {
     let mut index_of = vec![None; elf.section_headers.len()];

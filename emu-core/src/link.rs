@@ -55,6 +55,9 @@ pub const STUB_SECTION: &str = ".stubs";
 pub const COMMON_SECTION: &str = ".bss";
 /// Name of the section holding small COMMON symbols ([`Relocations::small_common_limit`]).
 pub const SMALL_COMMON_SECTION: &str = ".sbss";
+/// The largest span of a link's sections (they are held in memory).
+const MAX_SPAN: u64 = 1 << 34;
+
 /// `SHF_IA_64_SHORT`: a section the global pointer must cover.
 pub const SHF_SHORT: u64 = 0x1000_0000;
 
@@ -269,8 +272,8 @@ pub fn load_objects(
     }
     let [large, small] = &commons;
     let sections = [
-        add_common(COMMON_SECTION, u64::from(SHF_ALLOC) | 1, large, &mut image, &mut flags_of),
-        add_common(SMALL_COMMON_SECTION, u64::from(SHF_ALLOC) | 1 | SHF_SHORT, small, &mut image, &mut flags_of),
+        add_common(COMMON_SECTION, u64::from(SHF_ALLOC) | 1, large, &mut image, &mut flags_of)?,
+        add_common(SMALL_COMMON_SECTION, u64::from(SHF_ALLOC) | 1 | SHF_SHORT, small, &mut image, &mut flags_of)?,
     ];
     let outputs = lay_out(&mut image, &flags_of, opts.base)?;
     let mut common_at: HashMap<String, (u64, usize)> = HashMap::new();
@@ -782,26 +785,29 @@ fn add_common(
     commons: &[(String, u64, u64)],
     image: &mut Image,
     flags_of: &mut Vec<u64>,
-) -> Option<usize> {
+) -> Result<Option<usize>, LinkError> {
     if commons.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mut size = 0u64;
     let mut align = 1u64;
     for (_, s, a) in commons {
-        size = align_up(size, *a).unwrap_or(size) + s;
+        size = align_up(size, *a).unwrap_or(u64::MAX).saturating_add(*s);
         align = align.max(*a);
+    }
+    if size > MAX_SPAN {
+        return Err(LinkError::Overflow(format!("{name} (COMMON symbols of {size:#x} bytes)")));
     }
     let idx = image.sections.len();
     flags_of.push(flags);
     image.sections.push(Section {
         name: name.into(),
         addr: 0,
-        data: vec![0; usize::try_from(size).unwrap_or(0).min(1 << 32)],
+        data: vec![0; usize::try_from(size).unwrap_or(0)],
         kind: SectionKind::Bss,
         align,
     });
-    Some(idx)
+    Ok(Some(idx))
 }
 
 /// Places the image's sections by output-section name (see the module documentation).
@@ -837,6 +843,11 @@ fn lay_out(image: &mut Image, flags_of: &[u64], base: u64) -> Result<Vec<Output>
             }
             o.align = o.align.max(s.align);
             next = s.addr.checked_add(s.size()).ok_or_else(|| LinkError::Overflow(s.name.clone()))?;
+            // The image is held in memory: an alignment or size that spreads it over more
+            // than 16 GiB is refused rather than allocated.
+            if next - base > MAX_SPAN {
+                return Err(LinkError::Overflow(s.name.clone()));
+            }
         }
         o.end = next;
     }
