@@ -349,6 +349,8 @@ fn the_cli_links_several_objects_and_runs_them_with_a_stub() {
     ] {
         assert!(out.contains(want), "{want}: {out}");
     }
+    // The stub's stated cost is a stall cause of its own.
+    assert!(out.lines().any(|l| l.trim_start().starts_with("stub schedule") && l.ends_with(" 120")), "{out}");
     // Without the harness the unbound symbols are named, all of them.
     let o = common::acctemu(&["run", &format!("{d}/call_a.o"), &format!("{d}/call_b.o"), "--entry", "caller"]);
     let err = String::from_utf8_lossy(&o.stderr);

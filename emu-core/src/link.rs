@@ -100,8 +100,8 @@ pub struct StubEntry {
 pub struct Linked {
     /// Sections and symbols, relocated.
     pub image: Image,
-    /// The stub entries, in [`Bindings::stubs`] order (only the stubs some object needs
-    /// get one... every listed stub gets one, so a harness can also call them by address).
+    /// The stub entries, in [`Bindings::stubs`] order: every listed stub gets one, needed
+    /// by an object or not (a harness can also reach one by its symbol).
     pub stubs: Vec<StubEntry>,
     /// The global pointer the relocations used, if the architecture has one.
     pub gp: Option<u64>,
@@ -317,7 +317,6 @@ pub fn load_objects(
     // Every relocation, its symbol resolved to a value (or recorded as unresolved).
     let mut pending = Vec::new();
     let mut unresolved: Vec<Unresolved> = Vec::new();
-    let mut gp_wanted = false;
     for (oi, input) in inputs.iter().enumerate() {
         for (rel_idx, relocs) in &input.elf.shdr_relocs {
             let Some(sh) = input.elf.section_headers.get(*rel_idx) else { continue };
@@ -363,15 +362,13 @@ pub fn load_objects(
                 } else {
                     let v = values.get(&raw_name).copied();
                     let base = globals.get(&raw_name).and_then(|d| match d {
-                        Def::Section { obj, shndx, .. } => output_base(&inputs, &image, &outputs, *obj, *shndx),
-                        Def::Common { .. } => {
-                            common_section(&raw_name).and_then(|i| output_base_of(&image, &outputs, i))
-                        }
+                        Def::Section { obj, shndx, .. } => output_base(&inputs, &outputs, *obj, *shndx),
+                        Def::Common { .. } => common_section(&raw_name).and_then(|i| output_base_of(&outputs, i)),
                         Def::Abs { .. } => None,
                     });
                     let v = v.or_else(|| {
                         if raw_name == "__gp" {
-                            gp_wanted = true;
+                            // Bound to the global pointer once it is chosen.
                             return Some(0);
                         }
                         bindings
@@ -412,7 +409,6 @@ pub fn load_objects(
     if !unresolved.is_empty() {
         return Err(LinkError::Undefined(unresolved));
     }
-    let _ = gp_wanted;
     // Descriptors and GOT slots, in order of first use.
     let mut descriptors: Vec<u64> = Vec::new();
     for p in &pending {
@@ -946,14 +942,13 @@ fn section_addr(inputs: &[Input<'_>], image: &Image, obj: usize, shndx: usize) -
     image.sections.get(idx).map(|s| s.addr)
 }
 
-fn output_base_of(image: &Image, outputs: &[Output], idx: usize) -> Option<u64> {
-    let _ = image;
+fn output_base_of(outputs: &[Output], idx: usize) -> Option<u64> {
     outputs.iter().find(|o| o.members.contains(&idx)).map(|o| o.start)
 }
 
-fn output_base(inputs: &[Input<'_>], image: &Image, outputs: &[Output], obj: usize, shndx: usize) -> Option<u64> {
+fn output_base(inputs: &[Input<'_>], outputs: &[Output], obj: usize, shndx: usize) -> Option<u64> {
     let idx = inputs.get(obj)?.placed.get(shndx).copied().flatten()?;
-    output_base_of(image, outputs, idx)
+    output_base_of(outputs, idx)
 }
 
 /// A local symbol's name (the section's for a section symbol), value, and output-section
@@ -980,7 +975,7 @@ fn local_value(
         raw_name.to_string()
     };
     let addr = section_addr(inputs, image, oi, shndx).map(|a| a.wrapping_add(value));
-    (name, addr, output_base(inputs, image, outputs, oi, shndx))
+    (name, addr, output_base(inputs, outputs, oi, shndx))
 }
 
 /// The named symbols of every object at their final addresses (globals once, as resolved).
