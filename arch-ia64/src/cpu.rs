@@ -198,7 +198,7 @@ impl Ia64Cpu {
 
     /// The timing summary (cycles, instructions, nops, groups, stalls).
     pub fn summary(&self) -> TimingSummary {
-        match &self.timing {
+        let mut s = match &self.timing {
             Some(t) => t.summary(),
             None => TimingSummary {
                 cycles: self.untimed_cycles,
@@ -207,7 +207,14 @@ impl Ia64Cpu {
                 groups: self.untimed_groups,
                 stalls: Default::default(),
             },
+        };
+        // Stubs' stated costs, by stub (issue 14, i14-link).
+        if let Some(t) = &self.stubs {
+            for (name, cycles) in t.borrow().cycles_charged() {
+                s.add_stall(&emu_core::timing::StallCause::Stub(name), cycles);
+            }
         }
+        s
     }
 
     /// Cycles, instructions, nops and groups so far (cheap: no stall table).

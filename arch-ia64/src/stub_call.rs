@@ -5,8 +5,9 @@
 //! The arguments are in0.. of the stub's frame: after the caller's `br.call` they are r32..
 //! (the caller's out registers). The return restores CFM from ar.pfs.pfm, EC from ar.pfs.pec
 //! and raises the privilege level to ar.pfs.ppl when lower, as `br.ret` does, and branches to
-//! b0. The cycles are charged as work outside instructions (the open issue group ends), and
-//! the profile charges them to a group keyed by the stub's entry address (the stub's symbol).
+//! b0. The cycles are charged as work outside instructions (the open issue group ends): the
+//! timing summary lists them as the stall cause `stub NAME`, and the profile charges them to a
+//! group keyed by the stub's entry address (the stub's symbol).
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -28,6 +29,7 @@ pub struct StubTable {
     by_entry: BTreeMap<u64, usize>,
     stubs: Vec<Box<dyn Stub>>,
     calls: Vec<u64>,
+    cycles: Vec<u64>,
     symbols: HashMap<String, u64>,
     range: (u64, u64),
 }
@@ -69,7 +71,8 @@ impl StubTable {
         let lo = by_entry.keys().next().copied().unwrap_or(0);
         let hi = by_entry.keys().next_back().map_or(0, |h| h + 16);
         let calls = vec![0; stubs.len()];
-        Ok(StubTable { by_entry, stubs, calls, symbols, range: (lo, hi) })
+        let cycles = vec![0; stubs.len()];
+        Ok(StubTable { by_entry, stubs, calls, cycles, symbols, range: (lo, hi) })
     }
 
     /// Whether `ip` is a stub entry (a cheap range test first: this runs every step).
@@ -85,6 +88,16 @@ impl StubTable {
     /// Calls made to each stub, by name.
     pub fn calls(&self) -> Vec<(String, u64)> {
         self.stubs.iter().zip(&self.calls).map(|(s, c)| (s.name().to_string(), *c)).collect()
+    }
+
+    /// Cycles charged to each stub that was called, by name.
+    pub fn cycles_charged(&self) -> Vec<(String, u64)> {
+        self.stubs
+            .iter()
+            .zip(self.calls.iter().zip(&self.cycles))
+            .filter(|(_, (calls, _))| **calls > 0)
+            .map(|(s, (_, c))| (s.name().to_string(), *c))
+            .collect()
     }
 
     /// Runs the stub at `ip`: its value and cost, or its error.
@@ -104,6 +117,9 @@ impl StubTable {
             stub.call(&mut ctx).map_err(|e| ExecError::Stub { pc: ip, name: stub.name().to_string(), message: e.0 })?;
         if let Some(c) = self.calls.get_mut(i) {
             *c += 1;
+        }
+        if let Some(c) = self.cycles.get_mut(i) {
+            *c += ret.cycles;
         }
         Ok(ret)
     }

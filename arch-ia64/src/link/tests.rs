@@ -128,3 +128,20 @@ fn a_symbol_defined_twice_names_both_objects() {
         "{err}"
     );
 }
+
+#[test]
+fn corrupt_objects_are_errors_never_panics() {
+    let (a, b) = (object("call_a.o"), object("call_b.o"));
+    let bindings = Bindings { stubs: vec!["schedule".into()], ..Bindings::default() };
+    let mut seen_errors = 0;
+    for at in (0..a.len()).step_by(3) {
+        for mask in [0x01u8, 0x80, 0xff] {
+            let mut bad = a.clone();
+            bad[at] ^= mask;
+            if link(&[("bad.o", &bad), ("call_b.o", &b)], &bindings).is_err() {
+                seen_errors += 1;
+            }
+        }
+    }
+    assert!(seen_errors > 0);
+}
