@@ -34,6 +34,7 @@ use std::collections::HashMap;
 use super::irq::TICK_INTERVAL_SYMBOL;
 use super::offsets::Offsets;
 use super::paths::{self, EntryKind, PathError, PathRun};
+use super::placement::{patch_targets, Placement};
 use super::setup::{self, KernelMachine, SetupError, SetupOptions, PID};
 use super::sources::{KernelObjects, SourcesError};
 use super::user::{self, UserEntry};
@@ -174,8 +175,8 @@ pub struct KernelHarness {
     pub options: HarnessOptions,
     /// The harness's `ia64_handle_irq` object.
     irq: Vec<u8>,
-    /// Its assembled image (source lines).
-    irq_image: emu_core::image::Image,
+    /// Its assembly (source lines, placement).
+    irq_asm: crate::asm::Assembly,
     /// The undefined symbols the link must bind (found by a link without bindings).
     undefined: Vec<String>,
 }
@@ -190,8 +191,7 @@ impl KernelHarness {
         let offsets = Offsets::parse(&objects.asm_offsets);
         let irq_asm = super::irq::assemble_handler(objects.constants.timer_vector).map_err(HarnessError::Assemble)?;
         let irq = irq_asm.object_file().map_err(|e| HarnessError::Link(e.to_string()))?;
-        let mut h =
-            KernelHarness { objects, offsets, options, irq, irq_image: irq_asm.image.clone(), undefined: Vec::new() };
+        let mut h = KernelHarness { objects, offsets, options, irq, irq_asm: irq_asm.clone(), undefined: Vec::new() };
         h.undefined = match h.link(&Bindings::default()) {
             Ok(_) => Vec::new(),
             Err(LinkError::Undefined(list)) => list.into_iter().map(|u| u.symbol).collect(),
@@ -270,13 +270,14 @@ impl KernelHarness {
         let code = user::assemble_program(&program).map_err(HarnessError::Assemble)?;
         let symbols: HashMap<String, u64> = linked.image.symbols.iter().map(|s| (s.name.clone(), s.value)).collect();
         let table = crate::stub_call::StubTable::new(&linked.stubs, stubs, symbols).map_err(HarnessError::Stubs)?;
-        let opts = SetupOptions { timing: self.options.timing.then(Itanium2Params::default), timer_delta: timer };
-        let mut images: Vec<emu_core::image::Image> =
-            self.objects.assemblies.iter().map(|(_, a)| a.image.clone()).collect();
-        images.push(self.irq_image.clone());
-        let sources = super::locate::SourceIndex::new(&linked.image, images);
-        let mut km = setup::boot(linked.image, &self.offsets, &self.objects.constants, &code, &opts)?;
-        km.sources = sources;
+        let mut objects: Vec<(&str, &crate::asm::Assembly)> =
+            self.objects.assemblies.iter().map(|(n, a)| (n.as_str(), a)).collect();
+        objects.push(("harness_irq.o", &self.irq_asm));
+        let placement = Placement::new(&linked.image, &objects);
+        let patch_lists = patch_targets(&placement, &objects);
+        let opts =
+            SetupOptions { timing: self.options.timing.then(Itanium2Params::default), timer_delta: timer, patch_lists };
+        let mut km = setup::boot(linked.image, placement, &self.offsets, &self.objects.constants, &code, &opts)?;
         if let Some(interval) = timer {
             let at = lay.kdata + TICK_INTERVAL_OFFSET;
             km.machine.mem.write_u64(at, interval).map_err(|e| HarnessError::Setup(e.into()))?;

@@ -15,10 +15,10 @@
 pub mod harness;
 pub mod irq;
 pub mod layout;
-pub mod locate;
 pub mod offsets;
 pub mod patch;
 pub mod paths;
+pub mod placement;
 pub mod setup;
 pub mod sources;
 pub mod user;

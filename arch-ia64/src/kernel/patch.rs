@@ -3,7 +3,8 @@
 //! `linux-ia64-paths.md` section 1.4), done here on the linked image before it is loaded.
 //!
 //! Each list is a section of 4-byte self-relative offsets (`.xdata4 list, 1b-.`): entry
-//! address + its value = the bundle to patch. What each list gets:
+//! address + its value = the instruction to patch; the addresses come from the objects'
+//! relocations of the lists ([`super::placement::patch_targets`]). What each list gets:
 //! - `.data..patch.fsyscall_table`: the `movl` gets &fsyscall_table;
 //! - `.data..patch.brl_fsys_bubble_down`: the `brl` gets fsys_bubble_down;
 //! - `.data..patch.mckinley_e9`: the Errata 9 workaround bundle pair becomes `br.ret b6`
@@ -15,6 +16,8 @@
 //! - `.data..patch.rse` and `.data..patch.vtop`: left as assembled (the RSE workaround stays
 //!   on with 96 stacked registers; vtop patches only matter under translation, which the
 //!   harness leaves off).
+
+use std::collections::BTreeMap;
 
 use crate::asm::assemble;
 use crate::bundle::Bundle;
@@ -64,19 +67,6 @@ fn put_bundle(image: &mut Image, addr: u64, bytes: [u8; 16]) -> bool {
     }
 }
 
-/// The instruction addresses (bundle | slot) a list names.
-fn targets(image: &Image, list: &str) -> Vec<u64> {
-    let mut out = Vec::new();
-    for s in image.sections.iter().filter(|s| s.name == list) {
-        for (i, w) in s.data.chunks_exact(4).enumerate() {
-            let rel = i32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            let at = s.addr + 4 * i as u64;
-            out.push(at.wrapping_add(rel as i64 as u64));
-        }
-    }
-    out
-}
-
 /// Replaces operand `kind` of the instruction at `at` (bundle | slot; the long instruction
 /// of an MLX bundle whatever the slot).
 fn set_operand(image: &mut Image, list: &str, at: u64, kind: OpKind, value: u64) -> Result<(), PatchError> {
@@ -117,12 +107,14 @@ fn e9_replacement() -> Result<[u8; 32], PatchError> {
     code.try_into().map_err(|_| err(".data..patch.mckinley_e9", "the replacement is not two bundles".into()))
 }
 
-/// Applies the lists to `image` (symbols resolved from it).
+/// Applies the lists (list section name -> the addresses its entries name) to `image`
+/// (symbols resolved from it).
 ///
 /// # Errors
 /// A list names a bundle outside the image or one without the instruction it patches, or a
 /// symbol it needs is missing.
-pub fn apply(image: &mut Image) -> Result<Patched, PatchError> {
+pub fn apply(image: &mut Image, lists: &BTreeMap<String, Vec<u64>>) -> Result<Patched, PatchError> {
+    let targets = |_: &Image, list: &str| lists.get(list).cloned().unwrap_or_default();
     let sym = |image: &Image, list: &str, name: &str| {
         image.symbol(name).map(|s| s.value).ok_or_else(|| err(list, format!("no symbol `{name}` in the image")))
     };

@@ -150,7 +150,7 @@ pub fn describe(km: &KernelMachine, addr: u64) -> String {
         None => format!("{addr:#x}"),
     };
     // The assembler maps each slot (bundle | slot) to its line.
-    let loc = km.sources.locate(addr).or_else(|| km.image.source_loc(addr));
+    let loc = km.placement.locate(addr).or_else(|| km.image.source_loc(addr));
     if let Some(loc) = loc {
         s.push_str(&format!(" ({loc})"));
     }

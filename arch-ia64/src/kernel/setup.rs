@@ -11,7 +11,7 @@
 //!   (the legacy I/O base) and k3 (the per-CPU data's physical base) are read only by code
 //!   these paths do not reach (I/O port accessors, MCA and per-CPU set-up) and stay 0;
 //! - cr.iva = `ia64_ivt`, cr.itv = the timer vector (masked unless the tick runs), cr.tpr 0;
-//! - the gate's code as the range where `epc` promotes (the kernel maps gate.so's epc page
+//! - gate.o's code (found in the linked image by [`Placement`]) as the range where `epc` promotes (the kernel maps gate.so's epc page
 //!   with PL0 and access rights 7);
 //! - the patch lists boot code applies ([`super::patch`]) and `mem_init`'s fill of the
 //!   fsyscall table: every zero slot gets `sys_call_table[i] | 1` (`arch/ia64/mm/init.c`);
@@ -22,6 +22,7 @@
 use super::layout::{self, Layout, USER_BSPSTORE, USER_RBS, USER_RBS_SIZE, USER_STACK, USER_STACK_SIZE, USER_TEXT};
 use super::offsets::{MissingOffset, Offsets, TreeConstants};
 use super::patch::{self, PatchError, Patched};
+use super::placement::Placement;
 use crate::cpu::{CpuConfig, Ia64Cpu};
 use crate::state::psr::Psr;
 use crate::state::{ar, cr};
@@ -29,6 +30,7 @@ use crate::timing::Itanium2Params;
 use emu_core::cpu::Machine;
 use emu_core::image::{Image, SectionKind};
 use emu_core::memory::{Endian, MemError, MemFault, Memory, Perms};
+use std::collections::BTreeMap;
 
 /// `numbers[level].nr` of the task's TGID pid: what getpid returns.
 pub const PID: u64 = 4242;
@@ -81,8 +83,8 @@ pub struct KernelMachine {
     pub patched: Patched,
     /// The linked image after patching (for symbols and disassembly).
     pub image: Image,
-    /// Source lines of the linked code (empty unless the caller gives the objects' images).
-    pub sources: super::locate::SourceIndex,
+    /// Where each object's sections went (source lines of the linked code).
+    pub placement: Placement,
 }
 
 /// How to set the machine up.
@@ -92,15 +94,12 @@ pub struct SetupOptions {
     pub timing: Option<Itanium2Params>,
     /// Arm the interval timer to fire this many ITC ticks after the start (the tick path).
     pub timer_delta: Option<u64>,
+    /// The boot-time patch lists: list section -> the instruction addresses it names.
+    pub patch_lists: BTreeMap<String, Vec<u64>>,
 }
 
 fn symbol(image: &Image, name: &str, from: &'static str) -> Result<u64, SetupError> {
     image.symbol(name).map(|s| s.value).ok_or_else(|| SetupError::Symbol(name.to_string(), from))
-}
-
-/// The image section that holds `addr`: [start, end).
-fn section_range(image: &Image, addr: u64) -> Option<(u64, u64)> {
-    image.sections.iter().find(|s| s.contains(addr)).map(|s| (s.addr, s.addr + s.size()))
 }
 
 /// Builds the machine: patches `image`, loads it and `user_code`, lays out the task.
@@ -109,16 +108,17 @@ fn section_range(image: &Image, addr: u64) -> Option<(u64, u64)> {
 /// A missing offset or symbol, a patch list that does not apply, or memory that overlaps.
 pub fn boot(
     mut image: Image,
+    placement: Placement,
     off: &Offsets,
     k: &TreeConstants,
     user_code: &[u8],
     opts: &SetupOptions,
 ) -> Result<KernelMachine, SetupError> {
     let lay = Layout::new(off, k)?;
-    let patched = patch::apply(&mut image)?;
+    let patched = patch::apply(&mut image, &opts.patch_lists)?;
     let ivt = symbol(&image, "ia64_ivt", "ivt.S")?;
-    let epc = symbol(&image, "__kernel_syscall_via_epc", "gate.S")?;
-    let gate = section_range(&image, epc).ok_or(SetupError::Symbol("__kernel_syscall_via_epc".into(), "gate.S"))?;
+    let gate =
+        placement.range("gate.o", ".text").ok_or(SetupError::Symbol("__kernel_syscall_via_epc".into(), "gate.S"))?;
 
     let mut mem = Memory::new(Endian::Little);
     image.load_into(&mut mem).map_err(|e| SetupError::Memory(e.to_string()))?;
@@ -181,13 +181,5 @@ pub fn boot(
     }
     cpu.set_entry(USER_TEXT);
     let user_text = (USER_TEXT, USER_TEXT + user_code.len() as u64);
-    Ok(KernelMachine {
-        machine: Machine::new(cpu, mem),
-        layout: lay,
-        user_text,
-        gate,
-        patched,
-        image,
-        sources: super::locate::SourceIndex::default(),
-    })
+    Ok(KernelMachine { machine: Machine::new(cpu, mem), layout: lay, user_text, gate, patched, image, placement })
 }
