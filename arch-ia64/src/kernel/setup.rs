@@ -11,8 +11,8 @@
 //!   (the legacy I/O base) and k3 (the per-CPU data's physical base) are read only by code
 //!   these paths do not reach (I/O port accessors, MCA and per-CPU set-up) and stay 0;
 //! - cr.iva = `ia64_ivt`, cr.itv = the timer vector (masked unless the tick runs), cr.tpr 0;
-//! - gate.o's code (found in the linked image by [`Placement`]) as the range where `epc` promotes (the kernel maps gate.so's epc page
-//!   with PL0 and access rights 7);
+//! - gate.o's code (found in the linked image by [`Placement`]) as the range where `epc`
+//!   promotes (the kernel maps gate.so's epc page with PL0 and access rights 7);
 //! - the patch lists boot code applies ([`super::patch`]) and `mem_init`'s fill of the
 //!   fsyscall table: every zero slot gets `sys_call_table[i] | 1` (`arch/ia64/mm/init.c`);
 //! - the user side: the program at [`USER_TEXT`], its memory stack and RBS, PSR at cpl 3
