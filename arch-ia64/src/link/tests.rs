@@ -145,3 +145,39 @@ fn corrupt_objects_are_errors_never_panics() {
     }
     assert!(seen_errors > 0);
 }
+
+#[derive(Debug, Default)]
+struct Adder;
+
+impl Stub for Adder {
+    fn name(&self) -> &str {
+        "ktime"
+    }
+    fn call(&mut self, ctx: &mut dyn StubCtx) -> Result<StubReturn, StubError> {
+        Ok(StubReturn { value: ctx.arg(0) * 1000 + ctx.arg(1), cycles: 7 })
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+#[test]
+fn a_stub_is_reached_through_its_function_descriptor() {
+    let text = HARNESS.split("[data]").next().unwrap_or_default();
+    let harness = Harness::parse("h.toml", text).expect("harness");
+    let c = object("call_c.o");
+    let bindings = bindings(Some(&harness), &["ktime"]).expect("bindings");
+    let linked = link(&[("call_c.o", &c)], &bindings).expect("links");
+    let cfg = RunConfig { entry: Some("indirect".into()), harness: Some(harness), ..RunConfig::default() };
+    let (report, stop) = run_linked(&linked, &cfg, vec![Box::new(Adder)]).expect("runs");
+    assert!(matches!(stop, emu_core::cpu::StopReason::Sentinel), "{stop:?}");
+    let reg = |n: &str| report.snapshot.register(n).map(ToString::to_string).unwrap_or_default();
+    // Both arguments reached the stub; the descriptor held the link's gp.
+    assert_eq!(reg("r9"), format!("{:#018x}", 11_022));
+    assert_eq!(reg("r10"), format!("{:#018x}", linked.gp.unwrap_or_default()));
+    assert!(
+        report.summary.stalls.iter().any(|(cause, cycles)| cause == "stub ktime" && *cycles == 7),
+        "{:?}",
+        report.summary.stalls
+    );
+}
