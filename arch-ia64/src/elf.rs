@@ -1,10 +1,13 @@
-//! IA-64 ELF objects (as made by GNU as and ld) to an [`Image`].
+//! IA-64 ELF objects (as made by GNU as and ld) as disassembly sees them: the header
+//! checks with IA-64's messages, the objdump layout of a relocatable object, the
+//! relocation names and the sanity checks of relocations. The reading itself is
+//! [`emu_core::elf`]'s (one reader for every architecture), and running goes through the
+//! linker ([`crate::link`], which applies every relocation with [`crate::reloc`]).
 //!
-//! Only what disassembly and execution need is kept: the allocated sections with their
-//! bytes, and the named symbols. Relocations are not applied (objdump -d does not apply
-//! them either), so a branch to an undefined symbol keeps whatever its bits say. That is
-//! right for disassembly and wrong for execution: [`load_for_run`] refuses an object whose
-//! relocations would change the code or data that runs, naming the first one.
+//! Relocations are not applied here (objdump -d does not apply them either), so a branch to
+//! an undefined symbol keeps whatever its bits say: right for disassembly. [`load_for_run`]
+//! is for a linked executable; it refuses an object whose relocations would change the code
+//! or data that runs, naming the first one (the CLI links relocatable objects instead).
 //!
 //! Layout: an executable or shared object keeps every section at its `sh_addr`. In a
 //! relocatable object every allocated section has `sh_addr` 0, so they would overlap;
@@ -13,11 +16,11 @@
 //! order. Symbol values of a relocatable object are section offsets and get their
 //! section's address added.
 
-use emu_core::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
+use emu_core::image::{Image, Section};
 use emu_core::memory::Endian;
 use goblin::elf::header::{EI_CLASS, EI_DATA, ELFCLASS64, ELFDATA2LSB, ELFMAG, ET_REL, SELFMAG};
-use goblin::elf::section_header::{SHF_ALLOC, SHF_EXECINSTR, SHN_ABS, SHN_UNDEF, SHT_NOBITS};
-use goblin::elf::sym::{STB_LOCAL, STT_FILE, STT_FUNC, STT_OBJECT, STT_SECTION};
+use goblin::elf::section_header::{SHF_ALLOC, SHT_NOBITS};
+use goblin::elf::sym::STT_SECTION;
 use goblin::elf::Elf;
 
 /// `e_machine` of IA-64.
@@ -55,17 +58,8 @@ pub enum ElfError {
     #[error("malformed ELF: {0}")]
     Malformed(String),
     /// A section's bytes extend past the end of the file.
-    #[error("section `{name}` is truncated: bytes {offset:#x}..{end:#x} past the end of the file ({len:#x} bytes)")]
-    TruncatedSection {
-        /// Section name.
-        name: String,
-        /// File offset of the section.
-        offset: u64,
-        /// End of the section in the file.
-        end: u64,
-        /// File length.
-        len: usize,
-    },
+    #[error("section `{0}` extends past the end of the file")]
+    TruncatedSection(String),
     /// A section is too large to hold in memory, or its placement overflows the address space.
     #[error("section `{0}` is too large or placed past the end of the address space")]
     SectionTooLarge(String),
@@ -89,8 +83,8 @@ pub enum ElfError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "relocation {type_name} against `{symbol}`{addend} in `{section}` at offset {offset:#x} is not applied \
-     (acctemu does not relocate IA-64 objects yet, and the code would run with the field's unrelocated bits); \
-     link the object first (e.g. `ld -e ENTRY -Ttext=ADDR x.o`), or run its .S source"
+     (this loader keeps the field's unrelocated bits); link the object (`acctemu run x.o` links it, \
+     `arch_ia64::link::link` from the library), or run its .S source"
 )]
 pub struct UnappliedRelocation {
     /// psABI name of the type (`R_IA64_IMM64`).
@@ -171,89 +165,47 @@ pub(crate) fn load_unplaced(bytes: &[u8]) -> Result<(Image, Vec<Option<usize>>, 
 pub fn load_for_run(bytes: &[u8]) -> Result<Image, ElfError> {
     check_header(bytes)?;
     let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
-    check_relocations(&elf)?;
+    check_relocations(&elf, true)?;
     load_parsed(&elf, bytes, true).map(|(image, _)| image)
 }
 
+/// Checks that an object's relocations can be right (known types, symbol indices inside
+/// the symbol table, fields inside their sections, existing target sections) before a link
+/// applies them, so a corrupt one is named as such.
+///
+/// # Errors
+/// What [`load`] reports for the header, [`ElfError::CorruptRelocation`] for the first
+/// relocation that cannot be right.
+pub fn check_relocations_sane(bytes: &[u8]) -> Result<(), ElfError> {
+    check_header(bytes)?;
+    let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
+    check_relocations(&elf, false)
+}
+
 /// The image of a parsed object (see [`load`]; `place`: lay out a relocatable object's
-/// sections one after another), and the map from ELF section index to image section.
+/// sections one after another), and the map from ELF section index to image section. The
+/// reading is [`emu_core::elf`]'s, shared by every architecture; the placement is IA-64's
+/// (`.text` at 0, as `objdump -d` shows a relocatable object).
 fn load_parsed(elf: &Elf<'_>, bytes: &[u8], place: bool) -> Result<(Image, Vec<Option<usize>>), ElfError> {
     let relocatable = elf.header.e_type == ET_REL;
-    let mut image = Image::new(Endian::Little);
-    // ELF section index -> index in `image.sections`.
-    let mut index_of = vec![None; elf.section_headers.len()];
-    let mut alloc = Vec::new();
-    for (i, sh) in elf.section_headers.iter().enumerate() {
-        if sh.sh_flags & u64::from(SHF_ALLOC) == 0 {
-            continue;
-        }
-        let name = elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("").to_string();
-        let size = usize::try_from(sh.sh_size).map_err(|_| ElfError::SectionTooLarge(name.clone()))?;
-        let (kind, data) = if sh.sh_type == SHT_NOBITS {
-            (SectionKind::Bss, zeros(size, &name)?)
-        } else {
-            let end = sh.sh_offset.checked_add(sh.sh_size);
-            let slice = end
-                .and_then(|end| bytes.get(usize::try_from(sh.sh_offset).ok()?..usize::try_from(end).ok()?))
-                .ok_or_else(|| ElfError::TruncatedSection {
-                    name: name.clone(),
-                    offset: sh.sh_offset,
-                    end: end.unwrap_or(u64::MAX),
-                    len: bytes.len(),
-                })?;
-            let kind = if sh.sh_flags & u64::from(SHF_EXECINSTR) != 0 { SectionKind::Code } else { SectionKind::Data };
-            (kind, slice.to_vec())
-        };
-        if let Some(slot) = index_of.get_mut(i) {
-            *slot = Some(image.sections.len());
-        }
-        // A section whose end wraps past 2^64 cannot be mapped, disassembled or run; its
-        // addresses would overflow everywhere downstream (fuzz target `elf_ia64`).
-        if sh.sh_addr.checked_add(sh.sh_size).is_none() {
-            // A section without a readable name is named by its index.
-            return Err(ElfError::SectionTooLarge(if name.is_empty() { format!("#{i}") } else { name }));
-        }
-        alloc.push(sh.sh_addr);
-        image.sections.push(Section { name, addr: sh.sh_addr, data, kind, align: sh.sh_addralign.max(1) });
-    }
-    if place && relocatable && alloc.iter().all(|a| *a == 0) {
+    let (mut image, index_of) = emu_core::elf::read_sections_of(elf, bytes, Endian::Little).map_err(|e| match e {
+        emu_core::elf::ElfError::TruncatedSection(name) => ElfError::TruncatedSection(name),
+        emu_core::elf::ElfError::SectionTooLarge(name) => ElfError::SectionTooLarge(name),
+        other => ElfError::Malformed(other.to_string()),
+    })?;
+    if place && relocatable && image.sections.iter().all(|s| s.addr == 0) {
         lay_out(&mut image.sections)?;
     }
-    for sym in elf.syms.iter() {
-        let kind = sym.st_type();
-        if kind == STT_SECTION || kind == STT_FILE || sym.st_shndx == SHN_UNDEF as usize {
-            continue;
-        }
-        let name = match elf.strtab.get_at(sym.st_name) {
-            Some(n) if !n.is_empty() => n.to_string(),
-            _ => continue,
-        };
-        let binding = if sym.st_bind() == STB_LOCAL { Binding::Local } else { Binding::Global };
-        let (section, value, kind) = if sym.st_shndx == SHN_ABS as usize {
-            (None, sym.st_value, SymbolKind::Absolute)
-        } else {
-            // Symbols of sections that are not loaded (debug info, COMMON) are dropped.
-            let Some(idx) = index_of.get(sym.st_shndx).copied().flatten() else {
-                continue;
-            };
-            let base = if relocatable { image.sections.get(idx).map_or(0, |s| s.addr) } else { 0 };
-            let kind = match kind {
-                STT_FUNC => SymbolKind::Function,
-                STT_OBJECT => SymbolKind::Object,
-                _ => SymbolKind::Label,
-            };
-            (Some(idx), sym.st_value.wrapping_add(base), kind)
-        };
-        image.symbols.push(Symbol { name, value, section, binding, kind, size: sym.st_size });
-    }
+    emu_core::elf::add_symbols(elf, &index_of, relocatable, &mut image);
     Ok((image, index_of))
 }
 
 /// `sh_type` of the IA-64 unwind table (`.IA_64.unwind`).
 const SHT_IA_64_UNWIND: u32 = 0x7000_0001;
 
-/// The first relocation that would change a loaded section, as an error.
-fn check_relocations(elf: &Elf<'_>) -> Result<(), ElfError> {
+/// The first relocation that would change a loaded section, as an error (when `refuse`;
+/// else only the corrupt ones).
+fn check_relocations(elf: &Elf<'_>, refuse: bool) -> Result<(), ElfError> {
     for (rel_idx, relocs) in &elf.shdr_relocs {
         let Some(rel_sh) = elf.section_headers.get(*rel_idx) else { continue };
         let rel_section = section_name(elf, *rel_idx);
@@ -323,6 +275,9 @@ fn check_relocations(elf: &Elf<'_>) -> Result<(), ElfError> {
             } else {
                 elf.strtab.get_at(sym.st_name).unwrap_or("").to_string()
             };
+            if !refuse {
+                continue;
+            }
             let addend = match r.r_addend.unwrap_or(0) {
                 0 => String::new(),
                 a if a < 0 => format!(" - {:#x}", a.unsigned_abs()),
@@ -438,15 +393,6 @@ const RELOC_NAMES: &[(u32, &str)] = &[
     (0xba, "R_IA64_LTOFF_DTPREL22"),
 ];
 
-/// A zero-filled buffer for a NOBITS section, refusing absurd sizes instead of aborting.
-fn zeros(size: usize, name: &str) -> Result<Vec<u8>, ElfError> {
-    const LIMIT: usize = 1 << 32;
-    if size > LIMIT {
-        return Err(ElfError::SectionTooLarge(name.to_string()));
-    }
-    Ok(vec![0; size])
-}
-
 /// Places the sections of a relocatable object: `.text` at 0, the rest after it.
 fn lay_out(sections: &mut [Section]) -> Result<(), ElfError> {
     let text = sections.iter().position(|s| s.name == ".text");
@@ -528,7 +474,7 @@ mod tests {
             name: name.to_string(),
             addr: 0,
             data: vec![0; len],
-            kind: SectionKind::Data,
+            kind: emu_core::image::SectionKind::Data,
             align,
         };
         let mut s = vec![sec(".data", 3, 8), sec(".text", 0x20, 16), sec(".bss", 1, 16)];

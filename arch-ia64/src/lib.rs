@@ -18,13 +18,18 @@ pub mod encode;
 pub mod exec;
 pub mod format;
 pub mod fpu;
+pub mod link;
+// Kernel harness (issue 14).
+pub mod kernel;
 pub mod object_relocs;
 pub mod profile;
 pub mod regs;
+pub mod reloc;
 pub mod res;
 pub mod run;
 pub mod scenario;
 pub mod snapshot;
 pub mod state;
+pub mod stub_call;
 pub mod table;
 pub mod timing;

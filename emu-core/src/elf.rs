@@ -71,6 +71,98 @@ pub trait Relocations {
     /// # Errors
     /// Unknown type, overflow, or a field past the end of the section.
     fn apply(&self, r: &Reloc, image_bytes: &mut [u8], ctx: &RelocCtx) -> Result<(), ElfError>;
+
+    // Linking several objects ([`crate::link`]): what IA-64 needs besides S, A, P and G.
+    // Every method has a default that fits an architecture without gp or descriptors.
+
+    /// Whether the GOT slot of `r_type` holds the address of the symbol's function
+    /// descriptor rather than the symbol (IA-64 LTOFF_FPTR*).
+    fn got_holds_descriptor(&self, _r_type: u32) -> bool {
+        false
+    }
+    /// What the GOT slot of `r_type` holds (IA-64 LTOFF_TPREL22 and friends: TLS values).
+    fn got_content(&self, r_type: u32) -> crate::link::GotContent {
+        if self.got_holds_descriptor(r_type) {
+            crate::link::GotContent::Descriptor
+        } else {
+            crate::link::GotContent::Address
+        }
+    }
+    /// The value of a GOT slot holding a TLS `content` of `value` (S + A), given the TLS
+    /// segment in `link`.
+    ///
+    /// # Errors
+    /// No TLS segment, or a content the architecture does not define.
+    fn tls_got_value(
+        &self,
+        _content: crate::link::GotContent,
+        _value: u64,
+        _link: &crate::link::LinkValues,
+    ) -> Result<u64, String> {
+        Err("thread-local linkage-table slots are not defined for this architecture".into())
+    }
+    /// Whether `r_type` needs a function descriptor for its symbol (IA-64 FPTR*, LTOFF_FPTR*).
+    fn needs_descriptor(&self, r_type: u32) -> bool {
+        self.got_holds_descriptor(r_type)
+    }
+    /// Whether a GOT slot holds S + A (one slot per symbol and addend, IA-64) rather than S.
+    fn got_slot_includes_addend(&self) -> bool {
+        false
+    }
+    /// Bytes of a function descriptor for code at `entry` with global pointer `gp`, or
+    /// `None` when the architecture has none.
+    fn descriptor(&self, _entry: u64, _gp: u64) -> Option<Vec<u8>> {
+        None
+    }
+    /// Bytes of one synthesised stub entry (the core intercepts its address).
+    fn stub_size(&self) -> u64 {
+        16
+    }
+    /// The global pointer of a linked image, or `None` when the architecture has none.
+    ///
+    /// # Errors
+    /// The short data cannot be covered (a message naming why).
+    fn choose_gp(&self, _layout: &crate::link::GpLayout) -> Result<Option<u64>, String> {
+        Ok(None)
+    }
+    /// COMMON symbols of at most this many bytes go to the short `.sbss` (ld's `-G`; 0: none).
+    fn small_common_limit(&self) -> u64 {
+        0
+    }
+    /// The bytes that fill alignment gaps between the input sections of code output section
+    /// `name` (repeated), or `None` for zeros.
+    fn code_fill(&self, _name: &str) -> Option<Vec<u8>> {
+        None
+    }
+    /// Finishes an output section once its inputs are merged and relocated (IA-64: ld sorts
+    /// the unwind table by start address); the default leaves it as it is.
+    fn finish_section(&self, _name: &str, _data: &mut Vec<u8>) {}
+    /// How a link may relax `r_type` (see [`crate::link::Relaxation`]).
+    fn relaxation(&self, _r_type: u32) -> crate::link::Relaxation {
+        crate::link::Relaxation::None
+    }
+    /// Rewrites the load a relaxed [`crate::link::Relaxation::Load`] relocation marks at
+    /// `offset` of `image_bytes`.
+    ///
+    /// # Errors
+    /// The field lies outside the section, or is not such a load.
+    fn relax_load(&self, _image_bytes: &mut [u8], _offset: u64, _ctx: &RelocCtx) -> Result<(), ElfError> {
+        Ok(())
+    }
+    /// Like [`Relocations::apply`] with the values only a link knows (gp, descriptor,
+    /// segment and section bases, TLS base); the default ignores them.
+    ///
+    /// # Errors
+    /// As [`Relocations::apply`].
+    fn apply_linked(
+        &self,
+        r: &Reloc,
+        _link: &crate::link::LinkValues,
+        image_bytes: &mut [u8],
+        ctx: &RelocCtx,
+    ) -> Result<(), ElfError> {
+        self.apply(r, image_bytes, ctx)
+    }
 }
 
 /// Why bytes could not be loaded.
@@ -262,6 +354,15 @@ pub fn machine(bytes: &[u8]) -> Option<u16> {
     Some(if !runs(declared) && runs(other) { other } else { declared })
 }
 
+/// Checks an ELF64 header against `rules` (magic, class, machine, byte order) before goblin
+/// parses it, so the error names what is wrong.
+///
+/// # Errors
+/// The first problem found.
+pub fn check_header_for(bytes: &[u8], rules: &dyn Relocations) -> Result<(), ElfError> {
+    check_header(bytes, rules)
+}
+
 fn check_header(bytes: &[u8], rules: &dyn Relocations) -> Result<(), ElfError> {
     if !is_elf(bytes) {
         return Err(ElfError::NotElf);
@@ -377,6 +478,25 @@ fn refuse_dynamic(elf: &Elf<'_>) -> Result<(), ElfError> {
     };
     // Even a static glibc program has IRELATIVE relocations its start-up code applies.
     Err(ElfError::DynamicallyLinked { kind, interp: elf.interpreter.map(str::to_string), relocs })
+}
+
+/// The allocated sections of a parsed ELF object, each at its `sh_addr` and unrelocated (as
+/// `objdump` shows an object), with the map from ELF section index to image section; an
+/// architecture's disassembler builds on it (the one reader of every architecture).
+///
+/// # Errors
+/// [`ElfError::TruncatedSection`] or [`ElfError::SectionTooLarge`].
+pub fn read_sections_of(elf: &Elf<'_>, bytes: &[u8], endian: Endian) -> Result<(Image, Vec<Option<usize>>), ElfError> {
+    let mut image = Image::new(endian);
+    let index_of = read_sections(elf, bytes, &mut image)?;
+    Ok((image, index_of))
+}
+
+/// Adds the named symbols of loaded sections and the absolute ones to `image` (after
+/// [`read_sections_of`] and any placement): a relocatable object's values get their
+/// section's address added.
+pub fn add_symbols(elf: &Elf<'_>, index_of: &[Option<usize>], relocatable: bool, image: &mut Image) {
+    read_symbols(elf, index_of, relocatable, image);
 }
 
 /// Copies the allocated sections; returns ELF section index -> image section index.

@@ -24,6 +24,9 @@ pub enum StallCause {
     Branch,
     /// The cost of delivering or returning from an interruption.
     Interruption,
+    /// The stated cost of a stub standing in for a function (linking, issue 14); holds the
+    /// stub's name.
+    Stub(String),
 }
 
 impl fmt::Display for StallCause {
@@ -34,6 +37,7 @@ impl fmt::Display for StallCause {
             StallCause::Split(rule) => write!(f, "split issue: {rule}"),
             StallCause::Branch => f.write_str("branch"),
             StallCause::Interruption => f.write_str("interruption"),
+            StallCause::Stub(name) => write!(f, "stub {name}"),
         }
     }
 }
