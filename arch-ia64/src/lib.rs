@@ -18,6 +18,7 @@ pub mod encode;
 pub mod exec;
 pub mod format;
 pub mod fpu;
+pub mod kernel_c; // the kernel's accounting C as stubs (issue 14, i14-acct)
 pub mod object_relocs;
 pub mod profile;
 pub mod regs;
