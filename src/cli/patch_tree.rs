@@ -182,12 +182,14 @@ pub fn parse(patch_name: &str, text: &str) -> Result<Vec<FilePatch>, TreePatchEr
                         body.push(HunkLine::Added(rest.to_string()));
                     }
                     "\\" => {}
-                    _ => return Err(err(
-                        i + 1,
-                        format!(
+                    _ => {
+                        return Err(err(
+                            i + 1,
+                            format!(
                             "hunk `{line}` ends early: `{l}` is not a line it still needs ({old_n} old, {new_n} new)"
                         ),
-                    )),
+                        ))
+                    }
                 }
                 i += 1;
             }

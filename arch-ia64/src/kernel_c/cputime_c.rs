@@ -106,7 +106,7 @@ pub fn account_system_index_time(
     Ok(())
 }
 
-/// `account_idle_time(cputime)` (cputime.c:218-228): CPUTIME_IDLE (no task waits for I/O in
+/// `account_idle_time(cputime)` (cputime.c:218-227): CPUTIME_IDLE (no task waits for I/O in
 /// the scenario, so `rq->nr_iowait` is 0 and CPUTIME_IOWAIT is never chosen).
 pub fn account_idle_time(cx: &mut Cx<'_, '_>, caller: &'static str, cputime: u64, cycles: Option<u64>) {
     let itc = cx.guest.itc();
@@ -121,7 +121,7 @@ pub fn account_idle_time(cx: &mut Cx<'_, '_>, caller: &'static str, cputime: u64
     });
 }
 
-/// `account_system_time(p, hardirq_offset, cputime)` (cputime.c:184-202).
+/// `account_system_time(p, hardirq_offset, cputime)` (cputime.c:184-201).
 ///
 /// # Errors
 /// `p` or current's thread_info is not in memory.
@@ -163,7 +163,8 @@ pub fn account_process_tick(cx: &mut Cx<'_, '_>, p: u64, user_tick: bool) -> Res
         return time_c::vtime_flush(cx, p);
     }
     let cputime = cx.config.tick_nsec();
-    // cputime.c:502-507
+    // cputime.c:503-508; `p != this_rq()->idle` is `!is_idle_task(p)` for the scenario's
+    // tasks (the idle task is the only one with PF_IDLE).
     if user_tick {
         account_user_time(cx, "account_process_tick", p, cputime, None)
     } else if !is_idle_task(cx, p)? || irq_count(cx)? != HARDIRQ_OFFSET {
@@ -174,7 +175,7 @@ pub fn account_process_tick(cx: &mut Cx<'_, '_>, p: u64, user_tick: bool) -> Res
     }
 }
 
-/// `vtime_task_switch(prev)` (cputime.c:424-434), called from `finish_task_switch`
+/// `vtime_task_switch(prev)` (cputime.c:424-433), called from `finish_task_switch`
 /// (`kernel/sched/core.c:5130`) with `current` the next task; a no-op without the config
 /// (`include/linux/vtime.h:117`).
 ///
@@ -195,7 +196,7 @@ pub fn vtime_task_switch(cx: &mut Cx<'_, '_>, prev: u64) -> Result<(), StubError
 }
 
 /// `vtime_account_irq(tsk, offset)` (cputime.c:436-450), reached from
-/// `account_hardirq_enter`/`account_softirq_enter` (`include/linux/vtime.h:138-153`) after
+/// `account_hardirq_enter`/`account_softirq_enter` (`include/linux/vtime.h:138-160`) after
 /// the count was raised by `offset`; a no-op without the config (vtime.h:41).
 /// CONFIG_HAVE_VIRT_CPU_ACCOUNTING_IDLE is not set on ia64, so an idle task's time is idle.
 ///

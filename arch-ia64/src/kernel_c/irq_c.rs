@@ -12,7 +12,7 @@ use emu_core::stub::StubError;
 use super::cputime_c::{self, HARDIRQ_OFFSET, SOFTIRQ_OFFSET};
 use super::Cx;
 
-/// `TIF_NEED_RESCHED` (`arch/ia64/include/asm/thread_info.h:101`).
+/// `TIF_NEED_RESCHED` (`arch/ia64/include/asm/thread_info.h:100`).
 pub const TIF_NEED_RESCHED: u32 = 1;
 /// The interval timer's vector, `IA64_TIMER_VECTOR` (`arch/ia64/include/asm/hw_irq.h:72`).
 pub const IA64_TIMER_VECTOR: u64 = 0xef;
@@ -75,7 +75,7 @@ pub struct TickOutcome {
 /// timer.c:2058), then `irq_exit` (softirq.c:669-680: `account_hardirq_exit`, the count
 /// lowered, the pending softirq run by `handle_softirqs` between `account_softirq_enter` and
 /// `account_softirq_exit`, softirq.c:574, 622, with the count raised by SOFTIRQ_OFFSET,
-/// softirq.c:287/434-439).
+/// softirq_handle_begin/end, softirq.c:432-440, 572, 624).
 ///
 /// `regs` is the pt_regs the assembly passed (out1). The ITC moves by `timing`'s steps.
 ///
@@ -97,7 +97,7 @@ pub fn timer_interrupt(cx: &mut Cx<'_, '_>, regs: u64, timing: &CTiming) -> Resu
     cputime_c::account_process_tick(cx, current, user_tick)?;
 
     cx.guest.spend(timing.to_irq_exit);
-    // vtime.h:156-159: account_hardirq_exit is vtime_account_hardirq (a no-op without the
+    // vtime.h:156-160: account_hardirq_exit is vtime_account_hardirq (a no-op without the
     // config, vtime.h:43).
     if cx.config.native {
         super::time_c::vtime_account_hardirq(cx, current)?;
@@ -110,7 +110,7 @@ pub fn timer_interrupt(cx: &mut Cx<'_, '_>, regs: u64, timing: &CTiming) -> Resu
         cx.set_preempt_count(base.wrapping_add(SOFTIRQ_OFFSET))?;
         cputime_c::vtime_account_irq(cx, current, SOFTIRQ_OFFSET)?;
         cx.guest.spend(timing.softirq);
-        // vtime.h:144-147
+        // vtime.h:144-148
         if cx.config.native {
             super::time_c::vtime_account_softirq(cx, current)?;
         }

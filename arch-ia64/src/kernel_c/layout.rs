@@ -11,7 +11,7 @@ pub struct TaskLayout {
     pub task_size: u64,
     /// `task_struct.flags` (PF_VCPU is bit 0, `include/linux/sched.h:1732`).
     pub task_flags: u64,
-    /// `thread_info.flags` (TIF_NEED_RESCHED is bit 1, thread_info.h:101).
+    /// `thread_info.flags` (TIF_NEED_RESCHED is bit 1, thread_info.h:100).
     pub ti_flags: u64,
     /// `thread_info.preempt_count`, where `irq_count()` is kept (thread_info.h:30; the
     /// generic `asm-generic/preempt.h` reads `current_thread_info()->preempt_count`).
@@ -21,7 +21,7 @@ pub struct TaskLayout {
     /// `ac_leave`, `ac_stime`, `ac_utime`). V.1 has no `ac_leave`; without the config there
     /// are none.
     pub ti_u64: Vec<(&'static str, u64)>,
-    /// `pt_regs.cr_ipsr` (`arch/ia64/include/uapi/asm/ptrace.h:85`), read by `user_mode()`.
+    /// `pt_regs.cr_ipsr` (`arch/ia64/include/uapi/asm/ptrace.h:89`), read by `user_mode()`.
     pub pt_cr_ipsr: u64,
 }
 

@@ -132,7 +132,7 @@ impl AccountingLog {
     }
 
     /// `p->utime` as the sinks leave it: what `account_user_time` and `account_guest_time`
-    /// added to `task` (cputime.c:122, 145), in ns.
+    /// added to `task` (cputime.c:122, 144), in ns.
     pub fn utime(&self, task: u64) -> u64 {
         self.reports
             .iter()

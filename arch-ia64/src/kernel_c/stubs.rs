@@ -120,9 +120,17 @@ impl KernelState {
 }
 
 /// `ia64_handle_irq`: the timer interrupt's accounting C.
+///
+/// A harness whose own `ia64_handle_irq` (the vector loop, EOI, re-arming cr.itm) calls a C
+/// function for the timer instead binds this stub there with [`TickStub::binding`]: then the
+/// arguments are `(irq, dev_id)` as for `timer_interrupt`, and pt_regs is the fixed address
+/// the interrupted user context's registers are saved at.
 pub struct TickStub {
     state: Shared,
     inner: Option<Box<dyn Stub>>,
+    name: String,
+    regs: Option<u64>,
+    value: Option<u64>,
 }
 
 impl std::fmt::Debug for TickStub {
@@ -135,7 +143,17 @@ impl TickStub {
     /// The stub, running `inner` first (the harness's own `ia64_handle_irq` for the machine's
     /// side: its value is returned and its cycles are part of the handler's).
     pub fn new(state: Shared, inner: Option<Box<dyn Stub>>) -> TickStub {
-        TickStub { state, inner }
+        TickStub { state, inner, name: "ia64_handle_irq".into(), regs: None, value: None }
+    }
+
+    /// The same C bound to `name` (`timer_interrupt`), with pt_regs at `regs` (a tick from
+    /// user mode saves them at the top of the kernel stack), returning `value` (IRQ_HANDLED
+    /// is 1, `include/linux/irqreturn.h:13`). No vector is checked: the caller dispatched it.
+    pub fn binding(mut self, name: &str, regs: u64, value: u64) -> TickStub {
+        self.name = name.to_string();
+        self.regs = Some(regs);
+        self.value = Some(value);
+        self
     }
 
     /// The shared state.
@@ -146,13 +164,13 @@ impl TickStub {
 
 impl Stub for TickStub {
     fn name(&self) -> &str {
-        "ia64_handle_irq"
+        &self.name
     }
 
     fn call(&mut self, ctx: &mut dyn StubCtx) -> Result<StubReturn, StubError> {
         let vector = ctx.arg(0);
-        let regs = ctx.arg(1);
-        if vector != irq_c::IA64_TIMER_VECTOR {
+        let regs = self.regs.unwrap_or_else(|| ctx.arg(1));
+        if self.regs.is_none() && vector != irq_c::IA64_TIMER_VECTOR {
             return Err(StubError(format!(
                 "ia64_handle_irq: vector {vector:#x} is not the timer's ({:#x}); only the tick is modelled",
                 irq_c::IA64_TIMER_VECTOR
@@ -173,7 +191,7 @@ impl Stub for TickStub {
             }
             Ok(())
         })?;
-        Ok(StubReturn { value: inner.value, cycles })
+        Ok(StubReturn { value: self.value.unwrap_or(inner.value), cycles })
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -10,7 +10,7 @@ use emu_core::stub::StubError;
 use super::cputime_c;
 use super::{CpuStat, Cx};
 
-/// `NSEC_PER_SEC` (`include/vdso/time64.h:8`).
+/// `NSEC_PER_SEC` (`include/vdso/time64.h:11`).
 pub const NSEC_PER_SEC: u64 = 1_000_000_000;
 /// `IA64_NSEC_PER_CYC_SHIFT` (`arch/ia64/include/asm/processor.h:64`).
 pub const IA64_NSEC_PER_CYC_SHIFT: u32 = 30;

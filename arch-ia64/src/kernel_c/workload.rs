@@ -139,7 +139,7 @@ pub struct Workload {
     /// GUESS: user-mode cycles between two calls (the libc wrapper and the loop; the
     /// instructions are not emulated, the span is a stated figure).
     pub user_cycles: u64,
-    /// The interval timer's period, in ITC cycles (itc_freq / HZ, time.c:300's itm_delta).
+    /// The interval timer's period, in ITC cycles (itc_freq / HZ, time.c:301's itm_delta).
     pub tick_cycles: u64,
     /// Task switches.
     pub switches: Switches,
