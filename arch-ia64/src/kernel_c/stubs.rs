@@ -49,6 +49,9 @@ pub struct KernelState {
     pub switch_every_ticks: Option<u64>,
     /// Ticks so far.
     pub ticks: u64,
+    /// The interrupted context's pt_regs, for a tick stub bound where the regs are not an
+    /// argument ([`TickStub::binding`]).
+    pub pt_regs: Option<u64>,
     private: PrivateMemory,
 }
 
@@ -84,6 +87,7 @@ impl KernelState {
             peer,
             switch_every_ticks,
             ticks: 0,
+            pt_regs: None,
             private,
         })))
     }
@@ -129,7 +133,7 @@ pub struct TickStub {
     state: Shared,
     inner: Option<Box<dyn Stub>>,
     name: String,
-    regs: Option<u64>,
+    bound: bool,
     value: Option<u64>,
 }
 
@@ -143,15 +147,16 @@ impl TickStub {
     /// The stub, running `inner` first (the harness's own `ia64_handle_irq` for the machine's
     /// side: its value is returned and its cycles are part of the handler's).
     pub fn new(state: Shared, inner: Option<Box<dyn Stub>>) -> TickStub {
-        TickStub { state, inner, name: "ia64_handle_irq".into(), regs: None, value: None }
+        TickStub { state, inner, name: "ia64_handle_irq".into(), bound: false, value: None }
     }
 
-    /// The same C bound to `name` (`timer_interrupt`), with pt_regs at `regs` (a tick from
-    /// user mode saves them at the top of the kernel stack), returning `value` (IRQ_HANDLED
-    /// is 1, `include/linux/irqreturn.h:13`). No vector is checked: the caller dispatched it.
-    pub fn binding(mut self, name: &str, regs: u64, value: u64) -> TickStub {
+    /// The same C bound to `name` (`timer_interrupt`), with pt_regs at
+    /// [`KernelState::pt_regs`] (where the tick's entry saved them: the top of the kernel
+    /// stack), returning `value` (IRQ_HANDLED is 1, `include/linux/irqreturn.h:13`). No
+    /// vector is checked: the caller dispatched it.
+    pub fn binding(mut self, name: &str, value: u64) -> TickStub {
         self.name = name.to_string();
-        self.regs = Some(regs);
+        self.bound = true;
         self.value = Some(value);
         self
     }
@@ -169,8 +174,14 @@ impl Stub for TickStub {
 
     fn call(&mut self, ctx: &mut dyn StubCtx) -> Result<StubReturn, StubError> {
         let vector = ctx.arg(0);
-        let regs = self.regs.unwrap_or_else(|| ctx.arg(1));
-        if self.regs.is_none() && vector != irq_c::IA64_TIMER_VECTOR {
+        let regs = if self.bound {
+            self.state.borrow().pt_regs.ok_or_else(|| {
+                StubError(format!("{}: the scenario did not say where pt_regs is (KernelState::pt_regs)", self.name))
+            })?
+        } else {
+            ctx.arg(1)
+        };
+        if !self.bound && vector != irq_c::IA64_TIMER_VECTOR {
             return Err(StubError(format!(
                 "ia64_handle_irq: vector {vector:#x} is not the timer's ({:#x}); only the tick is modelled",
                 irq_c::IA64_TIMER_VECTOR
@@ -409,6 +420,31 @@ mod tests {
         assert!(e.0.contains("vector 0xd0"), "{e}");
         assert_eq!(stubs.iter().map(|s| s.name().to_string()).filter(|n| n.starts_with("vtime_")).count(), 7);
         assert!(stubs[2].as_any().downcast_ref::<FunctionStub>().is_some());
+    }
+
+    #[test]
+    fn bound_as_timer_interrupt_it_reads_the_fixed_pt_regs_and_returns_irq_handled() {
+        let state = KernelState::new(
+            KernelCConfig { native: false, ..KernelCConfig::default() },
+            testing::v2(),
+            CTiming::default(),
+            TASK,
+            Peer { task: 0x9000_0000, cycles: 0, idle: false },
+            None,
+        )
+        .unwrap();
+        let mut s = TickStub::new(state.clone(), None).binding("timer_interrupt", 1);
+        assert_eq!(s.name(), "timer_interrupt");
+        let mut ctx = FlatCtx { args: vec![0xef, 0], ..FlatCtx::default() };
+        assert!(s.call(&mut ctx).unwrap_err().0.contains("KernelState::pt_regs"));
+        state.borrow_mut().pt_regs = Some(REGS);
+        ctx.map(TASK, 0x8000);
+        ctx.write(REGS + 64, 8, 3 << 32).unwrap();
+        assert_eq!(s.call(&mut ctx).unwrap().value, 1);
+        ctx.write(REGS + 64, 8, 0).unwrap();
+        s.call(&mut ctx).unwrap();
+        let st = state.borrow();
+        assert_eq!((st.log.utime(TASK), st.log.stime(TASK)), (4_000_000, 4_000_000));
     }
 
     #[test]

@@ -128,8 +128,12 @@ pub struct AccountingVerdict {
     pub tolerance_ns: u64,
     /// Cycles the task was off the CPU (switched out), taken off the true system time.
     pub off_cpu_cycles: u64,
-    /// Where the task's time is, ns (`name`, value), in an order that adds up to the truth.
+    /// Where the task's time is, ns (`name`, value).
     pub breakdown: Vec<(String, u64)>,
+    /// The truth (user + system) minus everything in [`AccountingVerdict::breakdown`], ns: the
+    /// time no field holds (since the last stamp at the end of the run, and what the stamps
+    /// put on the wrong side of a transition they do not sit on).
+    pub unexplained_ns: i128,
     /// Why the reported values differ, one line each, with the evidence.
     pub reasons: Vec<String>,
 }
@@ -181,8 +185,7 @@ pub fn compare(
     breakdown.push(("zeroed in ac_stime by arch_vtime_task_switch".into(), cycles_to_ns(dropped_s, f)));
     let known: u64 = breakdown.iter().map(|b| b.1).sum();
     let total = true_user.saturating_add(true_sys);
-    let rest = i128::from(total) - i128::from(known);
-    breakdown.push(("unexplained (truth - the above)".into(), u64::try_from(rest.max(0)).unwrap_or(0)));
+    let unexplained_ns = i128::from(total) - i128::from(known);
 
     let mut reasons = Vec::new();
     for (name, v) in [("utime", &utime), ("stime", &stime)] {
@@ -226,7 +229,7 @@ pub fn compare(
             ));
         }
     }
-    AccountingVerdict { utime, stime, tolerance_ns, off_cpu_cycles: off_cpu, breakdown, reasons }
+    AccountingVerdict { utime, stime, tolerance_ns, off_cpu_cycles: off_cpu, breakdown, unexplained_ns, reasons }
 }
 
 impl fmt::Display for AccountingVerdict {
@@ -247,6 +250,7 @@ impl fmt::Display for AccountingVerdict {
         for (what, ns) in &self.breakdown {
             writeln!(f, "  {ns:>14} ns  {what}")?;
         }
+        writeln!(f, "  {:>14} ns  in no field (truth - the above)", self.unexplained_ns)?;
         for r in &self.reasons {
             writeln!(f, "why: {r}")?;
         }
@@ -300,7 +304,7 @@ mod tests {
         assert_eq!((v.utime.true_ns, v.utime.reported_ns, v.utime.diff_ns), (10_000_000, 0, -10_000_000));
         assert!(v.stime.within);
         assert_eq!(v.breakdown.iter().find(|b| b.0.contains("ac_utime (entry")).map(|b| b.1), Some(10_000_000));
-        assert_eq!(v.breakdown.last().map(|b| b.1), Some(0), "everything is found");
+        assert_eq!(v.unexplained_ns, 0, "everything is found");
         let text = v.to_string();
         assert!(
             text.contains("utime: true 10000000 ns, accounted 0 ns (-10000000 ns, -100.0%)  (beyond tolerance)"),
