@@ -53,6 +53,9 @@ enum Command {
     Run {
         /// The source or object file.
         file: Option<PathBuf>,
+        /// More relocatable objects of the same architecture, linked with the first.
+        #[arg(value_name = "MORE.o")]
+        more: Vec<PathBuf>,
         /// Harness (TOML): memory regions, registers, counters. Default: a stack, a
         /// backing store and a task area, b0 = the sentinel.
         #[arg(long, value_name = "H.toml")]
@@ -99,13 +102,24 @@ enum Command {
     /// Run a workload of system calls through a catalogue trace's entry, exit and tick
     /// paths; report cycles per path and true against accounted user/system time.
     Scenario {
-        /// Catalogue name of the trace (see `acctemu list`).
-        trace: String,
+        /// Catalogue name of the trace (see `acctemu list`; ia64/linux-6.1/{none,v1,v2} run
+        /// the installed 6.1 tree's own files).
+        #[arg(required_unless_present = "tree")]
+        trace: Option<String>,
         #[command(flatten)]
         workload: WorkloadArgs,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
+        #[command(flatten)]
+        tree: TreeFlags,
+        /// The kernel config of --tree (default: the tree's .config, else the v2 config of
+        /// traces/ia64/linux-6.1).
+        #[arg(long, value_name = "FILE", requires = "tree")]
+        kernel_config: Option<PathBuf>,
+        /// A real build's include/generated/asm-offsets.h for --tree.
+        #[arg(long, value_name = "FILE", requires = "tree")]
+        asm_offsets: Option<PathBuf>,
     },
     /// Cycle-diff two versions: catalogue traces per system call over a workload (with no
     /// arguments: ia64/syscall/v1 against v2, baseline none), or two plain programs over one run.
@@ -142,6 +156,8 @@ enum Command {
         format: cli::scenario::ScenarioFormat,
         #[command(flatten)]
         pp: PpFlags,
+        #[command(flatten)]
+        tree: TreeFlags,
     },
     /// Cycles of catalogue traces as a parameter varies: one call of an x86 helper (cpus for
     /// x86/timer-target/*, missed-periods for x86/sched-avg/*), or a full scenario of a trace
@@ -290,11 +306,13 @@ struct PpFlags {
     /// The build directory (O=) whose generated headers, where present, are used.
     #[arg(long, value_name = "DIR", requires = "kernel_tree")]
     kernel_build: Option<PathBuf>,
-    /// The kernel config (default: the build directory's .config).
-    #[arg(long, value_name = "FILE", requires = "kernel_tree")]
+    /// The kernel config (default: the build directory's .config); with --kernel-tree, or
+    /// diff's --tree.
+    #[arg(long, value_name = "FILE")]
     kernel_config: Option<PathBuf>,
-    /// A real build's include/generated/asm-offsets.h, instead of the generated one.
-    #[arg(long, value_name = "FILE", requires = "kernel_tree")]
+    /// A real build's include/generated/asm-offsets.h, instead of the generated one; with
+    /// --kernel-tree, or diff's --tree.
+    #[arg(long, value_name = "FILE")]
     asm_offsets: Option<PathBuf>,
 }
 
@@ -308,6 +326,89 @@ impl PpFlags {
             kernel_config: self.kernel_config,
             asm_offsets: self.asm_offsets,
         }
+    }
+}
+
+/// A Linux ia64 kernel tree run by `scenario --tree` and `diff --tree` (issue 14).
+#[derive(Debug, clap::Args)]
+struct TreeFlags {
+    /// Run this ia64 kernel tree's own entry files (ivt.S, entry.S, fsys.S, gate.S):
+    /// preprocessed, assembled and linked by acctemu with stubs for the C they call, each
+    /// entry kind from user mode back to user mode.
+    #[arg(long, value_name = "DIR")]
+    tree: Option<PathBuf>,
+    /// diff: side B, another tree, or a directory of files replacing --tree's at the same
+    /// relative paths (with --patch: B is --tree with the patch applied).
+    #[arg(long, value_name = "DIR", requires = "tree")]
+    tree_b: Option<PathBuf>,
+    /// Entry kinds to run: break, epc, fsys-getpid, tick (default: all).
+    #[arg(long = "entry-kind", value_name = "KIND")]
+    entry_kind: Vec<String>,
+    /// Round trips of each entry kind (with --tree or an ia64/linux-6.1 trace).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    calls: usize,
+}
+
+impl TreeFlags {
+    /// The entry kinds asked for (all by default).
+    fn entries(&self) -> Result<Vec<arch_ia64::kernel::EntryKind>, cli::CliError> {
+        let mut entries = Vec::new();
+        for k in &self.entry_kind {
+            let kind = arch_ia64::kernel::EntryKind::parse(k).ok_or_else(|| {
+                cli::CliError::Usage(format!("--entry-kind {k}: one of break, epc, fsys-getpid, tick"))
+            })?;
+            entries.push(kind);
+        }
+        if entries.is_empty() {
+            entries = arch_ia64::kernel::EntryKind::ALL.to_vec();
+        }
+        if self.calls < 2 {
+            return Err(cli::CliError::Usage(
+                "--calls: at least 2 (the first round trip is left out of the means)".into(),
+            ));
+        }
+        Ok(entries)
+    }
+
+    fn request(
+        &self,
+        config: Option<PathBuf>,
+        asm_offsets: Option<PathBuf>,
+        patch: Option<PathBuf>,
+        defines: Vec<String>,
+        json: bool,
+    ) -> Result<Option<cli::kernel_tree::TreeRequest>, cli::CliError> {
+        let Some(tree) = &self.tree else { return Ok(None) };
+        let entries = self.entries()?;
+        let a = cli::kernel_tree::TreeSide {
+            tree: tree.clone(),
+            config: config.clone(),
+            asm_offsets: asm_offsets.clone(),
+            defines: defines.clone(),
+            label: tree.display().to_string(),
+            ..Default::default()
+        };
+        let b = match (&self.tree_b, &patch) {
+            (Some(_), Some(_)) => {
+                return Err(cli::CliError::Usage("--tree-b and --patch both name side B: give one".into()))
+            }
+            (Some(dir), None) => {
+                let full = dir.join("include/linux/kconfig.h").is_file();
+                Some(cli::kernel_tree::TreeSide {
+                    tree: if full { dir.clone() } else { tree.clone() },
+                    overlay: (!full).then(|| dir.clone()),
+                    label: dir.display().to_string(),
+                    ..a.clone()
+                })
+            }
+            (None, Some(p)) => Some(cli::kernel_tree::TreeSide {
+                patch: Some(p.clone()),
+                label: format!("{} + {}", tree.display(), p.display()),
+                ..a.clone()
+            }),
+            (None, None) => None,
+        };
+        Ok(Some(cli::kernel_tree::TreeRequest { a, b, entries, calls: self.calls, json }))
     }
 }
 
@@ -389,6 +490,7 @@ fn run(args: Args) -> Result<String, CliError> {
         Command::Run { explain_model: true, .. } => Ok(arch_ia64::timing::Itanium2Params::default().explain_model()),
         Command::Run {
             file,
+            more,
             harness,
             entry,
             sets,
@@ -407,6 +509,7 @@ fn run(args: Args) -> Result<String, CliError> {
             let file = file.ok_or_else(|| CliError::Usage("run: a source or object file is required".into()))?;
             let req = RunRequest {
                 file,
+                more_files: more,
                 harness,
                 entry,
                 sets,
@@ -431,7 +534,27 @@ fn run(args: Args) -> Result<String, CliError> {
             Ok(out.stdout)
         }
         Command::Disasm { file, base, reloc } => cli::disasm::run(&file, base, reloc),
-        Command::Diff { a, b, patch, define, a_define, b_define, include, entry, harness, workload, format, pp } => {
+        Command::Diff {
+            a,
+            b,
+            patch,
+            define,
+            a_define,
+            b_define,
+            include,
+            entry,
+            harness,
+            workload,
+            format,
+            pp,
+            tree,
+        } => {
+            let json = format == cli::scenario::ScenarioFormat::Json;
+            if let Some(req) =
+                tree.request(pp.kernel_config.clone(), pp.asm_offsets.clone(), patch.clone(), define.clone(), json)?
+            {
+                return cli::kernel_tree::run(&req);
+            }
             let run_workload = workload.workload_for(a.iter().chain(&b).map(String::as_str))?;
             cli::diff::run(&cli::diff::DiffRequest {
                 a,
@@ -449,12 +572,28 @@ fn run(args: Args) -> Result<String, CliError> {
                 json: format == cli::scenario::ScenarioFormat::Json,
             })
         }
-        Command::Scenario { trace, workload, format } => cli::scenario::run(&cli::scenario::ScenarioRequest {
-            workload: workload.workload_for([trace.as_str()])?,
-            trace,
-            max_paths: workload.max_paths,
-            format,
-        }),
+        Command::Scenario { trace, workload, format, tree, kernel_config, asm_offsets } => {
+            let json = format == cli::scenario::ScenarioFormat::Json;
+            if let Some(req) = tree.request(kernel_config, asm_offsets, None, Vec::new(), json)? {
+                return cli::kernel_tree::run(&req);
+            }
+            let trace = trace.unwrap_or_default();
+            if let Some(side) = cli::kernel_tree::catalogue_side(&trace)? {
+                return cli::kernel_tree::run(&cli::kernel_tree::TreeRequest {
+                    a: side,
+                    b: None,
+                    entries: tree.entries()?,
+                    calls: tree.calls,
+                    json,
+                });
+            }
+            cli::scenario::run(&cli::scenario::ScenarioRequest {
+                workload: workload.workload_for([trace.as_str()])?,
+                trace,
+                max_paths: workload.max_paths,
+                format,
+            })
+        }
         Command::Sweep { traces, param, from, to, step, format, svg, workload } => {
             let base = workload.workload_for(traces.iter().map(String::as_str))?;
             cli::sweep::run(&cli::sweep::SweepRequest {

@@ -18,14 +18,19 @@ pub mod encode;
 pub mod exec;
 pub mod format;
 pub mod fpu;
+pub mod link;
+// Kernel harness (issue 14).
+pub mod kernel;
 pub mod kernel_c; // the kernel's accounting C as stubs (issue 14, i14-acct)
 pub mod object_relocs;
 pub mod profile;
 pub mod regs;
+pub mod reloc;
 pub mod res;
 pub mod run;
 pub mod scenario;
 pub mod snapshot;
 pub mod state;
+pub mod stub_call;
 pub mod table;
 pub mod timing;

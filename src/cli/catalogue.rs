@@ -21,6 +21,29 @@ pub fn list() -> String {
             let _ = writeln!(out, "    {:<14} from {} to {end}", b.kind.name(), b.start);
         }
     }
+    out.push_str(&linux_6_1());
+    out
+}
+
+/// The traces run from the installed Linux 6.1 tree's own files (issue 14; see
+/// `super::kernel_tree`), listed with where the tree comes from.
+fn linux_6_1() -> String {
+    let tree = match super::kernel_tree::installed_tree() {
+        Ok(t) => format!("{}", t.display()),
+        Err(_) => "not installed (ACCTEMU_LINUX_TREE=DIR, or /usr/src/linux-source-6.1 extracted)".to_string(),
+    };
+    let mut out = String::new();
+    for (v, about) in [
+        ("none", "CONFIG_VIRT_CPU_ACCOUNTING_NATIVE off"),
+        ("v1", "seed 004's patch reversed on the files (ACCTEMU_LINUX_V1=DIR), the option on"),
+        ("v2", "the files as shipped, CONFIG_VIRT_CPU_ACCOUNTING_NATIVE on"),
+    ] {
+        let _ = writeln!(out, "ia64/linux-6.1/{v}");
+        let _ = writeln!(out, "  arch:   ia64");
+        let _ = writeln!(out, "  tree:   {tree}");
+        let _ = writeln!(out, "  about:  Linux 6.1's own ivt.S, entry.S, fsys.S, gate.S, {about}");
+        let _ = writeln!(out, "  paths:  break, epc, fsys-getpid, tick (user mode back to user mode)");
+    }
     out
 }
 

@@ -9,6 +9,8 @@ pub mod diff;
 pub mod disasm;
 pub mod exit;
 pub mod kernel;
+// Kernel trees (issue 14).
+pub mod kernel_tree;
 pub mod limits;
 pub mod listing;
 pub mod patch;
@@ -75,6 +77,14 @@ pub enum CliError {
     /// The command line is inconsistent, or a flag value cannot be meant.
     #[error("{0}")]
     Usage(String),
+    /// Objects could not be linked (linking, issue 14): the message names the objects and
+    /// symbols.
+    #[error("{0}")]
+    Link(Box<emu_core::link::LinkError>),
+    /// A kernel tree did not build, link or run (`scenario --tree`, `diff --tree`; issue 14):
+    /// the message names the file, line or symbol.
+    #[error("{0}")]
+    Kernel(String),
     /// A run stopped before its expected end: `main` prints the report to stdout as usual,
     /// this message to stderr, and exits with [`exit::Status::Stopped`].
     #[error("the run stopped before its expected end (a return to the sentinel or rfi): {stop}")]

@@ -83,12 +83,26 @@ pub(super) fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> 
             let n = o[0] as u8;
             check_cr(st, n)?;
             let v = gr_no_nat(st, o[1], "control register source")?;
+            // Interrupt controller (kernel harness, issue 14): cr.irr0-3 are read-only,
+            // cr.itm arms the timer, cr.eoi retires the vector in service.
+            match n {
+                cr::IRR0..=cr::IRR3 => return Err(illegal_operation("cr.irr0-3 are read-only")),
+                cr::ITM => st.interrupts.write_itm(),
+                cr::EOI => st.interrupts.write_eoi(),
+                _ => {}
+            }
             st.cr[usize::from(n & 127)] = v;
         }
         Op::MovFromCr => {
             let n = o[1] as u8;
             check_cr(st, n)?;
-            let v = st.cr[usize::from(n & 127)];
+            // Interrupt controller (kernel harness, issue 14): cr.ivr acknowledges, cr.irr
+            // reads the pending set.
+            let v = match n {
+                cr::IVR => st.interrupts.read_ivr(&st.cr),
+                cr::IRR0..=cr::IRR3 => st.interrupts.irr(usize::from(n - cr::IRR0)),
+                _ => st.cr[usize::from(n & 127)],
+            };
             set_gr(st, o[0], v, false)?;
         }
         Op::MovToPsrL => {

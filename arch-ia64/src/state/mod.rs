@@ -9,6 +9,8 @@ pub mod indirect;
 pub mod psr;
 pub mod rse;
 pub mod tlb;
+// Interval timer and interrupt controller (kernel harness, issue 14).
+pub mod timer;
 
 use fr::Fr;
 use psr::Psr;
@@ -45,6 +47,8 @@ pub struct State {
     pub alat: alat::Alat,
     /// The translation lookaside buffers and whether translation is modelled (TLB, issue 12).
     pub tlb: tlb::Tlb,
+    /// The interval timer and external-interrupt controller (kernel harness, issue 14).
+    pub interrupts: timer::Interrupts,
 }
 
 impl State {
@@ -66,6 +70,7 @@ impl State {
             ind: indirect::IndirectRegs::default(),
             alat: alat::Alat::default(),
             tlb: tlb::Tlb::default(),
+            interrupts: timer::Interrupts::default(),
         }
     }
 
