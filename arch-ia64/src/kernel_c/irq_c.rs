@@ -87,6 +87,7 @@ pub fn timer_interrupt(cx: &mut Cx<'_, '_>, regs: u64, timing: &CTiming) -> Resu
     let ipsr = cx.guest.ld8(regs.wrapping_add(cx.layout.pt_cr_ipsr))?;
     // ptrace.h:90: cpl is psr bits 32-33 (kregs.h:59-60).
     let user_tick = (ipsr >> 32) & 3 != 0;
+    cx.log.ticks.push((cx.guest.itc(), user_tick));
     let base = cx.preempt_count()?;
 
     cx.guest.spend(timing.irq_enter);

@@ -115,6 +115,8 @@ pub struct AccountingLog {
     pub calls: Vec<(&'static str, u64)>,
     /// Each interval the scenario's task was off the CPU (ITC out, ITC back).
     pub switches: Vec<(u64, u64)>,
+    /// Each tick: the ITC and whether it interrupted user mode (`user_mode(regs)`).
+    pub ticks: Vec<(u64, bool)>,
     /// Values the C overwrote without reporting them: (ITC, task, field, value), e.g. the
     /// assembly's `ac_utime` zeroed by `arch_vtime_task_switch` (time.c:116).
     pub discarded: Vec<(u64, u64, &'static str, u64)>,

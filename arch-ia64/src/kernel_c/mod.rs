@@ -18,12 +18,15 @@
 //! - [`stubs`]: the [`emu_core::stub::Stub`] implementations binding those symbols.
 //! - [`truth`]: the true user/system time of a run against what the log reports.
 //! - [`workload`]: Unixbench's "System Call Overhead" loop as the scenario runs it.
+//! - [`scenario`]: the workload on the kernel harness ([`crate::kernel`]) with these stubs
+//!   bound, the truth from psr.cpl beside it, and the verdict.
 
 pub mod cputime_c;
 pub mod guest;
 pub mod irq_c;
 pub mod layout;
 pub mod log;
+pub mod scenario;
 pub mod stubs;
 pub mod time_c;
 pub mod truth;

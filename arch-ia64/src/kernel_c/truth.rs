@@ -25,6 +25,7 @@ pub enum Mode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccountingTruth {
     mode: Mode,
+    start: u64,
     since: u64,
     /// Cycles in user mode so far.
     pub user_cycles: u64,
@@ -37,7 +38,17 @@ pub struct AccountingTruth {
 impl AccountingTruth {
     /// The task starts in `mode` at ITC `at`.
     pub fn new(at: u64, mode: Mode) -> AccountingTruth {
-        AccountingTruth { mode, since: at, user_cycles: 0, kernel_cycles: 0, transitions: 0 }
+        AccountingTruth { mode, start: at, since: at, user_cycles: 0, kernel_cycles: 0, transitions: 0 }
+    }
+
+    /// The ITC the run started at.
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
+    /// The ITC of the last transition (the end, after [`AccountingTruth::finish`]).
+    pub fn end(&self) -> u64 {
+        self.since
     }
 
     /// The mode changes to `mode` at `at` (a repeated mode only closes the span).
@@ -123,8 +134,9 @@ pub struct AccountingVerdict {
     pub utime: FieldVerdict,
     /// System time (every index: SYSTEM, IRQ, SOFTIRQ).
     pub stime: FieldVerdict,
-    /// The tolerance: one TICK_NSEC (at most one tick's time can be unreported at the end,
-    /// the tick flushing every tick) plus 1 ns per report (`cycle_to_nsec` truncates), ns.
+    /// The tolerance, ns: the time from the kernel's last flush (`vtime_flush` or, without
+    /// the config, `account_process_tick`) to the end of the run, which no kernel could have
+    /// reported yet, plus 1 ns per report (`cycle_to_nsec` truncates).
     pub tolerance_ns: u64,
     /// Cycles the task was off the CPU (switched out), taken off the true system time.
     pub off_cpu_cycles: u64,
@@ -159,7 +171,15 @@ pub fn compare(
     let true_user = cycles_to_ns(truth.user_cycles, f);
     let true_sys = cycles_to_ns(truth.kernel_cycles.saturating_sub(off_cpu), f);
     let reports = log.reports.iter().filter(|r| r.task == Some(task)).count() as u64;
-    let tolerance_ns = config.tick_nsec().saturating_add(reports);
+    let last_flush = log
+        .calls
+        .iter()
+        .filter(|c| c.0 == "vtime_flush" || c.0 == "account_process_tick")
+        .map(|c| c.1)
+        .max()
+        .unwrap_or(truth.start())
+        .max(truth.start());
+    let tolerance_ns = cycles_to_ns(truth.end().saturating_sub(last_flush), f).saturating_add(reports);
     let utime = FieldVerdict::new(true_user, log.utime(task), tolerance_ns);
     let stime = FieldVerdict::new(true_sys, log.stime(task), tolerance_ns);
 
@@ -294,6 +314,10 @@ mod tests {
         let v = compare(&t, &log, TASK, &[], &config);
         assert!(v.correct(), "{v}");
         assert!(v.reasons.is_empty());
+        // No flush at all: the whole run could still be pending.
+        assert_eq!(v.tolerance_ns, 11_000_000 + 2);
+        log.calls.push(("vtime_flush", 16_500_000 - 1500));
+        assert_eq!(compare(&t, &log, TASK, &[], &config).tolerance_ns, 1000 + 2);
 
         let mut log = AccountingLog::default();
         log.reports.push(report(1_000_000, Sink::SystemIndexTime, CpuStat::System));

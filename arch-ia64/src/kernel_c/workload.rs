@@ -136,9 +136,6 @@ pub struct Workload {
     pub iterations: u64,
     /// Whether every call enters by `break` (a libc without AT_SYSINFO).
     pub all_break: bool,
-    /// GUESS: user-mode cycles between two calls (the libc wrapper and the loop; the
-    /// instructions are not emulated, the span is a stated figure).
-    pub user_cycles: u64,
     /// The interval timer's period, in ITC cycles (itc_freq / HZ, time.c:301's itm_delta).
     pub tick_cycles: u64,
     /// Task switches.
@@ -157,7 +154,6 @@ impl Workload {
             calls: SYSCALL_OVERHEAD_LOOP.to_vec(),
             iterations,
             all_break: false,
-            user_cycles: 60,
             tick_cycles: (itc_freq + hz / 2) / hz,
             switches: Switches::EveryTicks(4),
             pid: 1000,
