@@ -45,8 +45,10 @@ impl PrivateMemory {
     }
 
     /// The `__u64` at `addr`, if a block holds it.
-    pub fn peek8(&mut self, addr: u64) -> Option<u64> {
-        let b = self.slice(addr, 8)?;
+    pub fn peek8(&self, addr: u64) -> Option<u64> {
+        let (&base, block) = self.blocks.range(..=addr).next_back()?;
+        let start = usize::try_from(addr - base).ok()?;
+        let b = block.get(start..start.checked_add(8)?)?;
         let mut v = [0u8; 8];
         v.copy_from_slice(b);
         Some(u64::from_le_bytes(v))

@@ -3,6 +3,7 @@
 //! (psr.cpl after each instruction) summed beside it, and the verdict.
 
 use emu_core::cpu::Cpu;
+use emu_core::stub::StubSpec;
 
 use super::irq_c::CTiming;
 use super::stubs::{KernelState, Peer, ScheduleStub, Shared, TickStub};
@@ -122,10 +123,17 @@ pub fn run(
     };
     let state: Shared =
         KernelState::new(config.clone(), layout.clone(), opts.timing, 0, opts.peer, switch_every).map_err(|e| e.0)?;
-    let stubs: Vec<Box<dyn emu_core::stub::Stub>> = vec![
+    let mut stubs: Vec<Box<dyn emu_core::stub::Stub>> = vec![
         Box::new(TickStub::new(state.clone(), None).binding("timer_interrupt", 1)),
         Box::new(ScheduleStub::new(state.clone())),
     ];
+    // The handlers return what the workload says (at no cost: their bodies are not modelled).
+    for c in &w.calls {
+        if !stubs.iter().any(|s| s.name() == c.handler) {
+            let returns = w.value(c);
+            stubs.push(Box::new(StubSpec { name: c.handler.to_string(), returns, ..StubSpec::default() }));
+        }
+    }
     let program = calls(h, w)?;
     let mut km = h.boot(&program, Some(w.tick_cycles), stubs).map_err(|e| e.to_string())?;
     let task = km.layout.task;
@@ -212,7 +220,21 @@ pub fn run(
     let st = state.borrow();
     let mem = &km.machine.mem;
     let thread_info = st.thread_info(task, |a| mem.read_u64(a).ok());
-    let verdict = compare(&truth, &st.log, task, &thread_info, &config);
+    let mut verdict = compare(&truth, &st.log, task, &thread_info, &config);
+    if edges.trips > edges.unstamped_trips {
+        let per = |c: u64| c as f64 / edges.trips.max(1) as f64;
+        verdict.reasons.push(format!(
+            "the assembly's own split is off as well: of {} round trips, {:.1} kernel cycles per trip come before the \
+             entry's first ITC stamp and {:.1} after the exit's last, and {} trips ({} cycles) stamp nothing \
+             (light-weight fsys): {} ns of kernel time on the user side, had the C read ac_utime",
+            edges.trips,
+            per(edges.head_cycles),
+            per(edges.tail_cycles),
+            edges.unstamped_trips,
+            edges.unstamped_cycles,
+            super::truth::cycles_to_ns(edges.total(), config.itc_freq)
+        ));
+    }
     Ok(AccountingRun {
         truth,
         log: st.log.clone(),

@@ -110,13 +110,12 @@ impl KernelState {
     /// `task`'s thread_info `__u64` accounting fields as they are now, by name; `read`
     /// reads guest memory (the peer's comes from the Rust side).
     pub fn thread_info(&self, task: u64, mut read: impl FnMut(u64) -> Option<u64>) -> Vec<(&'static str, Option<u64>)> {
-        let mut private = self.private.clone();
         self.layout
             .ti_u64
             .iter()
             .map(|&(name, off)| {
                 let addr = task.wrapping_add(self.layout.task_size).wrapping_add(off);
-                let mine = private.peek8(addr);
+                let mine = self.private.peek8(addr);
                 (name, mine.or_else(|| read(addr)))
             })
             .collect()

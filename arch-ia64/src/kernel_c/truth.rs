@@ -241,11 +241,14 @@ pub fn compare(
                 log.count("vtime_flush"),
             ));
         } else {
+            let user_ticks = log.ticks.iter().filter(|t| t.1).count();
             reasons.push(format!(
                 "without the config the tick samples: {} ticks charged whole TICK_NSEC ({} ns) to the mode each found \
-                 (cputime.c:483-509)",
+                 (cputime.c:483-509); {user_ticks} of {} found user mode, where the truth has {:.1}% of the time",
                 log.count("account_process_tick"),
-                config.tick_nsec()
+                config.tick_nsec(),
+                log.ticks.len(),
+                utime.true_ns as f64 * 100.0 / (utime.true_ns + stime.true_ns).max(1) as f64
             ));
         }
     }
@@ -321,7 +324,7 @@ mod tests {
 
         let mut log = AccountingLog::default();
         log.reports.push(report(1_000_000, Sink::SystemIndexTime, CpuStat::System));
-        log.calls.push(("vtime_flush", 0));
+        log.calls.push(("vtime_flush", 16_500_000));
         let ti = [("ac_utime", Some(15_000_000)), ("ac_stime", None)];
         let v = compare(&t, &log, TASK, &ti, &config);
         assert!(!v.correct());
