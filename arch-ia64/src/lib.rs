@@ -21,6 +21,7 @@ pub mod fpu;
 pub mod link;
 // Kernel harness (issue 14).
 pub mod kernel;
+pub mod kernel_c; // the kernel's accounting C as stubs (issue 14, i14-acct)
 pub mod object_relocs;
 pub mod profile;
 pub mod regs;

@@ -14,11 +14,13 @@ pub mod kernel_tree;
 pub mod limits;
 pub mod listing;
 pub mod patch;
+pub mod patch_tree; // several files, -R, offsets and fuzz (issue 14, i14-acct)
 pub mod plain_diff;
 pub mod run;
 pub mod scenario;
 pub mod scenario_s390;
 pub mod scenario_x86;
+pub mod seed004_v1; // the V.1 tree of Linux 6.1 (issue 14, i14-acct)
 pub mod sweep;
 #[cfg(test)]
 mod test_support;

@@ -117,6 +117,11 @@ pub fn evaluate(types: &Types, config: &KernelConfig) -> Result<Vec<Offset>, Ker
         if name.starts_with("TI_AC_") && !accounting {
             continue;
         }
+        // V.1 (seed 004's patch reversed, issue 14) has no ac_leave, and its asm-offsets.c
+        // no TI_AC_LEAVE.
+        if *name == "TI_AC_LEAVE" && types.get("thread_info").is_some_and(|l| l.offset("ac_leave").is_none()) {
+            continue;
+        }
         let (value, source) = match *src {
             Source::Size(s) => (layout(s)?.shape.size, format!("sizeof(struct {s})")),
             Source::Field(s, m) => {
