@@ -53,6 +53,9 @@ enum Command {
     Run {
         /// The source or object file.
         file: Option<PathBuf>,
+        /// More relocatable objects of the same architecture, linked with the first.
+        #[arg(value_name = "MORE.o")]
+        more: Vec<PathBuf>,
         /// Harness (TOML): memory regions, registers, counters. Default: a stack, a
         /// backing store and a task area, b0 = the sentinel.
         #[arg(long, value_name = "H.toml")]
@@ -389,6 +392,7 @@ fn run(args: Args) -> Result<String, CliError> {
         Command::Run { explain_model: true, .. } => Ok(arch_ia64::timing::Itanium2Params::default().explain_model()),
         Command::Run {
             file,
+            more,
             harness,
             entry,
             sets,
@@ -407,6 +411,7 @@ fn run(args: Args) -> Result<String, CliError> {
             let file = file.ok_or_else(|| CliError::Usage("run: a source or object file is required".into()))?;
             let req = RunRequest {
                 file,
+                more_files: more,
                 harness,
                 entry,
                 sets,

@@ -55,6 +55,8 @@ pub struct Ia64Cpu {
     untimed_cycles: u64,
     untimed_groups: u64,
     profile: Option<Profile>,
+    /// Stubs bound to undefined symbols (issue 14, i14-link).
+    stubs: Option<crate::stub_call::SharedStubs>,
 }
 
 /// Where the cycles went, by instruction group: each instruction is charged the cycles
@@ -113,6 +115,7 @@ impl Ia64Cpu {
             untimed_cycles: 0,
             untimed_groups: 0,
             profile: None,
+            stubs: None,
         }
     }
 
@@ -247,6 +250,48 @@ impl Ia64Cpu {
     pub fn itc(&self) -> u64 {
         self.cycles().wrapping_mul(self.config.itc_per_cycle).wrapping_add(self.state.itc_offset)
     }
+
+    // stubs (issue 14, i14-link)
+    /// Installs the stubs a run calls (see [`crate::stub_call`]).
+    pub fn set_stubs(&mut self, table: crate::stub_call::StubTable) {
+        self.stubs = Some(std::rc::Rc::new(std::cell::RefCell::new(table)));
+    }
+
+    /// The installed stubs, to read back what they recorded.
+    pub fn stubs(&self) -> Option<&crate::stub_call::SharedStubs> {
+        self.stubs.as_ref()
+    }
+
+    /// Runs the stub at `ip` and returns to b0 (see [`crate::stub_call`]).
+    fn call_stub(&mut self, mem: &mut Memory, ip: u64) -> Result<StepEvent, ExecError> {
+        let Some(table) = self.stubs.clone() else { return Err(ExecError::NoCode { pc: ip, slot: 0 }) };
+        let now = self.itc();
+        let mut table = table.borrow_mut();
+        let ret = table.call(ip, &self.state, mem, now)?;
+        let name = table.name_at(ip);
+        drop(table);
+        let target = crate::stub_call::return_from_stub(&mut self.state, mem, ret.value, ip, &name)?;
+        if let Some(p) = &mut self.profile {
+            let g = p.groups.entry(ip).or_default();
+            g.cycles += ret.cycles;
+            g.runs += 1;
+        }
+        match &mut self.timing {
+            Some(t) => {
+                t.redirect();
+                t.advance(ret.cycles);
+            }
+            None => self.untimed_cycles += ret.cycles,
+        }
+        if let Some(p) = &mut self.profile {
+            p.last_cycle = None;
+            p.group_start = None;
+        }
+        self.state.ip = target;
+        self.state.psr = self.state.psr.with_ri(0);
+        self.state.gr.set_bank(self.state.psr.bank());
+        Ok(if target == self.config.sentinel { StepEvent::Sentinel } else { StepEvent::Continue })
+    }
 }
 
 impl Cpu for Ia64Cpu {
@@ -255,6 +300,12 @@ impl Cpu for Ia64Cpu {
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
         let ip = self.state.ip;
         let slot = self.state.psr.ri();
+        if slot == 0 && self.stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)) {
+            return self.call_stub(mem, ip);
+        }
+        if slot == 0 && self.stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)) {
+            return self.call_stub(mem, ip);
+        }
         // The fetch translates through the ITLB when the harness enables translation (TLB,
         // issue 12); otherwise code is found at its virtual address.
         let fetch = if self.state.tlb.enabled && self.state.psr.contains(Psr::IT) {

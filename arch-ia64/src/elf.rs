@@ -171,8 +171,21 @@ pub(crate) fn load_unplaced(bytes: &[u8]) -> Result<(Image, Vec<Option<usize>>, 
 pub fn load_for_run(bytes: &[u8]) -> Result<Image, ElfError> {
     check_header(bytes)?;
     let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
-    check_relocations(&elf)?;
+    check_relocations(&elf, true)?;
     load_parsed(&elf, bytes, true).map(|(image, _)| image)
+}
+
+/// Checks that an object's relocations can be right (known types, symbol indices inside
+/// the symbol table, fields inside their sections, existing target sections) before a link
+/// applies them, so a corrupt one is named as such.
+///
+/// # Errors
+/// What [`load`] reports for the header, [`ElfError::CorruptRelocation`] for the first
+/// relocation that cannot be right.
+pub fn check_relocations_sane(bytes: &[u8]) -> Result<(), ElfError> {
+    check_header(bytes)?;
+    let elf = Elf::parse(bytes).map_err(|e| ElfError::Malformed(e.to_string()))?;
+    check_relocations(&elf, false)
 }
 
 /// The image of a parsed object (see [`load`]; `place`: lay out a relocatable object's
@@ -252,8 +265,9 @@ fn load_parsed(elf: &Elf<'_>, bytes: &[u8], place: bool) -> Result<(Image, Vec<O
 /// `sh_type` of the IA-64 unwind table (`.IA_64.unwind`).
 const SHT_IA_64_UNWIND: u32 = 0x7000_0001;
 
-/// The first relocation that would change a loaded section, as an error.
-fn check_relocations(elf: &Elf<'_>) -> Result<(), ElfError> {
+/// The first relocation that would change a loaded section, as an error (when `refuse`;
+/// else only the corrupt ones).
+fn check_relocations(elf: &Elf<'_>, refuse: bool) -> Result<(), ElfError> {
     for (rel_idx, relocs) in &elf.shdr_relocs {
         let Some(rel_sh) = elf.section_headers.get(*rel_idx) else { continue };
         let rel_section = section_name(elf, *rel_idx);
@@ -323,6 +337,9 @@ fn check_relocations(elf: &Elf<'_>) -> Result<(), ElfError> {
             } else {
                 elf.strtab.get_at(sym.st_name).unwrap_or("").to_string()
             };
+            if !refuse {
+                continue;
+            }
             let addend = match r.r_addend.unwrap_or(0) {
                 0 => String::new(),
                 a if a < 0 => format!(" - {:#x}", a.unsigned_abs()),

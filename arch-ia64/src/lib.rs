@@ -20,13 +20,16 @@ pub mod format;
 pub mod fpu;
 // Kernel exception-table fixups for the library routines (issue 14, i14-lib).
 pub mod kernel_extable;
+pub mod link;
 pub mod object_relocs;
 pub mod profile;
 pub mod regs;
+pub mod reloc;
 pub mod res;
 pub mod run;
 pub mod scenario;
 pub mod snapshot;
 pub mod state;
+pub mod stub_call;
 pub mod table;
 pub mod timing;

@@ -71,6 +71,53 @@ pub trait Relocations {
     /// # Errors
     /// Unknown type, overflow, or a field past the end of the section.
     fn apply(&self, r: &Reloc, image_bytes: &mut [u8], ctx: &RelocCtx) -> Result<(), ElfError>;
+
+    // Linking several objects ([`crate::link`]): what IA-64 needs besides S, A, P and G.
+    // Every method has a default that fits an architecture without gp or descriptors.
+
+    /// Whether the GOT slot of `r_type` holds the address of the symbol's function
+    /// descriptor rather than the symbol (IA-64 LTOFF_FPTR*).
+    fn got_holds_descriptor(&self, _r_type: u32) -> bool {
+        false
+    }
+    /// Whether `r_type` needs a function descriptor for its symbol (IA-64 FPTR*, LTOFF_FPTR*).
+    fn needs_descriptor(&self, r_type: u32) -> bool {
+        self.got_holds_descriptor(r_type)
+    }
+    /// Whether a GOT slot holds S + A (one slot per symbol and addend, IA-64) rather than S.
+    fn got_slot_includes_addend(&self) -> bool {
+        false
+    }
+    /// Bytes of a function descriptor for code at `entry` with global pointer `gp`, or
+    /// `None` when the architecture has none.
+    fn descriptor(&self, _entry: u64, _gp: u64) -> Option<Vec<u8>> {
+        None
+    }
+    /// Bytes of one synthesised stub entry (the core intercepts its address).
+    fn stub_size(&self) -> u64 {
+        16
+    }
+    /// The global pointer of a linked image, or `None` when the architecture has none.
+    ///
+    /// # Errors
+    /// The short data cannot be covered (a message naming why).
+    fn choose_gp(&self, _layout: &crate::link::GpLayout) -> Result<Option<u64>, String> {
+        Ok(None)
+    }
+    /// Like [`Relocations::apply`] with the values only a link knows (gp, descriptor,
+    /// segment and section bases, TLS base); the default ignores them.
+    ///
+    /// # Errors
+    /// As [`Relocations::apply`].
+    fn apply_linked(
+        &self,
+        r: &Reloc,
+        _link: &crate::link::LinkValues,
+        image_bytes: &mut [u8],
+        ctx: &RelocCtx,
+    ) -> Result<(), ElfError> {
+        self.apply(r, image_bytes, ctx)
+    }
 }
 
 /// Why bytes could not be loaded.
@@ -260,6 +307,15 @@ pub fn machine(bytes: &[u8]) -> Option<u16> {
     };
     let runs = |m: u16| matches!(m, 50 | 62 | 22);
     Some(if !runs(declared) && runs(other) { other } else { declared })
+}
+
+/// Checks an ELF64 header against `rules` (magic, class, machine, byte order) before goblin
+/// parses it, so the error names what is wrong.
+///
+/// # Errors
+/// The first problem found.
+pub fn check_header_for(bytes: &[u8], rules: &dyn Relocations) -> Result<(), ElfError> {
+    check_header(bytes, rules)
 }
 
 fn check_header(bytes: &[u8], rules: &dyn Relocations) -> Result<(), ElfError> {

@@ -50,7 +50,7 @@ mod raw;
 pub use expr::{Origin, ValueExpr};
 
 use lines::LineIndex;
-use raw::{span, RawCounter, RawFill, RawHarness, RawRegion, RawTable, RawValue, SValue};
+use raw::{span, RawCounter, RawFill, RawHarness, RawRegion, RawStub, RawTable, RawValue, SValue};
 
 /// Contents of a region's `fill` entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,6 +153,34 @@ pub struct Harness {
     pub symbols: Vec<(String, ValueExpr)>,
     /// Counters to read after the run.
     pub counters: Vec<Counter>,
+    /// `[data]`: undefined symbols bound to data addresses, in file order (linking).
+    pub data: Vec<(String, ValueExpr)>,
+    /// `[[stub]]`: undefined symbols bound to stubs, in file order (linking).
+    pub stubs: Vec<HarnessStub>,
+}
+
+/// A `[[stub]]` of the harness: a fixed return value, a cost, writes (see
+/// [`crate::stub::StubSpec`], which [`Harness::stub_specs`] makes of it).
+///
+/// ```toml
+/// [[stub]]
+/// name = "schedule"
+/// returns = "0"
+/// cycles = 120
+/// writes = [ { address = "task+0x40", width = 8, value = "1" } ]
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HarnessStub {
+    /// The symbol it binds.
+    pub name: String,
+    /// Returned value (0 when not given).
+    pub returns: Option<ValueExpr>,
+    /// Cycles per call (0 when not given).
+    pub cycles: u64,
+    /// Writes made on every call: address, width, value.
+    pub writes: Vec<(ValueExpr, u8, ValueExpr)>,
+    /// Where the name was written.
+    pub origin: Origin,
 }
 
 /// The names a harness defines, in front of the caller's lookup.
@@ -285,6 +313,35 @@ impl Source<'_> {
         }
     }
 
+    fn stub(&self, raw: &RawStub) -> Result<HarnessStub, Diagnostic> {
+        let name = raw.name.get_ref().clone();
+        let path = format!("stub.{name}");
+        let mut writes = Vec::new();
+        for (i, w) in raw.writes.iter().enumerate() {
+            let w = w.get_ref();
+            let wpath = format!("{path}.writes[{i}]");
+            let width = match *w.width.get_ref() {
+                n @ (1 | 2 | 4 | 8) => n as u8,
+                n => {
+                    let origin = self.origin(format!("{wpath}.width"), span(&w.width));
+                    return Err(origin.error(format!("width {n} is not 1, 2, 4 or 8")));
+                }
+            };
+            writes.push((
+                self.expr(format!("{wpath}.address"), &w.address)?,
+                width,
+                self.expr(format!("{wpath}.value"), &w.value)?,
+            ));
+        }
+        Ok(HarnessStub {
+            returns: raw.returns.as_ref().map(|v| self.expr(format!("{path}.returns"), v)).transpose()?,
+            cycles: raw.cycles.as_ref().map_or(0, |c| *c.get_ref()),
+            writes,
+            origin: self.origin(path, span(&raw.name)),
+            name,
+        })
+    }
+
     fn counter(&self, raw: &RawCounter) -> Result<Counter, Diagnostic> {
         let name = raw.name.get_ref().clone();
         let width = match *raw.width.get_ref() {
@@ -373,6 +430,8 @@ impl Harness {
             registers: src.table("registers", &raw.registers)?,
             symbols: src.table("symbols", &raw.symbols)?,
             counters: raw.counter.iter().map(|c| src.counter(c)).collect::<Result<_, _>>()?,
+            data: src.table("data", &raw.data)?,
+            stubs: raw.stub.iter().map(|s| src.stub(s)).collect::<Result<_, _>>()?,
         };
         h.check_names()?;
         Ok(h)
@@ -387,6 +446,15 @@ impl Harness {
                 return Err(origin.error(format!("'{name}' is defined twice")));
             }
         }
+        let mut bound: HashSet<&str> = HashSet::new();
+        let data = self.data.iter().map(|(n, e)| (n.as_str(), &e.origin));
+        for (name, origin) in data.chain(self.stubs.iter().map(|s| (s.name.as_str(), &s.origin))) {
+            if !bound.insert(name) {
+                return Err(
+                    origin.error(format!("'{name}' is bound twice ([data] and [[stub]] bind each symbol once)"))
+                );
+            }
+        }
         let mut counters: HashSet<&str> = HashSet::new();
         for c in &self.counters {
             if !counters.insert(c.name.as_str()) {
@@ -394,6 +462,39 @@ impl Harness {
             }
         }
         Ok(())
+    }
+
+    /// The `[data]` bindings evaluated in `env` (harness symbols and regions; linking).
+    ///
+    /// # Errors
+    /// A value that does not evaluate (located).
+    pub fn data_bindings(&self, env: &Env<'_>) -> Result<std::collections::BTreeMap<String, u64>, Diagnostic> {
+        let mut out = std::collections::BTreeMap::new();
+        for (name, expr) in &self.data {
+            out.insert(name.clone(), env.eval(expr)?);
+        }
+        Ok(out)
+    }
+
+    /// The `[[stub]]` entries as [`crate::stub::StubSpec`]s, evaluated in `env`.
+    ///
+    /// # Errors
+    /// A value that does not evaluate, or does not fit its width (located).
+    pub fn stub_specs(&self, env: &Env<'_>) -> Result<Vec<crate::stub::StubSpec>, Diagnostic> {
+        let mut out = Vec::new();
+        for s in &self.stubs {
+            let mut writes = Vec::new();
+            for (address, width, value) in &s.writes {
+                let v = env.eval(value)?;
+                if *width < 8 && v >> (u32::from(*width) * 8) != 0 {
+                    return Err(value.origin.error(format!("{v:#x} does not fit in {width} byte(s)")));
+                }
+                writes.push(crate::stub::StubWrite { address: env.eval(address)?, width: *width, value: v });
+            }
+            let returns = s.returns.as_ref().map(|e| env.eval(e)).transpose()?.unwrap_or(0);
+            out.push(crate::stub::StubSpec { name: s.name.clone(), returns, cycles: s.cycles, writes });
+        }
+        Ok(out)
     }
 
     /// The harness's names (symbols, then region bases and tops) in front of `outer`.

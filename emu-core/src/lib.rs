@@ -29,6 +29,7 @@ pub mod harness;
 pub mod image;
 pub mod input;
 pub mod kernel;
+pub mod link;
 pub mod memory;
 pub mod plot;
 pub mod preprocess;

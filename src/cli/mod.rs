@@ -73,6 +73,10 @@ pub enum CliError {
     /// The command line is inconsistent, or a flag value cannot be meant.
     #[error("{0}")]
     Usage(String),
+    /// Objects could not be linked (linking, issue 14): the message names the objects and
+    /// symbols.
+    #[error("{0}")]
+    Link(Box<emu_core::link::LinkError>),
     /// A run stopped before its expected end: `main` prints the report to stdout as usual,
     /// this message to stderr, and exits with [`exit::Status::Stopped`].
     #[error("the run stopped before its expected end (a return to the sentinel or rfi): {stop}")]

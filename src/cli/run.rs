@@ -28,6 +28,8 @@ pub enum Format {
 pub struct RunRequest {
     /// Source (`.S`) or ELF object.
     pub file: PathBuf,
+    /// More relocatable objects linked with `file` (one architecture).
+    pub more_files: Vec<PathBuf>,
     /// Harness file.
     pub harness: Option<PathBuf>,
     /// Entry symbol.
@@ -75,8 +77,97 @@ struct Finished {
     ended: bool,
 }
 
+/// What `run` executes on IA-64: an image, or a link of objects with its stubs.
+enum Loaded {
+    Image(Image),
+    Linked(emu_core::link::Linked),
+}
+
+/// Whether `bytes` are a relocatable ELF object (`e_type` ET_REL, in either byte order).
+fn is_relocatable(bytes: &[u8]) -> bool {
+    let e_type = match (bytes.get(5), bytes.get(16), bytes.get(17)) {
+        (Some(2), Some(hi), Some(lo)) => u16::from_be_bytes([*hi, *lo]),
+        (_, Some(lo), Some(hi)) => u16::from_le_bytes([*lo, *hi]),
+        _ => return false,
+    };
+    emu_core::elf::is_elf(bytes) && e_type == 1
+}
+
+/// Every input file of a run, the first one first.
+fn all_files(req: &RunRequest) -> Vec<&PathBuf> {
+    std::iter::once(&req.file).chain(&req.more_files).collect()
+}
+
+/// Refuses several files of more than one architecture, or several files that are not all
+/// relocatable objects (linking, issue 14).
+fn check_inputs(req: &RunRequest, first: &[u8]) -> Result<(), CliError> {
+    if req.more_files.is_empty() {
+        return Ok(());
+    }
+    let name = |m: Option<u16>| m.map_or("not an ELF object", emu_core::elf::machine_name);
+    let want = emu_core::elf::machine(first);
+    for path in all_files(req) {
+        let bytes = read(path)?;
+        if !is_relocatable(&bytes) {
+            return Err(CliError::Usage(format!(
+                "{}: several files are linked, and each must be a relocatable ELF object (.o)",
+                path.display()
+            )));
+        }
+        let m = emu_core::elf::machine(&bytes);
+        if m != want {
+            return Err(CliError::Usage(format!(
+                "mixed architectures: {} is {}, but {} is {}; link objects of one architecture",
+                req.file.display(),
+                name(want),
+                path.display(),
+                name(m)
+            )));
+        }
+    }
+    if want != Some(arch_ia64::reloc::EM_IA_64) {
+        return Err(CliError::Usage(format!(
+            "linking several objects is supported for IA-64 objects; {} is {}",
+            req.file.display(),
+            name(want)
+        )));
+    }
+    Ok(())
+}
+
+/// Links the run's IA-64 objects with the harness's bindings.
+fn link_objects(req: &RunRequest, harness: Option<&Harness>) -> Result<emu_core::link::Linked, CliError> {
+    let mut files = Vec::new();
+    for path in all_files(req) {
+        let bytes = read(path)?;
+        arch_ia64::elf::check_relocations_sane(&bytes)
+            .map_err(|source| CliError::Elf { path: path.clone(), source })?;
+        files.push((path.display().to_string(), bytes));
+    }
+    let objects: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+    let bindings = arch_ia64::link::bindings(harness, &[]).map_err(CliError::Setup)?;
+    arch_ia64::link::link(&objects, &bindings).map_err(|e| CliError::Link(Box::new(e)))
+}
+
+fn load_ia64(req: &RunRequest, harness: Option<&Harness>) -> Result<Loaded, CliError> {
+    let bytes = read(&req.file)?;
+    if arch_ia64::elf::is_elf(&bytes) && (is_relocatable(&bytes) || !req.more_files.is_empty()) {
+        check_inputs(req, &bytes)?;
+        // A malformed header is named by the loader's own checks first.
+        arch_ia64::elf::load(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source })?;
+        return link_objects(req, harness).map(Loaded::Linked);
+    }
+    load_image(req).map(Loaded::Image)
+}
+
 fn load_image(req: &RunRequest) -> Result<Image, CliError> {
     let bytes = read(&req.file)?;
+    if !req.more_files.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: several files are linked, and each must be a relocatable ELF object (.o)",
+            req.file.display()
+        )));
+    }
     if arch_ia64::elf::is_elf(&bytes) {
         return arch_ia64::elf::load_for_run(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source });
     }
@@ -107,6 +198,7 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
     }
     let bytes = read(&req.file)?;
     let machine = emu_core::elf::machine(&bytes);
+    check_inputs(req, &bytes)?;
     let Finished { report: rep, ended } = if machine == Some(arch_x86::reloc::EM_X86_64) {
         run_x86(req, &bytes, harness, sets)?
     } else if machine == Some(arch_s390::reloc::EM_S390) {
@@ -171,7 +263,7 @@ fn read_snapshot(path: &std::path::Path, actual: &Snapshot) -> Result<Snapshot, 
 
 /// The IA-64 path: assemble or load, run, report.
 fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, String)>) -> Result<Finished, CliError> {
-    let image = load_image(req)?;
+    let loaded = load_ia64(req, harness.as_ref())?;
     let cfg = RunConfig {
         entry: req.entry.clone(),
         harness,
@@ -183,7 +275,11 @@ fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, Strin
         ..RunConfig::default()
     };
     let file = req.file.display().to_string();
-    let (report, reason) = arch_ia64::run::run_image_until(&image, &cfg).map_err(|e| match e {
+    let result = match &loaded {
+        Loaded::Image(image) => arch_ia64::run::run_image_until(image, &cfg),
+        Loaded::Linked(linked) => arch_ia64::link::run_linked(linked, &cfg, Vec::new()),
+    };
+    let (report, reason) = result.map_err(|e| match e {
         arch_ia64::run::RunError::Setup(d) => CliError::Run(arch_ia64::run::RunError::Setup(d.in_file(&file))),
         e => CliError::Run(e),
     })?;

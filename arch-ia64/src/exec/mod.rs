@@ -84,6 +84,17 @@ pub enum ExecError {
         /// What happened, e.g. "break 0x100000" or "privileged operation: rfi at cpl 3".
         what: String,
     },
+    // stubs (issue 14, i14-link)
+    /// A stub bound to an undefined symbol failed (its own message), or its return did.
+    #[error("0x{pc:x}: stub `{name}`: {message}")]
+    Stub {
+        /// The stub's entry address.
+        pc: u64,
+        /// The symbol it binds.
+        name: String,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 /// Why an instruction did not complete normally. Boxed: the common case is `Ok`, and a

@@ -81,6 +81,32 @@ pub(super) struct RawHarness {
     pub symbols: RawTable,
     #[serde(default)]
     pub counter: Vec<RawCounter>,
+    /// Undefined symbols bound to data addresses (linking, issue 14).
+    #[serde(default)]
+    pub data: RawTable,
+    /// Undefined symbols bound to stubs (linking, issue 14).
+    #[serde(default)]
+    pub stub: Vec<RawStub>,
+}
+
+/// One `[[stub]]` (linking, issue 14).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawStub {
+    pub name: Spanned<String>,
+    pub returns: Option<SValue>,
+    pub cycles: Option<Spanned<u64>>,
+    #[serde(default)]
+    pub writes: Vec<Spanned<RawStubWrite>>,
+}
+
+/// One entry of a stub's `writes`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawStubWrite {
+    pub address: SValue,
+    pub width: Spanned<u64>,
+    pub value: SValue,
 }
 
 /// One `[[region]]`.

@@ -1,0 +1,824 @@
+//! Linking several relocatable ELF64 objects into one [`Image`], as `ld` would for a static
+//! executable, with undefined symbols bound to harness data or to stubs.
+//!
+//! **Layout.** Output sections are formed by name, like ld's default script groups input
+//! sections: `.text` first, then every other allocated section name in order of first
+//! appearance (objects in the order given, sections in section-header order). An output
+//! section is the input sections of that name from every object, in object order, each at
+//! its own alignment; each input section stays an [`Image`] section of its own (so several
+//! image sections may share a name). COMMON symbols are allocated after the `.bss` input
+//! sections (a `.bss` output section is created last when none exists), largest alignment
+//! first as given. Then come the synthesised sections: the function descriptors (`.opd`,
+//! when the architecture has descriptors) and the linkage table (`.got`). For one object this
+//! is the object's own section order, `.text` at the base.
+//!
+//! **Symbols.** A global definition is resolved across objects; two strong definitions are
+//! an error naming both objects; a strong definition beats a weak one; the first of two weak
+//! ones wins; a COMMON symbol takes the largest size and alignment seen and yields to a
+//! definition. An undefined symbol no object defines is bound by [`Bindings`]: to a data
+//! address, or to a stub (a synthesised entry of [`Relocations::stub_size`] bytes in the
+//! stub page at [`LinkOptions::stub_base`], by default right after the objects' sections, which the core intercepts). An undefined weak
+//! symbol with no binding is 0. Every other undefined symbol a relocation of a loaded section
+//! needs is reported, all of them, each with the first object needing it.
+//!
+//! **Linker-made values.** A GOT slot per (symbol value, addend, descriptor or not) a
+//! relocation asks for; a descriptor per entry address (S + A) a relocation asks for; the
+//! global pointer from [`Relocations::choose_gp`] (or the `__gp` an object defines; an
+//! undefined `__gp` is bound to it); the segment base for SEGREL is the link base (the whole
+//! image is one segment starting at [`LinkOptions::base`]); the section base for SECREL is the
+//! start of the symbol's output section; the TLS base is the start of the first SHF_TLS
+//! output section.
+
+use std::collections::{BTreeMap, HashMap};
+
+use goblin::elf::header::ET_REL;
+use goblin::elf::section_header::{
+    SHF_ALLOC, SHF_EXECINSTR, SHF_TLS, SHN_ABS, SHN_COMMON, SHN_UNDEF, SHT_NOBITS, SHT_RELA,
+};
+use goblin::elf::sym::{STB_LOCAL, STB_WEAK, STT_FILE, STT_FUNC, STT_OBJECT, STT_SECTION};
+use goblin::elf::Elf;
+use thiserror::Error;
+
+use crate::elf::{ElfError, Reloc, RelocCtx, Relocations, GOT_SECTION};
+use crate::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
+use crate::memory::Endian;
+
+/// Name of the synthesised function-descriptor section.
+pub const OPD_SECTION: &str = ".opd";
+/// Name of the stub page's section.
+pub const STUB_SECTION: &str = ".stubs";
+/// Name of the section holding COMMON symbols.
+pub const COMMON_SECTION: &str = ".bss";
+/// `SHF_IA_64_SHORT`: a section the global pointer must cover.
+pub const SHF_SHORT: u64 = 0x1000_0000;
+
+/// Where a link places things.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkOptions {
+    /// Address of the first output section (`.text`).
+    pub base: u64,
+    /// Address of the stub page (one entry per stub); `None`: right after the sections
+    /// the objects bring (COMMON included), so a `br.call` (±16 MiB) reaches it.
+    pub stub_base: Option<u64>,
+}
+
+impl Default for LinkOptions {
+    fn default() -> Self {
+        LinkOptions { base: crate::elf::REL_BASE, stub_base: None }
+    }
+}
+
+/// How undefined symbols are bound.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Bindings {
+    /// Symbol -> address of its data (the harness's `[data]`).
+    pub data: BTreeMap<String, u64>,
+    /// Symbols bound to stubs, in the order their entries are laid out.
+    pub stubs: Vec<String>,
+}
+
+/// A stub's synthesised entry in the linked image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StubEntry {
+    /// The symbol it binds.
+    pub name: String,
+    /// Its entry address (what a call or `@fptr` reaches).
+    pub entry: u64,
+}
+
+/// The result of a link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Linked {
+    /// Sections and symbols, relocated.
+    pub image: Image,
+    /// The stub entries, in [`Bindings::stubs`] order (only the stubs some object needs
+    /// get one... every listed stub gets one, so a harness can also call them by address).
+    pub stubs: Vec<StubEntry>,
+    /// The global pointer the relocations used, if the architecture has one.
+    pub gp: Option<u64>,
+}
+
+/// What [`Relocations::choose_gp`] sees of a link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpLayout {
+    /// Output sections: name, start, size, flags (`sh_flags` of the first input section).
+    pub sections: Vec<(String, u64, u64, u64)>,
+    /// The linkage table's start, if there is one.
+    pub got: Option<u64>,
+    /// `__gp` when an object defines it.
+    pub defined: Option<u64>,
+}
+
+/// Values only a link knows, handed to [`Relocations::apply_linked`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LinkValues {
+    /// The global pointer.
+    pub gp: Option<u64>,
+    /// Address of the function descriptor of S + A, when the type asked for one.
+    pub descriptor: Option<u64>,
+    /// Base of the segment (the link base).
+    pub segment_base: u64,
+    /// Start of the output section holding the symbol (None: absolute or undefined).
+    pub section_base: Option<u64>,
+    /// Start of the TLS segment, if any.
+    pub tls_base: Option<u64>,
+    /// Alignment of the TLS segment.
+    pub tls_align: u64,
+}
+
+/// An undefined symbol nothing binds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved {
+    /// The symbol.
+    pub symbol: String,
+    /// The first object whose relocation needs it.
+    pub object: String,
+}
+
+/// Why objects could not be linked.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum LinkError {
+    /// No object was given.
+    #[error("nothing to link: no object given")]
+    NoObjects,
+    /// One object could not be read (or one of its relocations failed).
+    #[error("{object}: {error}")]
+    Object {
+        /// The object's name.
+        object: String,
+        /// What is wrong (boxed: its relocation variants are large).
+        error: Box<ElfError>,
+    },
+    /// The object is not relocatable.
+    #[error("{object}: not a relocatable object (e_type {e_type}); link .o files only")]
+    NotRelocatable {
+        /// The object's name.
+        object: String,
+        /// Its `e_type`.
+        e_type: u16,
+    },
+    /// Two strong definitions of one global symbol.
+    #[error("symbol `{symbol}` is defined in both {first} and {second}")]
+    Duplicate {
+        /// The symbol.
+        symbol: String,
+        /// The object defining it first.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// Undefined symbols no object defines and no binding covers (every one).
+    #[error("{}", undefined_message(.0))]
+    Undefined(Vec<Unresolved>),
+    /// The global pointer cannot be chosen.
+    #[error("choosing __gp: {0}")]
+    Gp(String),
+    /// Placing sections overflowed the address space.
+    #[error("section `{0}` is placed past the end of the address space")]
+    Overflow(String),
+}
+
+fn undefined_message(list: &[Unresolved]) -> String {
+    let items: Vec<String> = list.iter().map(|u| format!("`{}` (needed by {})", u.symbol, u.object)).collect();
+    format!(
+        "{} undefined symbol{} with no binding: {}; bind each in the harness ([data] NAME = \"ADDR\" or [[stub]] name = \"NAME\")",
+        list.len(),
+        if list.len() == 1 { "" } else { "s" },
+        items.join(", ")
+    )
+}
+
+/// One parsed input object.
+struct Input<'a> {
+    name: String,
+    elf: Elf<'a>,
+    /// ELF section index -> image section index.
+    placed: Vec<Option<usize>>,
+}
+
+/// A global symbol's definition.
+#[derive(Debug, Clone)]
+enum Def {
+    /// In section `shndx` of object `obj` at `value`.
+    Section { obj: usize, shndx: usize, value: u64, weak: bool, kind: u8, size: u64 },
+    /// Absolute.
+    Abs { obj: usize, value: u64, weak: bool },
+    /// COMMON: size and alignment.
+    Common { obj: usize, size: u64, align: u64 },
+}
+
+impl Def {
+    fn obj(&self) -> usize {
+        match self {
+            Def::Section { obj, .. } | Def::Abs { obj, .. } | Def::Common { obj, .. } => *obj,
+        }
+    }
+    fn weak(&self) -> bool {
+        match self {
+            Def::Section { weak, .. } | Def::Abs { weak, .. } => *weak,
+            Def::Common { .. } => false,
+        }
+    }
+}
+
+/// Links `objects` (name, bytes) with `rules`, binding undefined symbols by `bindings`.
+///
+/// # Errors
+/// A [`LinkError`]: an object that does not load, of another machine, duplicate or
+/// unbound symbols, a relocation that fails (naming object, section, offset, symbol).
+pub fn load_objects(
+    objects: &[(&str, &[u8])],
+    rules: &dyn Relocations,
+    bindings: &Bindings,
+    opts: &LinkOptions,
+) -> Result<Linked, LinkError> {
+    if objects.is_empty() {
+        return Err(LinkError::NoObjects);
+    }
+    let mut inputs = Vec::with_capacity(objects.len());
+    for (name, bytes) in objects {
+        let err = |error| LinkError::Object { object: (*name).to_string(), error: Box::new(error) };
+        crate::elf::check_header_for(bytes, rules).map_err(err)?;
+        let elf = Elf::parse(bytes).map_err(|e| err(ElfError::Malformed(e.to_string())))?;
+        if elf.header.e_type != ET_REL {
+            return Err(LinkError::NotRelocatable { object: (*name).to_string(), e_type: elf.header.e_type });
+        }
+        let placed = vec![None; elf.section_headers.len()];
+        inputs.push(Input { name: (*name).to_string(), elf, placed });
+    }
+    let mut image = Image::new(rules.endian());
+    let mut flags_of: Vec<u64> = Vec::new();
+    read_sections(objects, &mut inputs, &mut image, &mut flags_of)?;
+    let globals = collect_globals(&inputs)?;
+    // COMMON symbols get one section after the .bss inputs.
+    let commons: Vec<(String, u64, u64)> = globals
+        .iter()
+        .filter_map(|(n, d)| match d {
+            Def::Common { size, align, .. } => Some((n.clone(), *size, *align)),
+            _ => None,
+        })
+        .collect();
+    let common_section = add_common(&commons, &mut image, &mut flags_of);
+    let outputs = lay_out(&mut image, &flags_of, opts.base)?;
+    let mut common_at: HashMap<String, u64> = HashMap::new();
+    if let Some(sec) = common_section.and_then(|i| image.sections.get(i)) {
+        let mut at = 0u64;
+        for (n, size, align) in &commons {
+            at = align_up(at, *align).unwrap_or(at);
+            common_at.insert(n.clone(), sec.addr + at);
+            at += size;
+        }
+    }
+    let common_value = |name: &str| common_at.get(name).copied();
+    // Stubs: one entry each in the stub page.
+    let stub_size = rules.stub_size().max(1);
+    let objects_end = image.sections.iter().map(|s| s.addr.saturating_add(s.size())).max().unwrap_or(opts.base);
+    let stub_base = match opts.stub_base {
+        Some(b) => b,
+        None => align_up(objects_end, 16).ok_or_else(|| LinkError::Overflow(STUB_SECTION.into()))?,
+    };
+    let stubs: Vec<StubEntry> = bindings
+        .stubs
+        .iter()
+        .enumerate()
+        .map(|(i, n)| StubEntry { name: n.clone(), entry: stub_base + i as u64 * stub_size })
+        .collect();
+    // Global values.
+    let mut values: HashMap<String, u64> = HashMap::new();
+    for (name, def) in &globals {
+        let v = match def {
+            Def::Section { obj, shndx, value, .. } => section_addr(&inputs, &image, *obj, *shndx).map(|a| a + value),
+            Def::Abs { value, .. } => Some(*value),
+            Def::Common { .. } => common_value(name),
+        };
+        if let Some(v) = v {
+            values.insert(name.clone(), v);
+        }
+    }
+    let weak_undef = weak_undefined(&inputs);
+    // Every relocation, its symbol resolved to a value (or recorded as unresolved).
+    let mut pending = Vec::new();
+    let mut unresolved: Vec<Unresolved> = Vec::new();
+    let mut gp_wanted = false;
+    for (oi, input) in inputs.iter().enumerate() {
+        for (rel_idx, relocs) in &input.elf.shdr_relocs {
+            let Some(sh) = input.elf.section_headers.get(*rel_idx) else { continue };
+            let target_elf = usize::try_from(sh.sh_info).unwrap_or(usize::MAX);
+            let Some(target) = input.placed.get(target_elf).copied().flatten() else { continue };
+            let obj_err = |error| LinkError::Object { object: input.name.clone(), error: Box::new(error) };
+            if sh.sh_type != SHT_RELA {
+                return Err(obj_err(ElfError::CorruptRelocations {
+                    rel_section: input.elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("").to_string(),
+                    problem: format!("a REL section (sh_type {}); only RELA relocations are used", sh.sh_type),
+                }));
+            }
+            let (sec_name, sec_addr) = match image.sections.get(target) {
+                Some(s) => (s.name.clone(), s.addr),
+                None => continue,
+            };
+            for r in relocs.iter() {
+                if r.r_type == 0 {
+                    continue;
+                }
+                let sym = input.elf.syms.get(r.r_sym).ok_or_else(|| {
+                    obj_err(ElfError::BadSymbol {
+                        symbol: format!("index {} (the symbol table has {} entries)", r.r_sym, input.elf.syms.len()),
+                        section: sec_name.clone(),
+                        offset: r.r_offset,
+                    })
+                })?;
+                let raw_name = input.elf.strtab.get_at(sym.st_name).unwrap_or("").to_string();
+                let (name, symbol, section_base) = if r.r_sym == 0 {
+                    (String::new(), Some(0), None)
+                } else if sym.st_bind() == STB_LOCAL {
+                    local_value(
+                        input,
+                        oi,
+                        &inputs,
+                        &image,
+                        &outputs,
+                        sym.st_shndx,
+                        sym.st_value,
+                        &raw_name,
+                        sym.st_type(),
+                    )
+                } else {
+                    let v = values.get(&raw_name).copied();
+                    let base = globals.get(&raw_name).and_then(|d| match d {
+                        Def::Section { obj, shndx, .. } => output_base(&inputs, &image, &outputs, *obj, *shndx),
+                        Def::Common { .. } => common_section.and_then(|i| output_base_of(&image, &outputs, i)),
+                        Def::Abs { .. } => None,
+                    });
+                    let v = v.or_else(|| {
+                        if raw_name == "__gp" {
+                            gp_wanted = true;
+                            return Some(0);
+                        }
+                        bindings
+                            .data
+                            .get(&raw_name)
+                            .copied()
+                            .or_else(|| stubs.iter().find(|s| s.name == raw_name).map(|s| s.entry))
+                            .or_else(|| weak_undef.contains(&raw_name).then_some(0))
+                    });
+                    (raw_name.clone(), v, base)
+                };
+                let Some(symbol) = symbol else {
+                    if !unresolved.iter().any(|u| u.symbol == name) {
+                        unresolved.push(Unresolved { symbol: name.clone(), object: input.name.clone() });
+                    }
+                    continue;
+                };
+                let type_name = rules.name(r.r_type).map_or_else(|| format!("type {}", r.r_type), str::to_string);
+                pending.push(Pending {
+                    obj: oi,
+                    target,
+                    reloc: Reloc {
+                        r_type: r.r_type,
+                        offset: r.r_offset,
+                        place: sec_addr.wrapping_add(r.r_offset),
+                        symbol,
+                        addend: r.r_addend.unwrap_or(0),
+                        got: None,
+                    },
+                    section_base,
+                    is_gp: name == "__gp" && !values.contains_key("__gp"),
+                    ctx: RelocCtx { section: sec_name.clone(), symbol: name, type_name },
+                });
+            }
+        }
+    }
+    if !unresolved.is_empty() {
+        return Err(LinkError::Undefined(unresolved));
+    }
+    let _ = gp_wanted;
+    // Descriptors and GOT slots, in order of first use.
+    let mut descriptors: Vec<u64> = Vec::new();
+    let mut got_slots: Vec<(u64, bool)> = Vec::new();
+    for p in &pending {
+        let t = p.reloc.r_type;
+        let target = p.reloc.symbol.wrapping_add(p.reloc.addend as u64);
+        if rules.needs_descriptor(t) && !descriptors.contains(&target) {
+            descriptors.push(target);
+        }
+        if rules.needs_got(t) {
+            let key = got_key(rules, &p.reloc);
+            if !got_slots.contains(&key) {
+                got_slots.push(key);
+            }
+        }
+    }
+    let mut end = objects_end;
+    if !stubs.is_empty() {
+        end = end.max(stub_base + stubs.len() as u64 * stub_size);
+    }
+    let descriptor_size = rules.descriptor(0, 0).map_or(0, |d| d.len() as u64);
+    let opd_base = align_up(end, 16).ok_or_else(|| LinkError::Overflow(OPD_SECTION.into()))?;
+    if !descriptors.is_empty() && descriptor_size > 0 {
+        end = opd_base + descriptors.len() as u64 * descriptor_size;
+    }
+    let got_base = align_up(end, 8).ok_or_else(|| LinkError::Overflow(GOT_SECTION.into()))?;
+    let mut gp_layout = GpLayout {
+        sections: outputs.iter().map(|o| (o.name.clone(), o.start, o.end - o.start, o.flags)).collect(),
+        got: (!got_slots.is_empty()).then_some(got_base),
+        defined: values.get("__gp").copied(),
+    };
+    if !descriptors.is_empty() && descriptor_size > 0 {
+        gp_layout.sections.push((OPD_SECTION.into(), opd_base, descriptors.len() as u64 * descriptor_size, 0));
+    }
+    if !got_slots.is_empty() {
+        gp_layout.sections.push((GOT_SECTION.into(), got_base, got_slots.len() as u64 * 8, SHF_SHORT));
+    }
+    let gp = rules.choose_gp(&gp_layout).map_err(LinkError::Gp)?;
+    let descriptor_of =
+        |entry: u64| descriptors.iter().position(|d| *d == entry).map(|i| opd_base + i as u64 * descriptor_size);
+    // The synthesised sections.
+    if !descriptors.is_empty() && descriptor_size > 0 {
+        let mut data = Vec::new();
+        for d in &descriptors {
+            data.extend(rules.descriptor(*d, gp.unwrap_or(0)).unwrap_or_default());
+        }
+        image.sections.push(Section {
+            name: OPD_SECTION.into(),
+            addr: opd_base,
+            data,
+            kind: SectionKind::Data,
+            align: 16,
+        });
+    }
+    if !got_slots.is_empty() {
+        let mut data = Vec::new();
+        for (value, desc) in &got_slots {
+            let v = if *desc { descriptor_of(*value).unwrap_or(0) } else { *value };
+            data.extend(if rules.endian() == Endian::Little { v.to_le_bytes() } else { v.to_be_bytes() });
+        }
+        image.sections.push(Section {
+            name: GOT_SECTION.into(),
+            addr: got_base,
+            data,
+            kind: SectionKind::Data,
+            align: 8,
+        });
+    }
+    let tls = outputs.iter().find(|o| o.flags & u64::from(SHF_TLS) != 0);
+    for mut p in pending {
+        let t = p.reloc.r_type;
+        if p.is_gp {
+            p.reloc.symbol = gp.unwrap_or(0);
+        }
+        let target = p.reloc.symbol.wrapping_add(p.reloc.addend as u64);
+        if rules.needs_got(t) {
+            let key = got_key(rules, &p.reloc);
+            p.reloc.got = got_slots.iter().position(|k| *k == key).map(|i| got_base + i as u64 * 8);
+        }
+        let link = LinkValues {
+            gp,
+            descriptor: if rules.needs_descriptor(t) { descriptor_of(target) } else { None },
+            segment_base: opts.base,
+            section_base: p.section_base,
+            tls_base: tls.map(|o| o.start),
+            tls_align: tls.map_or(1, |o| o.align),
+        };
+        let Some(section) = image.sections.get_mut(p.target) else { continue };
+        let object = inputs.get(p.obj).map_or_else(String::new, |i| i.name.clone());
+        rules
+            .apply_linked(&p.reloc, &link, &mut section.data, &p.ctx)
+            .map_err(|error| LinkError::Object { object, error: Box::new(error) })?;
+    }
+    // Symbols: the stubs, then each object's named symbols.
+    if !stubs.is_empty() {
+        let idx = image.sections.len();
+        image.sections.push(Section {
+            name: STUB_SECTION.into(),
+            addr: stub_base,
+            data: vec![0; (stubs.len() as u64 * stub_size) as usize],
+            kind: SectionKind::Code,
+            align: stub_size,
+        });
+        for s in &stubs {
+            image.symbols.push(Symbol {
+                name: s.name.clone(),
+                value: s.entry,
+                section: Some(idx),
+                binding: Binding::Global,
+                kind: SymbolKind::Function,
+                size: stub_size,
+            });
+        }
+    }
+    read_symbols(&inputs, &globals, &mut image, common_section, &common_value);
+    if let Some(g) = gp.filter(|_| !values.contains_key("__gp")) {
+        image.symbols.push(Symbol {
+            name: "__gp".into(),
+            value: g,
+            section: None,
+            binding: Binding::Global,
+            kind: SymbolKind::Absolute,
+            size: 0,
+        });
+    }
+    Ok(Linked { image, stubs, gp })
+}
+
+/// The key of a GOT slot: the value it holds (S, or S + A) and whether that is a descriptor.
+fn got_key(rules: &dyn Relocations, r: &Reloc) -> (u64, bool) {
+    let desc = rules.got_holds_descriptor(r.r_type);
+    let v = if rules.got_slot_includes_addend() || desc { r.symbol.wrapping_add(r.addend as u64) } else { r.symbol };
+    (v, desc)
+}
+
+/// One relocation ready to apply.
+struct Pending {
+    obj: usize,
+    target: usize,
+    reloc: Reloc,
+    section_base: Option<u64>,
+    is_gp: bool,
+    ctx: RelocCtx,
+}
+
+/// An output section: the input sections of one name.
+#[derive(Debug, Clone)]
+struct Output {
+    name: String,
+    start: u64,
+    end: u64,
+    flags: u64,
+    align: u64,
+    /// Image section indices.
+    members: Vec<usize>,
+}
+
+/// Copies every allocated section of every object into `image` (unplaced).
+fn read_sections(
+    objects: &[(&str, &[u8])],
+    inputs: &mut [Input<'_>],
+    image: &mut Image,
+    flags_of: &mut Vec<u64>,
+) -> Result<(), LinkError> {
+    for (input, (_, bytes)) in inputs.iter_mut().zip(objects) {
+        for (i, sh) in input.elf.section_headers.iter().enumerate() {
+            if sh.sh_flags & u64::from(SHF_ALLOC) == 0 {
+                continue;
+            }
+            let name = input.elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("").to_string();
+            let err = |error| LinkError::Object { object: input.name.clone(), error: Box::new(error) };
+            let size = usize::try_from(sh.sh_size).map_err(|_| err(ElfError::SectionTooLarge(name.clone())))?;
+            let (kind, data) = if sh.sh_type == SHT_NOBITS {
+                if size > 1 << 32 {
+                    return Err(err(ElfError::SectionTooLarge(name)));
+                }
+                (SectionKind::Bss, vec![0; size])
+            } else {
+                let slice = sh
+                    .sh_offset
+                    .checked_add(sh.sh_size)
+                    .and_then(|end| bytes.get(usize::try_from(sh.sh_offset).ok()?..usize::try_from(end).ok()?))
+                    .ok_or_else(|| err(ElfError::TruncatedSection(name.clone())))?;
+                let kind =
+                    if sh.sh_flags & u64::from(SHF_EXECINSTR) != 0 { SectionKind::Code } else { SectionKind::Data };
+                (kind, slice.to_vec())
+            };
+            if let Some(slot) = input.placed.get_mut(i) {
+                *slot = Some(image.sections.len());
+            }
+            flags_of.push(sh.sh_flags);
+            image.sections.push(Section { name, addr: 0, data, kind, align: sh.sh_addralign.max(1) });
+        }
+    }
+    Ok(())
+}
+
+/// The global symbol table across objects.
+fn collect_globals(inputs: &[Input<'_>]) -> Result<BTreeMap<String, Def>, LinkError> {
+    let mut globals: BTreeMap<String, Def> = BTreeMap::new();
+    for (oi, input) in inputs.iter().enumerate() {
+        for sym in input.elf.syms.iter() {
+            if sym.st_bind() == STB_LOCAL || sym.st_shndx == SHN_UNDEF as usize {
+                continue;
+            }
+            let Some(name) = input.elf.strtab.get_at(sym.st_name).filter(|n| !n.is_empty()) else { continue };
+            let weak = sym.st_bind() == STB_WEAK;
+            let def = if sym.st_shndx == SHN_ABS as usize {
+                Def::Abs { obj: oi, value: sym.st_value, weak }
+            } else if sym.st_shndx == SHN_COMMON as usize {
+                Def::Common { obj: oi, size: sym.st_size, align: sym.st_value.max(1) }
+            } else if input.placed.get(sym.st_shndx).copied().flatten().is_some() {
+                Def::Section {
+                    obj: oi,
+                    shndx: sym.st_shndx,
+                    value: sym.st_value,
+                    weak,
+                    kind: sym.st_type(),
+                    size: sym.st_size,
+                }
+            } else {
+                continue;
+            };
+            let Some(old) = globals.get(name) else {
+                globals.insert(name.to_string(), def);
+                continue;
+            };
+            let replace = match (old, &def) {
+                (Def::Common { size: s1, align: a1, obj }, Def::Common { size: s2, align: a2, .. }) => {
+                    Some(Def::Common { obj: *obj, size: (*s1).max(*s2), align: (*a1).max(*a2) })
+                }
+                (Def::Common { .. }, _) => Some(def.clone()),
+                (_, Def::Common { .. }) => None,
+                (o, d) if o.weak() && !d.weak() => Some(def.clone()),
+                (o, d) if !o.weak() && !d.weak() => {
+                    let first = inputs.get(o.obj()).map_or_else(String::new, |i| i.name.clone());
+                    return Err(LinkError::Duplicate { symbol: name.to_string(), first, second: input.name.clone() });
+                }
+                _ => None,
+            };
+            if let Some(d) = replace {
+                globals.insert(name.to_string(), d);
+            }
+        }
+    }
+    Ok(globals)
+}
+
+/// Names of weak undefined references no object defines (they resolve to 0).
+fn weak_undefined(inputs: &[Input<'_>]) -> Vec<String> {
+    let mut out = Vec::new();
+    for input in inputs {
+        for sym in input.elf.syms.iter() {
+            if sym.st_shndx == SHN_UNDEF as usize && sym.st_bind() == STB_WEAK {
+                if let Some(n) = input.elf.strtab.get_at(sym.st_name) {
+                    out.push(n.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Adds the COMMON section (zeros) after the `.bss` inputs; returns its image index.
+fn add_common(commons: &[(String, u64, u64)], image: &mut Image, flags_of: &mut Vec<u64>) -> Option<usize> {
+    if commons.is_empty() {
+        return None;
+    }
+    let mut size = 0u64;
+    let mut align = 1u64;
+    for (_, s, a) in commons {
+        size = align_up(size, *a).unwrap_or(size) + s;
+        align = align.max(*a);
+    }
+    let idx = image.sections.len();
+    flags_of.push(u64::from(SHF_ALLOC) | 1);
+    image.sections.push(Section {
+        name: COMMON_SECTION.into(),
+        addr: 0,
+        data: vec![0; usize::try_from(size).unwrap_or(0).min(1 << 32)],
+        kind: SectionKind::Bss,
+        align,
+    });
+    Some(idx)
+}
+
+/// Places the image's sections by output-section name (see the module documentation).
+fn lay_out(image: &mut Image, flags_of: &[u64], base: u64) -> Result<Vec<Output>, LinkError> {
+    let mut outputs: Vec<Output> = Vec::new();
+    for (i, s) in image.sections.iter().enumerate() {
+        match outputs.iter_mut().find(|o| o.name == s.name) {
+            Some(o) => o.members.push(i),
+            None => outputs.push(Output {
+                name: s.name.clone(),
+                start: 0,
+                end: 0,
+                flags: flags_of.get(i).copied().unwrap_or(0),
+                align: s.align,
+                members: vec![i],
+            }),
+        }
+    }
+    if let Some(pos) = outputs.iter().position(|o| o.name == ".text") {
+        let text = outputs.remove(pos);
+        outputs.insert(0, text);
+    }
+    let mut next = base;
+    for o in &mut outputs {
+        let mut first = true;
+        for &m in &o.members {
+            let Some(s) = image.sections.get_mut(m) else { continue };
+            s.addr = align_up(next, s.align).ok_or_else(|| LinkError::Overflow(s.name.clone()))?;
+            if first {
+                o.start = s.addr;
+                first = false;
+            }
+            o.align = o.align.max(s.align);
+            next = s.addr.checked_add(s.size()).ok_or_else(|| LinkError::Overflow(s.name.clone()))?;
+        }
+        o.end = next;
+    }
+    Ok(outputs)
+}
+
+fn align_up(v: u64, align: u64) -> Option<u64> {
+    let align = align.max(1);
+    v.checked_add(align - 1).map(|x| x / align * align)
+}
+
+fn section_addr(inputs: &[Input<'_>], image: &Image, obj: usize, shndx: usize) -> Option<u64> {
+    let idx = inputs.get(obj)?.placed.get(shndx).copied().flatten()?;
+    image.sections.get(idx).map(|s| s.addr)
+}
+
+fn output_base_of(image: &Image, outputs: &[Output], idx: usize) -> Option<u64> {
+    let _ = image;
+    outputs.iter().find(|o| o.members.contains(&idx)).map(|o| o.start)
+}
+
+fn output_base(inputs: &[Input<'_>], image: &Image, outputs: &[Output], obj: usize, shndx: usize) -> Option<u64> {
+    let idx = inputs.get(obj)?.placed.get(shndx).copied().flatten()?;
+    output_base_of(image, outputs, idx)
+}
+
+/// A local symbol's name (the section's for a section symbol), value, and output-section
+/// base; `None` value for a symbol of a section that is not loaded.
+#[allow(clippy::too_many_arguments)]
+fn local_value(
+    input: &Input<'_>,
+    oi: usize,
+    inputs: &[Input<'_>],
+    image: &Image,
+    outputs: &[Output],
+    shndx: usize,
+    value: u64,
+    raw_name: &str,
+    st_type: u8,
+) -> (String, Option<u64>, Option<u64>) {
+    if shndx == SHN_ABS as usize {
+        return (raw_name.to_string(), Some(value), None);
+    }
+    let idx = input.placed.get(shndx).copied().flatten();
+    let name = if st_type == STT_SECTION || raw_name.is_empty() {
+        idx.and_then(|i| image.sections.get(i)).map_or_else(|| format!("section #{shndx}"), |s| s.name.clone())
+    } else {
+        raw_name.to_string()
+    };
+    let addr = section_addr(inputs, image, oi, shndx).map(|a| a.wrapping_add(value));
+    (name, addr, output_base(inputs, image, outputs, oi, shndx))
+}
+
+/// The named symbols of every object at their final addresses (globals once, as resolved).
+fn read_symbols(
+    inputs: &[Input<'_>],
+    globals: &BTreeMap<String, Def>,
+    image: &mut Image,
+    common_section: Option<usize>,
+    common_value: &dyn Fn(&str) -> Option<u64>,
+) {
+    let mut out = Vec::new();
+    for (name, def) in globals {
+        let (section, value, kind, size) = match def {
+            Def::Section { obj, shndx, value, kind, size, .. } => {
+                let Some(idx) = inputs.get(*obj).and_then(|i| i.placed.get(*shndx).copied().flatten()) else {
+                    continue;
+                };
+                let base = image.sections.get(idx).map_or(0, |s| s.addr);
+                let kind = match *kind {
+                    STT_FUNC => SymbolKind::Function,
+                    STT_OBJECT => SymbolKind::Object,
+                    _ => SymbolKind::Label,
+                };
+                (Some(idx), base + value, kind, *size)
+            }
+            Def::Abs { value, .. } => (None, *value, SymbolKind::Absolute, 0),
+            Def::Common { size, .. } => (common_section, common_value(name).unwrap_or(0), SymbolKind::Object, *size),
+        };
+        out.push(Symbol { name: name.clone(), value, section, binding: Binding::Global, kind, size });
+    }
+    for input in inputs {
+        for sym in input.elf.syms.iter() {
+            let t = sym.st_type();
+            if sym.st_bind() != STB_LOCAL || t == STT_SECTION || t == STT_FILE || sym.st_shndx == SHN_UNDEF as usize {
+                continue;
+            }
+            let Some(name) = input.elf.strtab.get_at(sym.st_name).filter(|n| !n.is_empty()) else { continue };
+            let (section, value, kind) = if sym.st_shndx == SHN_ABS as usize {
+                (None, sym.st_value, SymbolKind::Absolute)
+            } else {
+                let Some(idx) = input.placed.get(sym.st_shndx).copied().flatten() else { continue };
+                let base = image.sections.get(idx).map_or(0, |s| s.addr);
+                let kind = match t {
+                    STT_FUNC => SymbolKind::Function,
+                    STT_OBJECT => SymbolKind::Object,
+                    _ => SymbolKind::Label,
+                };
+                (Some(idx), base.wrapping_add(sym.st_value), kind)
+            };
+            out.push(Symbol {
+                name: name.to_string(),
+                value,
+                section,
+                binding: Binding::Local,
+                kind,
+                size: sym.st_size,
+            });
+        }
+    }
+    image.symbols.extend(out);
+}
