@@ -1,9 +1,21 @@
-//! Every routine of arch/ia64/lib in Debian's linux-source-6.1, built by acctemu (cpp, then
-//! acctemu's assembler with `-x -mconstant-gp`), linked, and called on at least 1,000 random
-//! inputs each on the Itanium 2 model: memory, return value and the preserved registers must
-//! equal the independent Rust references of `ia64_lib/reference.rs`. The user-access routines
-//! also run into unmapped pages, where the kernel's exception-table fixups
-//! (`arch_ia64::kernel_extable`) make them return their documented error values.
+//! Every routine of arch/ia64/lib in Debian's linux-source-6.1, built by acctemu alone (cpp
+//! with the kernel build's flags, acctemu's assembler with `-x -mconstant-gp`, acctemu's
+//! linker), called on at least 1,000 random inputs each on the Itanium 2 model as a C caller
+//! calls them: memory, return value and the preserved registers must equal the independent
+//! Rust references of `ia64_lib/reference.rs`. The user-access routines also run into the
+//! unmapped page after their buffers, where the kernel's fault path
+//! (`arch_ia64::kernel_extable`: `__ex_table` fixups, psr.ed for `lfetch.fault`) makes them
+//! return their documented error values.
+//!
+//! Two behaviours of the 6.1 code differ from its contract, and the test checks them exactly
+//! where they occur rather than hiding them: `__do_clear_user` loses the caller's ar.lc
+//! (`clear_user_loses_lc`), and the CONFIG_ITANIUM `__copy_user` can fault on a store no
+//! `__ex_table` entry covers (`copy_user_oops`).
+//!
+//! Not covered: overlapping copies (no routine here allows them: memcpy and copy_user are
+//! specified without overlap), `__strnlen_user` with a limit of 0 (its loop count would be
+//! 2^64), division by zero and the overflowing signed quotient (undefined in C), and the
+//! cost of the kernel's fault path (fixups are applied without running the interruption).
 //!
 //! `cargo test --test ia64_lib_routines -- --nocapture` prints the case counts and the cycles
 //! per call at a few sizes.
@@ -48,9 +60,8 @@ fn images() -> Option<&'static Images> {
             let pick = |keep: &dyn Fn(&str) -> bool| -> Vec<(String, Vec<u8>)> {
                 built.iter().filter(|(n, _)| keep(n)).cloned().collect()
             };
-            let dir = build::scratch();
-            let itanium = link::link(&dir, "itanium", &pick(&|n| !mck.contains(&n)), &data);
-            let mckinley = link::link(&dir, "mckinley", &pick(&|n| !itanium_only.contains(&n)), &data);
+            let itanium = link::link("itanium", &pick(&|n| !mck.contains(&n)), &data);
+            let mckinley = link::link("mckinley", &pick(&|n| !itanium_only.contains(&n)), &data);
             Some(Images { itanium: Lib::new(itanium), mckinley: Lib::new(mckinley) })
         })
         .as_ref()
@@ -64,14 +75,15 @@ struct Tally {
     routine: &'static str,
     cases: usize,
     faulting: usize,
-    /// Faults the kernel's fault path handled (table fixups and psr.ed deferrals).
+    /// Faults the kernel's fault path handled: table fixups, and psr.ed deferrals.
     handled: usize,
+    deferred: usize,
     failures: Vec<String>,
 }
 
 impl Tally {
     fn new(routine: &'static str) -> Tally {
-        Tally { routine, cases: 0, faulting: 0, handled: 0, failures: Vec::new() }
+        Tally { routine, cases: 0, faulting: 0, handled: 0, deferred: 0, failures: Vec::new() }
     }
 
     /// Records one case: `Err` is a difference from the reference, described.
@@ -90,11 +102,12 @@ impl Tally {
     fn finish(self) {
         let bad = self.failures.len();
         eprintln!(
-            "{:<22} {:>5} cases ({:>4} into unmapped pages, {:>4} faults handled): {}",
+            "{:<22} {:>5} cases ({:>4} into unmapped pages; {:>4} __ex_table fixups, {:>4} psr.ed deferrals): {}",
             self.routine,
             self.cases,
             self.faulting,
-            self.handled,
+            self.handled - self.deferred,
+            self.deferred,
             if bad == 0 { "all equal to the reference".to_string() } else { "DIFFERENCES".to_string() }
         );
         assert!(self.cases >= CASES, "{}: only {} cases", self.routine, self.cases);
@@ -303,6 +316,7 @@ fn copy(lib: &Lib, routine: &'static str, user: bool, zero_tail: bool, seed: u64
             }
             got => got.and_then(|r| {
                 t.handled += r.fixups;
+                t.deferred += r.deferred;
                 r.preserved()?;
                 same("r8", r.r8, ret)?;
                 same_bytes("destination", &read(&m, lo, (hi - lo) as usize), &want)
@@ -377,6 +391,7 @@ fn set(routine: &'static str, user: bool, seed: u64) {
         let args = if user { vec![dst, n] } else { vec![dst, c, n] };
         let got = call(lib, &mut m, entry, &args, &mut rng).and_then(|r| {
             t.handled += r.fixups;
+            t.deferred += r.deferred;
             if user && clear_user_loses_lc(dst, n, fault) {
                 // The kernel's own bug, reproduced exactly: see `clear_user_loses_lc`.
                 t_lc += 1;
@@ -498,6 +513,7 @@ fn strlen() {
         }
         let got = call(lib, &mut m, entry, &[at], &mut rng).and_then(|r| {
             t.handled += r.fixups;
+            t.deferred += r.deferred;
             r.preserved()?;
             same("r8", r.r8, reference::strlen(&s))
         });
@@ -541,6 +557,7 @@ fn strnlen_user() {
         let want = reference::strnlen_user(&view[..readable], n);
         let got = call(lib, &mut m, entry, &[at, n], &mut rng).and_then(|r| {
             t.handled += r.fixups;
+            t.deferred += r.deferred;
             r.preserved()?;
             same("r8", r.r8, want)
         });
@@ -592,6 +609,7 @@ fn strncpy_from_user() {
         let ret = reference::strncpy_from_user(&mut want[at..], dst_room as usize, &view[..readable], n);
         let got = call(lib, &mut m, entry, &[dst, src, n], &mut rng).and_then(|r| {
             t.handled += r.fixups;
+            t.deferred += r.deferred;
             r.preserved()?;
             same("r8", r.r8, ret)?;
             same_bytes("destination", &read(&m, lo, (hi - lo) as usize), &want)

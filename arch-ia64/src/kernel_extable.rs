@@ -281,7 +281,7 @@ g:
     fn an_unlisted_fault_is_an_error() {
         let mut img = image(0);
         img.sections.retain(|s| s.name != SECTION);
-        let err = run(&img, "f", 0x6000_0000).err().expect("a fault without an entry");
+        let err = run(&img, "f", 0x6000_0000).expect_err("a fault without an entry");
         assert!(err.contains("unmapped"), "{err}");
     }
 
@@ -299,7 +299,7 @@ g:
     fn the_cfm_override_refuses_fields_beyond_sor() {
         let sets = vec![("cfm".to_string(), format!("{:#x}", 1u64 << 18))];
         let cfg = RunConfig { entry: Some("f".into()), sets, ..RunConfig::default() };
-        let err = prepare(&image(0), &cfg).err().expect("refused").to_string();
+        let err = prepare(&image(0), &cfg).expect_err("refused").to_string();
         assert!(err.contains("only sof, sol and sor"), "{err}");
     }
 

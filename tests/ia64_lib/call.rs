@@ -49,8 +49,9 @@ pub struct Lib {
     pub image: Image,
     /// Its exception table.
     pub extable: ExTable,
-    /// Behind a lock only because memory's access hint is a `Cell`: the tests share images.
-    base: std::sync::Mutex<Machine<Ia64Cpu>>,
+    cfg: RunConfig,
+    /// Tells this image's machines apart in the per-thread cache (a machine is not `Send`).
+    id: usize,
     gp: u64,
 }
 
@@ -63,8 +64,10 @@ pub struct Returned {
     pub cycles: u64,
     /// Instructions executed.
     pub insns: u64,
-    /// Exception-table fixups taken.
+    /// Faults the kernel's fault path handled: `__ex_table` fixups and psr.ed deferrals.
     pub fixups: usize,
+    /// Of those, the deferrals (a speculative load or `lfetch.fault` re-run with psr.ed).
+    pub deferred: usize,
     /// The preserved registers the call changed.
     pub clobbered: Vec<Clobber>,
 }
@@ -74,10 +77,12 @@ impl Lib {
     pub fn new(image: Image) -> Lib {
         let harness = Harness::parse("<ia64-lib harness>", &harness_text()).expect("the harness parses");
         let cfg = RunConfig { harness: Some(harness), ..RunConfig::default() };
-        let (base, _) = prepare(&image, &cfg).unwrap_or_else(|e| panic!("cannot prepare the image: {e}"));
+        prepare(&image, &cfg).unwrap_or_else(|e| panic!("cannot prepare the image: {e}"));
         let extable = ExTable::from_image(&image).expect("a well-formed __ex_table");
         let gp = image.symbol("__gp").map_or(0, |s| s.value);
-        Lib { image, extable, base: std::sync::Mutex::new(base), gp }
+        static IDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let id = IDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Lib { image, extable, cfg, id, gp }
     }
 
     /// The address of `name`.
@@ -85,9 +90,19 @@ impl Lib {
         self.image.symbol(name).unwrap_or_else(|| panic!("no symbol {name} in the linked image")).value
     }
 
-    /// A fresh machine (memory as the harness maps it, state at reset).
+    /// A fresh machine (memory as the harness maps it, state at reset): a copy of one
+    /// prepared once per test thread.
     pub fn machine(&self) -> Machine<Ia64Cpu> {
-        self.base.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+        thread_local! {
+            static BASES: std::cell::RefCell<std::collections::HashMap<usize, Machine<Ia64Cpu>>> =
+                std::cell::RefCell::default();
+        }
+        BASES.with(|b| {
+            b.borrow_mut()
+                .entry(self.id)
+                .or_insert_with(|| prepare(&self.image, &self.cfg).expect("prepared once already").0)
+                .clone()
+        })
     }
 }
 
@@ -208,6 +223,7 @@ pub fn call(
         cycles: m.cpu.cycles() - c0,
         insns: m.cpu.instructions() - i0,
         fixups: run.fixups.len(),
+        deferred: run.fixups.iter().filter(|f| f.fix == arch_ia64::kernel_extable::DEFERRED).count(),
         clobbered,
     })
 }

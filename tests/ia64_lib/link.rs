@@ -1,28 +1,20 @@
-//! Linking the objects into one image.
-//!
-//! INTERIM (until the i14-link linker is merged): GNU ld links acctemu's objects into an
-//! executable, which the current loader places at its section addresses.
+//! Linking the objects into one image with acctemu's linker (`arch_ia64::link`), the
+//! variables the routines read bound to addresses in harness memory.
 
 use emu_core::image::Image;
-use std::path::Path;
-use std::process::Command;
+use emu_core::link::Bindings;
 
 /// Links `objects` (name, ELF bytes) with `data` symbols bound to addresses.
-pub fn link(dir: &Path, label: &str, objects: &[(String, Vec<u8>)], data: &[(&str, u64)]) -> Image {
-    std::fs::create_dir_all(dir).expect("scratch directory");
-    let mut cmd = Command::new("ia64-linux-gnu-ld");
-    cmd.args(["-nostdlib", "-static", "-e", "0", "-Ttext=0x4000000"]);
+///
+/// # Panics
+/// When the link fails (the linker's message names the symbol or relocation).
+pub fn link(label: &str, objects: &[(String, Vec<u8>)], data: &[(&str, u64)]) -> Image {
+    let objs: Vec<(&str, &[u8])> = objects.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+    let mut bindings = Bindings::default();
     for (name, addr) in data {
-        cmd.arg(format!("--defsym={name}={addr:#x}"));
+        bindings.data.insert((*name).to_string(), *addr);
     }
-    for (name, bytes) in objects {
-        let p = dir.join(format!("{name}.o"));
-        std::fs::write(&p, bytes).expect("object");
-        cmd.arg(p);
-    }
-    let out = dir.join(format!("{label}.exe"));
-    cmd.arg("-o").arg(&out);
-    let res = cmd.output().expect("runs ld");
-    assert!(res.status.success(), "ld: {}", String::from_utf8_lossy(&res.stderr));
-    arch_ia64::elf::load(&std::fs::read(&out).expect("exe")).unwrap_or_else(|e| panic!("loading {label}: {e}"))
+    let linked = arch_ia64::link::link(&objs, &bindings).unwrap_or_else(|e| panic!("linking the {label} image: {e}"));
+    assert!(linked.stubs.is_empty(), "the {label} image needs no stubs: {:?}", linked.stubs);
+    linked.image
 }
