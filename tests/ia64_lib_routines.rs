@@ -134,7 +134,9 @@ fn same_bytes(what: &str, got: &[u8], want: &[u8]) -> Result<(), String> {
 }
 
 fn bytes(rng: &mut Xorshift64, n: usize) -> Vec<u8> {
-    (0..n).map(|_| rng.next_u64() as u8).collect()
+    let mut out: Vec<u8> = (0..n.div_ceil(8)).flat_map(|_| rng.next_u64().to_le_bytes()).collect();
+    out.truncate(n);
+    out
 }
 
 /// A size up to `max`, small sizes (where the routines' head and tail code lives) as often
@@ -469,10 +471,11 @@ fn page(lib: &Lib, routine: &'static str, clear: bool, seed: u64) {
         let mut m = lib.machine();
         let data = bytes(&mut rng, PAGE as usize);
         write(&mut m, from, &data);
-        // The pages beside the target are filled too, so a stray store shows.
-        let mut want = bytes(&mut rng, BUF_SIZE as usize);
-        write(&mut m, buf(1), &want);
-        let at = (to - buf(1)) as usize;
+        // The bytes beside the target are filled too, so a stray store shows.
+        let (lo, hi) = window(buf(1), to, PAGE);
+        let mut want = bytes(&mut rng, (hi - lo) as usize);
+        write(&mut m, lo, &want);
+        let at = (to - lo) as usize;
         let page = &mut want[at..at + PAGE as usize];
         if clear {
             page.fill(0);
@@ -482,7 +485,7 @@ fn page(lib: &Lib, routine: &'static str, clear: bool, seed: u64) {
         let args = if clear { vec![to] } else { vec![to, from] };
         let got = call(lib, &mut m, entry, &args, &mut rng)
             .and_then(|r| r.preserved())
-            .and_then(|_| same_bytes("target region", &read(&m, buf(1), BUF_SIZE as usize), &want));
+            .and_then(|_| same_bytes("target page and its neighbours", &read(&m, lo, (hi - lo) as usize), &want));
         t.case(false, || format!("{routine}({to:#x}, {from:#x})"), got);
     }
     t.finish();
@@ -939,4 +942,36 @@ fn cycles_per_call() {
         out.push('\n');
     }
     eprintln!("{out}");
+}
+
+/// The command-line way to time one call: `acctemu run OBJ --entry F --set cfm=N --set
+/// r32=...` (the `cfm` override gives the routine its arguments' frame), on the object
+/// acctemu builds from the tree.
+#[test]
+fn the_command_line_runs_a_routine_with_its_arguments() {
+    let Some(tree) = common::kernel_source() else { return };
+    if std::process::Command::new("cpp").arg("--version").output().is_err() {
+        assert!(!common::oracles_required(), "cpp is missing but ACCTEMU_REQUIRE_ORACLES=1");
+        return;
+    }
+    let gen = build::headers(&tree);
+    let obj = build::OBJECTS.iter().find(|o| o.name == "memcpy_mck").expect("listed");
+    let dir = build::scratch().join("cli");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let path = dir.join("memcpy_mck.o");
+    std::fs::write(&path, build::build(&tree, &gen, obj)).expect("object");
+    let harness = dir.join("harness.toml");
+    let mut text = arch_ia64::run::DEFAULT_HARNESS.to_string();
+    text.push_str("\n[[region]]\nname = \"buf\"\nbase = \"0x80000000\"\nsize = \"0x10000\"\nperms = \"rw\"\n");
+    std::fs::write(&harness, text).expect("harness");
+    let (p, h) = (path.to_string_lossy().to_string(), harness.to_string_lossy().to_string());
+    let args = ["run", &p, "--entry", "memcpy", "--harness", &h, "--set", "cfm=3"];
+    let sets = ["--set", "r32=0x80008000", "--set", "r33=0x80000003", "--set", "r34=1000"];
+    let out = common::acctemu(&[&args[..], &sets[..]].concat());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("returned to the sentinel"), "{stdout}");
+    assert!(stdout.contains("r8: \"0x0000000080008000\""), "memcpy returns its destination:\n{stdout}");
+    let cycles = stdout.lines().find(|l| l.starts_with("cycles")).expect("a cycle count");
+    eprintln!("acctemu run memcpy_mck.o --entry memcpy (1000 bytes, source 3 bytes off): {cycles}");
 }

@@ -69,11 +69,16 @@ pub fn build(tree: &Path, gen: &Path, obj: &LibObject) -> Vec<u8> {
     asm.object_file().unwrap_or_else(|e| panic!("acctemu cannot write the object of {file}: {e}"))
 }
 
-/// Writes the generated-header stand-ins once and returns their directory.
+/// Writes the generated-header stand-ins (once per test binary: tests run on threads, and
+/// cpp must not read a header another thread is rewriting) and returns their directory.
 pub fn headers(tree: &Path) -> PathBuf {
-    let gen = scratch().join("generated-headers");
-    generated_headers(tree, &gen);
-    gen
+    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        let gen = scratch().join("generated-headers");
+        generated_headers(tree, &gen);
+        gen
+    })
+    .clone()
 }
 
 fn write(path: &Path, text: &str) {
