@@ -14,11 +14,15 @@
 //! DTPREL to the TLS segment start; DTPMOD64 is module 1 (the one executable).
 
 use emu_core::elf::{patch, ElfError, Reloc, RelocCtx, Relocations};
-use emu_core::link::{GpLayout, LinkValues, SHF_SHORT};
+use emu_core::link::{GotContent, GpLayout, LinkValues, Relaxation, SHF_SHORT};
 use emu_core::memory::Endian;
 
 /// `e_machine` of IA-64.
 pub const EM_IA_64: u16 = 50;
+
+/// The bundle ld fills gaps in code with.
+const CODE_FILL: [u8; 16] =
+    [0x00, 0x30, 0x00, 0x00, 0x01, 0x00, 0x70, 0x00, 0x00, 0x02, 0x00, 0x00, 0x01, 0x00, 0x04, 0x00];
 
 /// The IA-64 rules (little-endian objects, as Linux makes them).
 #[derive(Debug, Clone, Copy, Default)]
@@ -62,6 +66,8 @@ enum Expr {
     Fptr,
     /// Linkage-table slot holding the descriptor of S + A, minus GP.
     LtOffFptr,
+    /// Linkage-table slot holding a TLS value of S + A (tprel, dtpmod, dtprel), minus GP.
+    LtOffTls(GotContent),
     /// S + A - P (instruction: P with the slot bits cleared).
     PcRel,
     /// S + A - segment base.
@@ -130,6 +136,9 @@ fn kind(r_type: u32) -> Option<(Expr, Field)> {
         0x93 => (E::TpRel, F::Imm64),
         0x96 => (E::TpRel, F::Data64(Endian::Big)),
         0x97 => (E::TpRel, F::Data64(Endian::Little)),
+        0x9a => (E::LtOffTls(GotContent::TpRel), F::Imm22),
+        0xaa => (E::LtOffTls(GotContent::DtpMod), F::Imm22),
+        0xba => (E::LtOffTls(GotContent::DtpRel), F::Imm22),
         0xa6 => (E::DtpMod, F::Data64(Endian::Big)),
         0xa7 => (E::DtpMod, F::Data64(Endian::Little)),
         0xb1 => (E::DtpRel, F::Imm14),
@@ -154,7 +163,25 @@ impl Relocations for Ia64Relocations {
     }
 
     fn needs_got(&self, r_type: u32) -> bool {
-        matches!(kind(r_type), Some((Expr::LtOff | Expr::LtOffFptr, _)))
+        matches!(kind(r_type), Some((Expr::LtOff | Expr::LtOffFptr | Expr::LtOffTls(_), _)))
+    }
+
+    fn got_content(&self, r_type: u32) -> GotContent {
+        match kind(r_type) {
+            Some((Expr::LtOffFptr, _)) => GotContent::Descriptor,
+            Some((Expr::LtOffTls(c), _)) => c,
+            _ => GotContent::Address,
+        }
+    }
+
+    fn tls_got_value(&self, content: GotContent, value: u64, link: &LinkValues) -> Result<u64, String> {
+        let base = || link.tls_base.ok_or_else(|| "the link has no TLS section".to_string());
+        match content {
+            GotContent::TpRel => Ok(value.wrapping_sub(base()?.wrapping_sub(tcb_size(link.tls_align)))),
+            GotContent::DtpRel => Ok(value.wrapping_sub(base()?)),
+            GotContent::DtpMod => Ok(1),
+            GotContent::Address | GotContent::Descriptor => Ok(value),
+        }
     }
 
     fn got_holds_descriptor(&self, r_type: u32) -> bool {
@@ -181,6 +208,42 @@ impl Relocations for Ia64Relocations {
 
     fn choose_gp(&self, layout: &GpLayout) -> Result<Option<u64>, String> {
         choose_gp(layout).map(Some)
+    }
+
+    fn small_common_limit(&self) -> u64 {
+        // ld's IA-64 default `-G 8`: smaller COMMONs go to `.scommon` within gp's reach.
+        8
+    }
+
+    fn code_fill(&self, name: &str) -> Option<Vec<u8>> {
+        // ld's default script fills `.init`, `.text` and `.fini` with
+        // `=0x00300000010070000002000001000400`, the bundle `[MII] nop.m 0x6; nop.i 0x7;
+        // nop.i 0x8`; other (orphan) code sections get zeros.
+        matches!(name, ".text" | ".init" | ".fini").then(|| CODE_FILL.to_vec())
+    }
+
+    fn finish_section(&self, name: &str, data: &mut Vec<u8>) {
+        // ld sorts the linked unwind table's 24-byte entries by their start address (BFD
+        // `elfNN_ia64_final_link`), which the unwinder's binary search needs.
+        if name == ".IA_64.unwind" && data.len().is_multiple_of(24) {
+            let mut entries: Vec<[u8; 24]> =
+                data.chunks_exact(24).filter_map(|c| <[u8; 24]>::try_from(c).ok()).collect();
+            entries.sort_by_key(|e| u64::from_le_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]));
+            *data = entries.concat();
+        }
+    }
+
+    fn relaxation(&self, r_type: u32) -> Relaxation {
+        match r_type {
+            0x2a => Relaxation::ShortReference,
+            0x86 => Relaxation::ToGpRelative(0x2a),
+            0x87 => Relaxation::Load,
+            _ => Relaxation::None,
+        }
+    }
+
+    fn relax_load(&self, image_bytes: &mut [u8], offset: u64, ctx: &RelocCtx) -> Result<(), ElfError> {
+        relax_ldxmov(image_bytes, offset, ctx)
     }
 
     fn apply(&self, r: &Reloc, image_bytes: &mut [u8], ctx: &RelocCtx) -> Result<(), ElfError> {
@@ -213,7 +276,9 @@ impl Relocations for Ia64Relocations {
             Expr::None => return Ok(()),
             Expr::Direct => s_a,
             Expr::GpRel => s_a.wrapping_sub(gp()?),
-            Expr::LtOff | Expr::LtOffFptr => r.got.ok_or_else(|| missing("a linkage-table slot"))?.wrapping_sub(gp()?),
+            Expr::LtOff | Expr::LtOffFptr | Expr::LtOffTls(_) => {
+                r.got.ok_or_else(|| missing("a linkage-table slot"))?.wrapping_sub(gp()?)
+            }
             Expr::Fptr => link.descriptor.ok_or_else(|| missing("a function descriptor"))?,
             Expr::PcRel => {
                 let p = if matches!(field, Field::Data32(_) | Field::Data64(_)) { r.place } else { r.place & !3 };
@@ -223,8 +288,7 @@ impl Relocations for Ia64Relocations {
             Expr::SecRel => s_a.wrapping_sub(link.section_base.unwrap_or(0)),
             Expr::TpRel => {
                 let base = link.tls_base.ok_or_else(|| missing("a TLS section"))?;
-                let tcb = 16u64.div_ceil(link.tls_align.max(1)) * link.tls_align.max(1);
-                s_a.wrapping_sub(base.wrapping_sub(tcb))
+                s_a.wrapping_sub(base.wrapping_sub(tcb_size(link.tls_align)))
             }
             Expr::DtpRel => s_a.wrapping_sub(link.tls_base.ok_or_else(|| missing("a TLS section"))?),
             Expr::DtpMod => 1,
@@ -262,10 +326,21 @@ pub fn choose_gp(layout: &GpLayout) -> Result<u64, String> {
     if min_vma == u64::MAX {
         min_vma = 0;
     }
+    // Relaxed and in-range gp-relative targets widen the short range (ld's min_short_sec).
+    for p in &layout.points {
+        min_short = min_short.min(*p);
+        max_short = max_short.max(*p);
+    }
     let gp = if let Some(g) = layout.defined {
         g
     } else {
-        let mut gp = if let Some(got) = layout.got {
+        let mut gp = if !layout.points.is_empty() {
+            let range = max_short - min_short;
+            if range >= 2 * HALF {
+                return Err(format!("short data segment overflowed ({range:#x} >= 0x400000)"));
+            }
+            min_short + range / 2
+        } else if let Some(got) = layout.got {
             got
         } else if max_short != 0 {
             min_short
@@ -295,6 +370,36 @@ pub fn choose_gp(layout: &GpLayout) -> Result<u64, String> {
         }
     }
     Ok(gp)
+}
+
+/// ld's LDXMOV relaxation: the `ld8 r1 = [r3]` at `offset` (bundle + slot) becomes
+/// `(qp) mov r1 = r3` (A4 `adds r1 = 0, r3`), or `nop.m 0` when r1 = r3.
+fn relax_ldxmov(bytes: &mut [u8], offset: u64, ctx: &RelocCtx) -> Result<(), ElfError> {
+    let out = || ElfError::OutOfSection { type_name: ctx.type_name.clone(), section: ctx.section.clone(), offset };
+    let slot = (offset & 3) as u32;
+    if slot == 3 {
+        return Err(out());
+    }
+    let start = usize::try_from(offset & !0xF).map_err(|_| out())?;
+    let word = bytes.get_mut(start..start.checked_add(16).ok_or_else(out)?).ok_or_else(out)?;
+    let mut b = [0u8; 16];
+    b.copy_from_slice(word);
+    let mut bundle = u128::from_le_bytes(b);
+    let shift = 5 + 41 * slot;
+    let mask = ((1u128 << 41) - 1) << shift;
+    let insn = ((bundle & mask) >> shift) as u64;
+    let (r1, r3) = ((insn >> 6) & 0x7F, (insn >> 20) & 0x7F);
+    let new = if r1 == r3 { 0x800_0000 } else { (insn & 0x7F0_1FFF) | 0x108_0000_0000 };
+    bundle = (bundle & !mask) | (u128::from(new) << shift);
+    word.copy_from_slice(&bundle.to_le_bytes());
+    Ok(())
+}
+
+/// The thread control block below the TLS block (variant I): 16 bytes rounded up to the
+/// TLS segment's alignment (BFD `elfNN_ia64_tprel_base`).
+fn tcb_size(align: u64) -> u64 {
+    let align = align.max(1);
+    16u64.div_ceil(align) * align
 }
 
 /// Whether `v` fits a signed field of `bits` bits.

@@ -80,6 +80,27 @@ pub trait Relocations {
     fn got_holds_descriptor(&self, _r_type: u32) -> bool {
         false
     }
+    /// What the GOT slot of `r_type` holds (IA-64 LTOFF_TPREL22 and friends: TLS values).
+    fn got_content(&self, r_type: u32) -> crate::link::GotContent {
+        if self.got_holds_descriptor(r_type) {
+            crate::link::GotContent::Descriptor
+        } else {
+            crate::link::GotContent::Address
+        }
+    }
+    /// The value of a GOT slot holding a TLS `content` of `value` (S + A), given the TLS
+    /// segment in `link`.
+    ///
+    /// # Errors
+    /// No TLS segment, or a content the architecture does not define.
+    fn tls_got_value(
+        &self,
+        _content: crate::link::GotContent,
+        _value: u64,
+        _link: &crate::link::LinkValues,
+    ) -> Result<u64, String> {
+        Err("thread-local linkage-table slots are not defined for this architecture".into())
+    }
     /// Whether `r_type` needs a function descriptor for its symbol (IA-64 FPTR*, LTOFF_FPTR*).
     fn needs_descriptor(&self, r_type: u32) -> bool {
         self.got_holds_descriptor(r_type)
@@ -103,6 +124,30 @@ pub trait Relocations {
     /// The short data cannot be covered (a message naming why).
     fn choose_gp(&self, _layout: &crate::link::GpLayout) -> Result<Option<u64>, String> {
         Ok(None)
+    }
+    /// COMMON symbols of at most this many bytes go to the short `.sbss` (ld's `-G`; 0: none).
+    fn small_common_limit(&self) -> u64 {
+        0
+    }
+    /// The bytes that fill alignment gaps between the input sections of code output section
+    /// `name` (repeated), or `None` for zeros.
+    fn code_fill(&self, _name: &str) -> Option<Vec<u8>> {
+        None
+    }
+    /// Finishes an output section once its inputs are merged and relocated (IA-64: ld sorts
+    /// the unwind table by start address); the default leaves it as it is.
+    fn finish_section(&self, _name: &str, _data: &mut Vec<u8>) {}
+    /// How a link may relax `r_type` (see [`crate::link::Relaxation`]).
+    fn relaxation(&self, _r_type: u32) -> crate::link::Relaxation {
+        crate::link::Relaxation::None
+    }
+    /// Rewrites the load a relaxed [`crate::link::Relaxation::Load`] relocation marks at
+    /// `offset` of `image_bytes`.
+    ///
+    /// # Errors
+    /// The field lies outside the section, or is not such a load.
+    fn relax_load(&self, _image_bytes: &mut [u8], _offset: u64, _ctx: &RelocCtx) -> Result<(), ElfError> {
+        Ok(())
     }
     /// Like [`Relocations::apply`] with the values only a link knows (gp, descriptor,
     /// segment and section bases, TLS base); the default ignores them.

@@ -26,6 +26,15 @@
 //! address = "task+0x1078"
 //! width = 8
 //! unit = "cycles"
+//!
+//! [data]                          # undefined symbols of linked objects -> data addresses
+//! jiffies = "task+0x2000"
+//!
+//! [[stub]]                        # undefined symbols -> stubs (see `crate::stub`)
+//! name = "schedule"
+//! returns = "0"                   # optional, default 0
+//! cycles = 120                    # optional, default 0
+//! writes = [ { address = "task+0x40", width = 8, value = "1" } ]
 //! ```
 //!
 //! Names resolve in this order: `[symbols]` (each may use the ones before it and outer

@@ -2,15 +2,18 @@
 //! executable, with undefined symbols bound to harness data or to stubs.
 //!
 //! **Layout.** Output sections are formed by name, like ld's default script groups input
-//! sections: `.text` first, then every other allocated section name in order of first
+//! sections ([`output_name`]: `.text.*` joins `.text`, every `.IA_64.unwind*` joins
+//! `.IA_64.unwind`, ...): `.text` first, then every other output section in order of first
 //! appearance (objects in the order given, sections in section-header order). An output
-//! section is the input sections of that name from every object, in object order, each at
-//! its own alignment; each input section stays an [`Image`] section of its own (so several
-//! image sections may share a name). COMMON symbols are allocated after the `.bss` input
-//! sections (a `.bss` output section is created last when none exists), largest alignment
-//! first as given. Then come the synthesised sections: the function descriptors (`.opd`,
-//! when the architecture has descriptors) and the linkage table (`.got`). For one object this
-//! is the object's own section order, `.text` at the base.
+//! section is its input sections from every object, in object order, each at its own
+//! alignment; once relocated they become one image section with the alignment gaps zeroed.
+//! COMMON symbols are allocated after the `.bss` inputs (a `.bss` output section is created
+//! last when none exists), in name order; those of at most
+//! [`Relocations::small_common_limit`] bytes after the `.sbss` inputs (ld's `.scommon`). Then come the synthesised sections: the stub page
+//! (unless [`LinkOptions::stub_base`] places it), the function descriptors (`.opd`, when the
+//! architecture has descriptors) and the linkage table (`.got`). For one object this is the
+//! object's own section order, `.text` at the base. The whole image is one segment (the
+//! SEGREL base is [`LinkOptions::base`]).
 //!
 //! **Symbols.** A global definition is resolved across objects; two strong definitions are
 //! an error naming both objects; a strong definition beats a weak one; the first of two weak
@@ -40,6 +43,7 @@ use goblin::elf::Elf;
 use thiserror::Error;
 
 use crate::elf::{ElfError, Reloc, RelocCtx, Relocations, GOT_SECTION};
+
 use crate::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
 use crate::memory::Endian;
 
@@ -49,6 +53,8 @@ pub const OPD_SECTION: &str = ".opd";
 pub const STUB_SECTION: &str = ".stubs";
 /// Name of the section holding COMMON symbols.
 pub const COMMON_SECTION: &str = ".bss";
+/// Name of the section holding small COMMON symbols ([`Relocations::small_common_limit`]).
+pub const SMALL_COMMON_SECTION: &str = ".sbss";
 /// `SHF_IA_64_SHORT`: a section the global pointer must cover.
 pub const SHF_SHORT: u64 = 0x1000_0000;
 
@@ -107,6 +113,8 @@ pub struct GpLayout {
     pub got: Option<u64>,
     /// `__gp` when an object defines it.
     pub defined: Option<u64>,
+    /// Targets of relaxed or in-range gp-relative references (ld's `min_short_sec` range).
+    pub points: Vec<u64>,
 }
 
 /// Values only a link knows, handed to [`Relocations::apply_linked`].
@@ -250,26 +258,33 @@ pub fn load_objects(
     let mut flags_of: Vec<u64> = Vec::new();
     read_sections(objects, &mut inputs, &mut image, &mut flags_of)?;
     let globals = collect_globals(&inputs)?;
-    // COMMON symbols get one section after the .bss inputs.
-    let commons: Vec<(String, u64, u64)> = globals
-        .iter()
-        .filter_map(|(n, d)| match d {
-            Def::Common { size, align, .. } => Some((n.clone(), *size, *align)),
-            _ => None,
-        })
-        .collect();
-    let common_section = add_common(&commons, &mut image, &mut flags_of);
+    // COMMON symbols get a section after the .bss inputs; small ones (ld's -G limit) one
+    // after the .sbss inputs, as ld's .scommon.
+    let limit = rules.small_common_limit();
+    let mut commons: [Vec<(String, u64, u64)>; 2] = [Vec::new(), Vec::new()];
+    for (n, d) in &globals {
+        if let Def::Common { size, align, .. } = d {
+            commons[usize::from(*size <= limit)].push((n.clone(), *size, *align));
+        }
+    }
+    let [large, small] = &commons;
+    let sections = [
+        add_common(COMMON_SECTION, u64::from(SHF_ALLOC) | 1, large, &mut image, &mut flags_of),
+        add_common(SMALL_COMMON_SECTION, u64::from(SHF_ALLOC) | 1 | SHF_SHORT, small, &mut image, &mut flags_of),
+    ];
     let outputs = lay_out(&mut image, &flags_of, opts.base)?;
-    let mut common_at: HashMap<String, u64> = HashMap::new();
-    if let Some(sec) = common_section.and_then(|i| image.sections.get(i)) {
+    let mut common_at: HashMap<String, (u64, usize)> = HashMap::new();
+    for (list, idx) in commons.iter().zip(sections) {
+        let Some(sec) = idx.and_then(|i| image.sections.get(i).map(|s| (s.addr, i))) else { continue };
         let mut at = 0u64;
-        for (n, size, align) in &commons {
+        for (n, size, align) in list {
             at = align_up(at, *align).unwrap_or(at);
-            common_at.insert(n.clone(), sec.addr + at);
+            common_at.insert(n.clone(), (sec.0 + at, sec.1));
             at += size;
         }
     }
-    let common_value = |name: &str| common_at.get(name).copied();
+    let common_section = |name: &str| common_at.get(name).map(|(_, i)| *i);
+    let common_value = |name: &str| common_at.get(name).map(|(a, _)| *a);
     // Stubs: one entry each in the stub page.
     let stub_size = rules.stub_size().max(1);
     let objects_end = image.sections.iter().map(|s| s.addr.saturating_add(s.size())).max().unwrap_or(opts.base);
@@ -346,7 +361,9 @@ pub fn load_objects(
                     let v = values.get(&raw_name).copied();
                     let base = globals.get(&raw_name).and_then(|d| match d {
                         Def::Section { obj, shndx, .. } => output_base(&inputs, &image, &outputs, *obj, *shndx),
-                        Def::Common { .. } => common_section.and_then(|i| output_base_of(&image, &outputs, i)),
+                        Def::Common { .. } => {
+                            common_section(&raw_name).and_then(|i| output_base_of(&image, &outputs, i))
+                        }
                         Def::Abs { .. } => None,
                     });
                     let v = v.or_else(|| {
@@ -383,6 +400,7 @@ pub fn load_objects(
                     },
                     section_base,
                     is_gp: name == "__gp" && !values.contains_key("__gp"),
+                    local: r.r_sym != 0 && sym.st_bind() == STB_LOCAL,
                     ctx: RelocCtx { section: sec_name.clone(), symbol: name, type_name },
                 });
             }
@@ -394,20 +412,14 @@ pub fn load_objects(
     let _ = gp_wanted;
     // Descriptors and GOT slots, in order of first use.
     let mut descriptors: Vec<u64> = Vec::new();
-    let mut got_slots: Vec<(u64, bool)> = Vec::new();
     for p in &pending {
-        let t = p.reloc.r_type;
         let target = p.reloc.symbol.wrapping_add(p.reloc.addend as u64);
-        if rules.needs_descriptor(t) && !descriptors.contains(&target) {
+        if rules.needs_descriptor(p.reloc.r_type) && !descriptors.contains(&target) {
             descriptors.push(target);
         }
-        if rules.needs_got(t) {
-            let key = got_key(rules, &p.reloc);
-            if !got_slots.contains(&key) {
-                got_slots.push(key);
-            }
-        }
     }
+    let mut got_slots = got_slots_of(rules, &pending);
+    let had_got = !got_slots.is_empty();
     let mut end = objects_end;
     if !stubs.is_empty() {
         end = end.max(stub_base + stubs.len() as u64 * stub_size);
@@ -418,18 +430,55 @@ pub fn load_objects(
         end = opd_base + descriptors.len() as u64 * descriptor_size;
     }
     let got_base = align_up(end, 8).ok_or_else(|| LinkError::Overflow(GOT_SECTION.into()))?;
-    let mut gp_layout = GpLayout {
-        sections: outputs.iter().map(|o| (o.name.clone(), o.start, o.end - o.start, o.flags)).collect(),
-        got: (!got_slots.is_empty()).then_some(got_base),
-        defined: values.get("__gp").copied(),
+    let layout = |got_len: usize, points: Vec<u64>| {
+        let mut l = GpLayout {
+            sections: outputs.iter().map(|o| (o.name.clone(), o.start, o.end - o.start, o.flags)).collect(),
+            got: had_got.then_some(got_base),
+            defined: values.get("__gp").copied(),
+            points,
+        };
+        if !descriptors.is_empty() && descriptor_size > 0 {
+            l.sections.push((OPD_SECTION.into(), opd_base, descriptors.len() as u64 * descriptor_size, 0));
+        }
+        if had_got {
+            l.sections.push((GOT_SECTION.into(), got_base, got_len as u64 * 8, SHF_SHORT));
+        }
+        l
     };
-    if !descriptors.is_empty() && descriptor_size > 0 {
-        gp_layout.sections.push((OPD_SECTION.into(), opd_base, descriptors.len() as u64 * descriptor_size, 0));
+    // Relaxation as ld does it, against the gp the unrelaxed layout gives.
+    let mut points = Vec::new();
+    let mut rewrites = Vec::new();
+    if let Some(gp0) = rules.choose_gp(&layout(got_slots.len(), Vec::new())).map_err(LinkError::Gp)? {
+        for (i, p) in pending.iter_mut().enumerate() {
+            let target = p.reloc.symbol.wrapping_add(p.reloc.addend as u64);
+            let toff = target.wrapping_sub(gp0) as i64;
+            if !(-0x20_0000..0x20_0000).contains(&toff) || p.section_base.is_none() {
+                continue;
+            }
+            // ld records no point for a target in a short section (gp covers those anyway).
+            let short = outputs
+                .iter()
+                .find(|o| Some(o.start) == p.section_base && o.start <= target && target <= o.end)
+                .is_some_and(|o| o.flags & SHF_SHORT != 0);
+            match rules.relaxation(p.reloc.r_type) {
+                Relaxation::None => {}
+                Relaxation::ShortReference => {
+                    if !short {
+                        points.push(target);
+                    }
+                }
+                Relaxation::ToGpRelative(t) => {
+                    p.reloc.r_type = t;
+                    if !short {
+                        points.push(target);
+                    }
+                }
+                Relaxation::Load => rewrites.push(i),
+            }
+        }
+        got_slots = got_slots_of(rules, &pending);
     }
-    if !got_slots.is_empty() {
-        gp_layout.sections.push((GOT_SECTION.into(), got_base, got_slots.len() as u64 * 8, SHF_SHORT));
-    }
-    let gp = rules.choose_gp(&gp_layout).map_err(LinkError::Gp)?;
+    let gp = rules.choose_gp(&layout(got_slots.len(), points)).map_err(LinkError::Gp)?;
     let descriptor_of =
         |entry: u64| descriptors.iter().position(|d| *d == entry).map(|i| opd_base + i as u64 * descriptor_size);
     // The synthesised sections.
@@ -446,10 +495,19 @@ pub fn load_objects(
             align: 16,
         });
     }
+    let tls = outputs.iter().find(|o| o.flags & u64::from(SHF_TLS) != 0);
+    let tls_values =
+        LinkValues { tls_base: tls.map(|o| o.start), tls_align: tls.map_or(1, |o| o.align), ..LinkValues::default() };
     if !got_slots.is_empty() {
         let mut data = Vec::new();
-        for (value, desc) in &got_slots {
-            let v = if *desc { descriptor_of(*value).unwrap_or(0) } else { *value };
+        for (value, content) in &got_slots {
+            let v = match content {
+                GotContent::Address => *value,
+                GotContent::Descriptor => descriptor_of(*value).unwrap_or(0),
+                tls_kind => rules
+                    .tls_got_value(*tls_kind, *value, &tls_values)
+                    .map_err(|m| LinkError::Gp(format!("a TLS linkage-table slot: {m}")))?,
+            };
             data.extend(if rules.endian() == Endian::Little { v.to_le_bytes() } else { v.to_be_bytes() });
         }
         image.sections.push(Section {
@@ -460,8 +518,15 @@ pub fn load_objects(
             align: 8,
         });
     }
-    let tls = outputs.iter().find(|o| o.flags & u64::from(SHF_TLS) != 0);
-    for mut p in pending {
+    for (i, mut p) in pending.into_iter().enumerate() {
+        if rewrites.contains(&i) {
+            let object = inputs.get(p.obj).map_or_else(String::new, |i| i.name.clone());
+            let Some(section) = image.sections.get_mut(p.target) else { continue };
+            rules
+                .relax_load(&mut section.data, p.reloc.offset, &p.ctx)
+                .map_err(|error| LinkError::Object { object, error: Box::new(error) })?;
+            continue;
+        }
         let t = p.reloc.r_type;
         if p.is_gp {
             p.reloc.symbol = gp.unwrap_or(0);
@@ -506,7 +571,7 @@ pub fn load_objects(
             });
         }
     }
-    read_symbols(&inputs, &globals, &mut image, common_section, &common_value);
+    read_symbols(&inputs, &globals, &mut image, &common_section, &common_value);
     if let Some(g) = gp.filter(|_| !values.contains_key("__gp")) {
         image.symbols.push(Symbol {
             name: "__gp".into(),
@@ -517,14 +582,66 @@ pub fn load_objects(
             size: 0,
         });
     }
+    merge_outputs(&mut image, &outputs, rules);
     Ok(Linked { image, stubs, gp })
 }
 
-/// The key of a GOT slot: the value it holds (S, or S + A) and whether that is a descriptor.
-fn got_key(rules: &dyn Relocations, r: &Reloc) -> (u64, bool) {
-    let desc = rules.got_holds_descriptor(r.r_type);
-    let v = if rules.got_slot_includes_addend() || desc { r.symbol.wrapping_add(r.addend as u64) } else { r.symbol };
-    (v, desc)
+/// The GOT slots `pending` asks for, in order of first use.
+fn got_slots_of(rules: &dyn Relocations, pending: &[Pending]) -> Vec<(u64, GotContent)> {
+    let mut slots = Vec::new();
+    // Global symbols' slots first, then local ones', as ld allocates them (each class here
+    // in order of first use; ld's order within a class is its hash tables').
+    for local in [false, true] {
+        for p in pending.iter().filter(|p| p.local == local) {
+            if rules.needs_got(p.reloc.r_type) {
+                let key = got_key(rules, &p.reloc);
+                if !slots.contains(&key) {
+                    slots.push(key);
+                }
+            }
+        }
+    }
+    slots
+}
+
+/// How a link may relax a relocation whose target lies within reach of the global pointer
+/// (±2 MiB), as ld does for IA-64.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relaxation {
+    /// Never relaxed.
+    None,
+    /// A gp-relative reference: its target joins the short-data range gp must cover.
+    ShortReference,
+    /// Becomes this gp-relative type (LTOFF22X -> GPREL22); its target joins the range.
+    ToGpRelative(u32),
+    /// The load it marks is rewritten ([`Relocations::relax_load`]; LDXMOV).
+    Load,
+}
+
+/// What a GOT slot holds for a symbol value V (S, or S + A).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GotContent {
+    /// V itself.
+    Address,
+    /// The address of V's function descriptor.
+    Descriptor,
+    /// V's offset from the thread pointer ([`Relocations::tls_got_value`]).
+    TpRel,
+    /// V's module id.
+    DtpMod,
+    /// V's offset in its module's TLS block.
+    DtpRel,
+}
+
+/// The key of a GOT slot: the value it is made from (S, or S + A) and what it holds.
+fn got_key(rules: &dyn Relocations, r: &Reloc) -> (u64, GotContent) {
+    let content = rules.got_content(r.r_type);
+    let v = if rules.got_slot_includes_addend() || content != GotContent::Address {
+        r.symbol.wrapping_add(r.addend as u64)
+    } else {
+        r.symbol
+    };
+    (v, content)
 }
 
 /// One relocation ready to apply.
@@ -534,6 +651,8 @@ struct Pending {
     reloc: Reloc,
     section_base: Option<u64>,
     is_gp: bool,
+    /// The symbol is local to its object.
+    local: bool,
     ctx: RelocCtx,
 }
 
@@ -655,8 +774,15 @@ fn weak_undefined(inputs: &[Input<'_>]) -> Vec<String> {
     out
 }
 
-/// Adds the COMMON section (zeros) after the `.bss` inputs; returns its image index.
-fn add_common(commons: &[(String, u64, u64)], image: &mut Image, flags_of: &mut Vec<u64>) -> Option<usize> {
+/// Adds a COMMON section `name` (zeros) after the inputs of that name; returns its image
+/// index.
+fn add_common(
+    name: &str,
+    flags: u64,
+    commons: &[(String, u64, u64)],
+    image: &mut Image,
+    flags_of: &mut Vec<u64>,
+) -> Option<usize> {
     if commons.is_empty() {
         return None;
     }
@@ -667,9 +793,9 @@ fn add_common(commons: &[(String, u64, u64)], image: &mut Image, flags_of: &mut 
         align = align.max(*a);
     }
     let idx = image.sections.len();
-    flags_of.push(u64::from(SHF_ALLOC) | 1);
+    flags_of.push(flags);
     image.sections.push(Section {
-        name: COMMON_SECTION.into(),
+        name: name.into(),
         addr: 0,
         data: vec![0; usize::try_from(size).unwrap_or(0).min(1 << 32)],
         kind: SectionKind::Bss,
@@ -682,10 +808,11 @@ fn add_common(commons: &[(String, u64, u64)], image: &mut Image, flags_of: &mut 
 fn lay_out(image: &mut Image, flags_of: &[u64], base: u64) -> Result<Vec<Output>, LinkError> {
     let mut outputs: Vec<Output> = Vec::new();
     for (i, s) in image.sections.iter().enumerate() {
-        match outputs.iter_mut().find(|o| o.name == s.name) {
+        let name = output_name(&s.name);
+        match outputs.iter_mut().find(|o| o.name == name) {
             Some(o) => o.members.push(i),
             None => outputs.push(Output {
-                name: s.name.clone(),
+                name: name.to_string(),
                 start: 0,
                 end: 0,
                 flags: flags_of.get(i).copied().unwrap_or(0),
@@ -714,6 +841,88 @@ fn lay_out(image: &mut Image, flags_of: &[u64], base: u64) -> Result<Vec<Output>
         o.end = next;
     }
     Ok(outputs)
+}
+
+/// The output section an input section goes to: its own name, except the families ld's
+/// default script gathers (`.text.*` into `.text`, `.data.*`, `.rodata.*`, `.bss.*`,
+/// `.sdata.*`, `.sbss.*` likewise, every `.IA_64.unwind_info*` and `.IA_64.unwind*`).
+pub fn output_name(input: &str) -> &str {
+    const FAMILIES: [&str; 6] = [".text", ".data", ".rodata", ".bss", ".sdata", ".sbss"];
+    if input.starts_with(".IA_64.unwind_info") {
+        return ".IA_64.unwind_info";
+    }
+    if input.starts_with(".IA_64.unwind") {
+        return ".IA_64.unwind";
+    }
+    for f in FAMILIES {
+        if input.strip_prefix(f).is_some_and(|rest| rest.starts_with('.')) {
+            return f;
+        }
+    }
+    input
+}
+
+/// Makes each output section one image section (its inputs with the alignment gaps zeroed,
+/// or in code filled with [`Relocations::code_fill`]),
+/// lets the architecture finish it ([`Relocations::finish_section`]), and renumbers the
+/// symbols' sections.
+fn merge_outputs(image: &mut Image, outputs: &[Output], rules: &dyn Relocations) {
+    let old = std::mem::take(&mut image.sections);
+    let mut map: Vec<Option<usize>> = vec![None; old.len()];
+    let mut merged = Vec::with_capacity(outputs.len() + 3);
+    for o in outputs {
+        let mut data: Vec<u8> = Vec::new();
+        let mut kinds = Vec::new();
+        let fill = if o.members.iter().any(|m| old.get(*m).is_some_and(|s| s.kind == SectionKind::Code)) {
+            rules.code_fill(&o.name)
+        } else {
+            None
+        };
+        for &m in &o.members {
+            let Some(s) = old.get(m) else { continue };
+            let at = usize::try_from(s.addr - o.start).unwrap_or(usize::MAX);
+            match &fill {
+                Some(pattern) if !pattern.is_empty() => {
+                    let mut k = 0;
+                    while data.len() < at {
+                        data.push(pattern.get(k % pattern.len()).copied().unwrap_or(0));
+                        k += 1;
+                    }
+                }
+                _ => {
+                    if data.len() < at {
+                        data.resize(at, 0);
+                    }
+                }
+            }
+            data.extend_from_slice(&s.data);
+            kinds.push(s.kind);
+            if let Some(slot) = map.get_mut(m) {
+                *slot = Some(merged.len());
+            }
+        }
+        let kind = if kinds.contains(&SectionKind::Code) {
+            SectionKind::Code
+        } else if kinds.iter().all(|k| *k == SectionKind::Bss) {
+            SectionKind::Bss
+        } else {
+            SectionKind::Data
+        };
+        rules.finish_section(&o.name, &mut data);
+        merged.push(Section { name: o.name.clone(), addr: o.start, data, kind, align: o.align });
+    }
+    for (i, s) in old.into_iter().enumerate() {
+        if map.get(i).copied().flatten().is_none() {
+            if let Some(slot) = map.get_mut(i) {
+                *slot = Some(merged.len());
+            }
+            merged.push(s);
+        }
+    }
+    for sym in &mut image.symbols {
+        sym.section = sym.section.and_then(|i| map.get(i).copied().flatten());
+    }
+    image.sections = merged;
 }
 
 fn align_up(v: u64, align: u64) -> Option<u64> {
@@ -768,7 +977,7 @@ fn read_symbols(
     inputs: &[Input<'_>],
     globals: &BTreeMap<String, Def>,
     image: &mut Image,
-    common_section: Option<usize>,
+    common_section: &dyn Fn(&str) -> Option<usize>,
     common_value: &dyn Fn(&str) -> Option<u64>,
 ) {
     let mut out = Vec::new();
@@ -787,7 +996,9 @@ fn read_symbols(
                 (Some(idx), base + value, kind, *size)
             }
             Def::Abs { value, .. } => (None, *value, SymbolKind::Absolute, 0),
-            Def::Common { size, .. } => (common_section, common_value(name).unwrap_or(0), SymbolKind::Object, *size),
+            Def::Common { size, .. } => {
+                (common_section(name), common_value(name).unwrap_or(0), SymbolKind::Object, *size)
+            }
         };
         out.push(Symbol { name: name.clone(), value, section, binding: Binding::Global, kind, size });
     }

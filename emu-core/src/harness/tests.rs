@@ -298,3 +298,49 @@ fn an_overlap_is_reported_at_the_higher_region_whatever_the_file_order() {
         "{got:?}"
     );
 }
+
+// linking (issue 14, i14-link): [data] and [[stub]]
+#[test]
+fn data_bindings_and_stubs_parse_and_evaluate() {
+    let h = parse(
+        r#"
+[symbols]
+kbase = "0x1000"
+
+[data]
+jiffies = "kbase+8"
+
+[[stub]]
+name = "schedule"
+returns = "7"
+cycles = 120
+writes = [ { address = "kbase+0x10", width = 4, value = "3" } ]
+
+[[stub]]
+name = "do_nothing"
+"#,
+    )
+    .expect("parses");
+    let env = h.env(&outer).expect("env");
+    assert_eq!(h.data_bindings(&env).expect("data").get("jiffies"), Some(&0x1008));
+    let specs = h.stub_specs(&env).expect("stubs");
+    assert_eq!(specs.len(), 2);
+    assert_eq!((specs[0].name.as_str(), specs[0].returns, specs[0].cycles), ("schedule", 7, 120));
+    assert_eq!(specs[0].writes, vec![crate::stub::StubWrite { address: 0x1010, width: 4, value: 3 }]);
+    assert_eq!((specs[1].returns, specs[1].cycles, specs[1].writes.len()), (0, 0, 0));
+}
+
+#[test]
+fn a_symbol_bound_twice_or_a_bad_stub_write_is_refused_where_written() {
+    let e = parse_err("[data]\nx = \"1\"\n\n[[stub]]\nname = \"x\"\n");
+    assert!(e.contains("'x' is bound twice"), "{e}");
+    let e = parse_err("[[stub]]\nname = \"s\"\nwrites = [ { address = \"1\", width = 3, value = \"0\" } ]\n");
+    assert!(e.contains("width 3 is not 1, 2, 4 or 8"), "{e}");
+    let h = parse("[[stub]]\nname = \"s\"\nwrites = [ { address = \"1\", width = 1, value = \"0x100\" } ]\n")
+        .expect("parses");
+    let env = h.env(&outer).expect("env");
+    let e = h.stub_specs(&env).expect_err("too wide").to_string();
+    assert!(e.contains("0x100 does not fit in 1 byte(s)"), "{e}");
+    let e = parse_err("[[stub]]\nname = \"s\"\nreturn = \"0\"\n");
+    assert!(e.contains("unknown field `return`"), "{e}");
+}
