@@ -18,6 +18,8 @@ pub mod encode;
 pub mod exec;
 pub mod format;
 pub mod fpu;
+// Kernel exception-table fixups for the library routines (issue 14, i14-lib).
+pub mod kernel_extable;
 pub mod link;
 // Kernel harness (issue 14).
 pub mod kernel;

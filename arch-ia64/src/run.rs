@@ -349,7 +349,8 @@ fn label_timeline(image: &Image, timeline: &mut emu_core::timing::Timeline) {
 }
 
 /// Sets a register by name: `r0`-`r127`, `f2`-`f127` (integer significand), `p1`-`p63`
-/// (0 or 1), `b0`-`b7`, `ar.NAME`/`arN`, `cr.NAME`/`crN`, `psr`, `pr`, `ip`.
+/// (0 or 1), `b0`-`b7`, `ar.NAME`/`arN`, `cr.NAME`/`crN`, `psr`, `pr`, `ip`, `cfm` (the
+/// frame: sof, sol, sor; set it before the stacked registers it makes).
 fn set_register(cpu: &mut Ia64Cpu, mem: &mut Memory, name: &str, v: u64) -> Result<(), String> {
     let st = &mut cpu.state;
     let num = |prefix: &str, max: u64| -> Option<u8> {
@@ -401,6 +402,15 @@ fn set_register(cpu: &mut Ia64Cpu, mem: &mut Memory, name: &str, v: u64) -> Resu
             st.gr.set_bank(st.psr.bank());
         }
         "pr" => st.pr = v | 1,
+        // The starting frame, as CFM bits (sof 0-6, sol 7-13, sor 14-17), so a harness can
+        // pass arguments in r32.. as a caller's outputs (library routines, issue 14, i14-lib).
+        "cfm" => {
+            let (sof, sol, sor) = ((v & 0x7f) as u8, ((v >> 7) & 0x7f) as u8, ((v >> 14) & 0xf) as u8);
+            if v >> 18 != 0 {
+                return Err(format!("cfm {v:#x}: only sof, sol and sor (bits 0-17) can be set"));
+            }
+            st.gr.alloc(sof, sol, sor, mem).map_err(|e| format!("cfm {v:#x}: {e}"))?;
+        }
         "ip" if v & 0xf > 2 => return Err(format!("ip {v:#x} names slot {} of a bundle (0 to 2)", v & 0xf)),
         "ip" => cpu.set_entry(v),
         _ => return Err(format!("unknown register `{name}`")),
