@@ -17,12 +17,10 @@ mod common;
 #[path = "common/kernel_corpus.rs"]
 mod kernel_corpus;
 
-use arch_ia64::asm::assemble;
-use arch_ia64::asm::object::EF_IA_64_CONS_GP;
 use arch_ia64::disasm;
 use common::{first_diff, identical_lines};
-use emu_core::preprocess::{FsLoader, PreprocessOptions};
-use kernel_corpus::{object_difference, Corpus, CorpusBuild};
+use emu_core::preprocess::PreprocessOptions;
+use kernel_corpus::{acctemu_object, gas_object, object_difference, Corpus, CorpusBuild};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -94,42 +92,22 @@ fn preprocessor_column(tools: &Tools, tree: &Path, b: &CorpusBuild, ours: &str, 
 }
 
 /// Assembles with both, compares the files, then the disassembly of GNU as's object.
-fn object_columns(
-    tools: &Tools,
-    corpus: &Corpus,
-    b: &CorpusBuild,
-    text: &str,
-    row: &mut Row,
-    ours_time: &mut Duration,
-) {
+fn object_columns(tools: &Tools, corpus: &Corpus, b: &CorpusBuild, row: &mut Row, ours_time: &mut Duration) {
     let dir = &corpus.objtree;
-    let (src, obj) = (dir.join(format!("{}.s", b.stem)), dir.join(format!("{}.o", b.stem)));
-    std::fs::write(&src, text).expect("preprocessed text");
-    // gas runs where the kernel build runs it, the objtree: gate-data.S `.incbin`s a path
-    // relative to it.
-    let out = Command::new(&tools.gas)
-        .args(["-x", "-mconstant-gp", "-o"])
-        .arg(&obj)
-        .arg(&src)
-        .current_dir(dir)
-        .output()
-        .expect("runs gas");
-    if !out.status.success() {
-        row.object = "GNU as failed".into();
-        row.failures.push(format!("GNU as failed: {}", String::from_utf8_lossy(&out.stderr)));
-        return;
-    }
+    let obj = match gas_object(b, dir, &tools.gas) {
+        Ok(obj) => obj,
+        Err(e) => {
+            row.object = "GNU as failed".into();
+            row.failures.push(e);
+            return;
+        }
+    };
     let gas_bytes = std::fs::read(&obj).expect("GNU as object");
-    // `.s`: the text is already preprocessed; `.incbin` finds its file from the objtree.
-    let opts = PreprocessOptions::new().include_dir(dir);
     let t0 = Instant::now();
-    let assembled = assemble(&format!("{}.s", b.stem), text, &opts, &FsLoader).map(|mut a| {
-        a.elf.e_flags |= EF_IA_64_CONS_GP;
-        a.object_file()
-    });
+    let ours = acctemu_object(b, dir);
     *ours_time += t0.elapsed();
-    row.object = match assembled {
-        Ok(Ok(bytes)) => match object_difference(&bytes, &gas_bytes) {
+    row.object = match ours {
+        Ok(bytes) => match object_difference(&bytes, &gas_bytes) {
             None => "identical".into(),
             Some(d) => {
                 std::fs::write(dir.join(format!("{}.ours.o", b.stem)), &bytes).expect("our object");
@@ -137,16 +115,8 @@ fn object_columns(
                 "DIFFERS".into()
             }
         },
-        Ok(Err(e)) => {
-            row.failures.push(format!("object not written: {e}"));
-            "not written".into()
-        }
-        Err(d) => {
-            row.failures.push(format!(
-                "our assembler: {} errors, first: {}",
-                d.0.len(),
-                d.0.first().map(|x| x.to_string()).unwrap_or_default()
-            ));
+        Err(e) => {
+            row.failures.push(e);
             "errors".into()
         }
     };
@@ -200,7 +170,7 @@ fn every_kernel_build_preprocesses_assembles_and_disassembles_as_the_gnu_tools_d
             match &b.text {
                 Ok(text) => {
                     preprocessor_column(&tools, &tree, b, text, &mut row);
-                    object_columns(&tools, &corpus, b, text, &mut row, &mut ours_time);
+                    object_columns(&tools, &corpus, b, &mut row, &mut ours_time);
                 }
                 Err(e) => {
                     row.preprocessor = "acctemu failed".into();

@@ -4,6 +4,8 @@
 //! by section; and the linked objects run.
 
 mod common;
+#[path = "common/kernel_corpus.rs"]
+mod kernel_corpus;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -195,27 +197,23 @@ fn gp_choice_with_relaxed_targets_and_several_slots_matches_ld() {
     same_as_ld(&["gp_a.o", "gp_b.o"], "gp");
 }
 
-/// The arch/ia64/lib objects of the kernel tree, built as `tests/ia64_disasm_objects.rs`
-/// builds the kernel corpus (`scripts/ia64-kernel-objects.sh`): (name, path) of each
-/// `lib-*.o`, or `None` when the tree or the tools are missing (and oracles are optional).
+/// GNU as's objects of arch/ia64/lib (the shared kernel corpus's base build; the division
+/// files in their first variant, `__divsi3`/`__divdi3`, as the Makefile's plain objects):
+/// (name, path) of each, named `lib-FILE`, or `None` when the tree or the tools are missing
+/// (and oracles are optional).
 fn kernel_lib_objects() -> Option<Vec<(String, PathBuf)>> {
-    let src = common::kernel_source()?;
-    common::oracle("ia64-linux-gnu-as")?;
+    let tree = common::kernel_source()?;
+    let gas = common::oracle("ia64-linux-gnu-as")?;
     common::oracle("ia64-linux-gnu-ld")?;
-    common::oracle("cpp")?;
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ia64-link-kernel-lib");
-    let script = common::root().join("scripts/ia64-kernel-objects.sh");
-    let status = std::process::Command::new("bash")
-        .arg(&script)
-        .arg(&src)
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap_or_else(|e| panic!("running {}: {e}", script.display()));
-    assert!(status.success(), "{} failed", script.display());
-    let list = std::fs::read_to_string(out.join("list")).expect("the script's list");
-    let libs: Vec<(String, PathBuf)> =
-        list.lines().filter(|n| n.starts_with("lib-")).map(|n| (n.to_string(), out.join(format!("{n}.o")))).collect();
+    let objtree = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ia64-link-kernel-lib");
+    let _ = std::fs::remove_dir_all(&objtree);
+    let corpus = kernel_corpus::prepare(&tree, &objtree, false, None);
+    let mut libs = Vec::new();
+    for b in corpus.builds.iter().filter(|b| b.file.starts_with("arch/ia64/lib/") && b.defines.is_empty()) {
+        let obj = kernel_corpus::gas_object(b, &corpus.objtree, &gas).unwrap_or_else(|e| panic!("{e}"));
+        let stem = b.file.trim_start_matches("arch/ia64/lib/").trim_end_matches(".S");
+        libs.push((format!("lib-{stem}"), obj));
+    }
     Some(libs)
 }
 

@@ -20,12 +20,14 @@ use std::process::Command;
 
 /// One build of one corpus file.
 pub struct CorpusBuild {
-    /// `arch/ia64/lib/idiv32.S (__divsi3.o) [accounting]`.
+    /// `arch/ia64/lib/idiv32.S (__divsi3.o) [acct]`.
     pub label: String,
     /// The file, relative to the tree.
     pub file: String,
     /// A file-name stem unique within the corpus (`lib-idiv32-udiv-acct`).
     pub stem: String,
+    /// The `-D`s this build adds to the file's others (arch/ia64/lib/Makefile's `AFLAGS___*`).
+    pub defines: Vec<&'static str>,
     /// The preprocessor options of this build.
     pub options: PreprocessOptions,
     /// acctemu's preprocessed text, or its error.
@@ -81,10 +83,27 @@ pub fn config(accounting: bool) -> KernelConfig {
     config
 }
 
-/// Every build of the corpus under one configuration, preprocessed, with the generated
-/// headers written into `objtree`. `ld`, when given, links gate.so there for gate-data.S.
+/// Every build of the corpus under the corpus's configuration, with or without the
+/// accounting option: [`prepare_with`].
 pub fn prepare(tree: &Path, objtree: &Path, accounting: bool, ld: Option<&Path>) -> Corpus {
-    let config = config(accounting);
+    let flavour = if accounting { "acct" } else { "base" };
+    prepare_with(tree, objtree, &config(accounting), flavour, ld)
+}
+
+/// The page size `config` selects (`CONFIG_IA64_PAGE_SIZE_*KB`).
+pub fn page_size(config: &KernelConfig) -> u64 {
+    [4u64, 8, 16, 64]
+        .into_iter()
+        .find(|kb| config.get(&format!("IA64_PAGE_SIZE_{kb}KB")) == Some("y"))
+        .expect("the configuration selects a page size")
+        * 1024
+}
+
+/// Every build of the corpus under `config`, preprocessed, with the generated headers
+/// written into `objtree`; `flavour` ends each build's stem and label. `ld`, when given,
+/// links gate.so there for gate-data.S.
+pub fn prepare_with(tree: &Path, objtree: &Path, config: &KernelConfig, flavour: &str, ld: Option<&Path>) -> Corpus {
+    let config = config.clone();
     let kt = KernelTree { srctree: tree.to_path_buf(), objtree: Some(objtree.to_path_buf()) };
     let offsets = arch_ia64::asm_offsets::generate(tree, &config, &FsLoader).expect("asm-offsets generates");
     let build = kt.build(&PreprocessOptions::new(), &config, Some(&offsets), &FsLoader).expect("kernel build");
@@ -93,7 +112,6 @@ pub fn prepare(tree: &Path, objtree: &Path, accounting: bool, ld: Option<&Path>)
         std::fs::write(path, text).expect("generated header");
     }
     let loader = OverlayLoader::new(build.generated.clone(), &FsLoader);
-    let flavour = if accounting { "acct" } else { "base" };
     let mut builds = Vec::new();
     for file in files(tree) {
         let path = tree.join(&file);
@@ -102,13 +120,15 @@ pub fn prepare(tree: &Path, objtree: &Path, accounting: bool, ld: Option<&Path>)
         for (label_suffix, stem_suffix, extra) in variants(&file) {
             let mut options = build.options.clone();
             options.defines.extend(extra.iter().map(|d| (d.to_string(), "1".to_string())));
+            let extra = extra.clone();
             let text = preprocess(&path.display().to_string(), &source, &options, &loader)
                 .map(|p| p.text)
                 .map_err(|e| e.to_string());
             builds.push(CorpusBuild {
-                label: format!("{file}{label_suffix} [{}]", if accounting { "accounting" } else { "base" }),
+                label: format!("{file}{label_suffix} [{flavour}]"),
                 file: file.clone(),
                 stem: format!("{short}{stem_suffix}-{flavour}"),
+                defines: extra,
                 options,
                 text,
             });
@@ -161,6 +181,36 @@ fn link_gate_dso(
             .arg(dir.join("gate.o"))),
         "ld failed to link gate.so"
     );
+}
+
+/// acctemu's object of `b` (`-x -mconstant-gp`, as the kernel assembles), `.incbin` files
+/// found from `objtree`.
+pub fn acctemu_object(b: &CorpusBuild, objtree: &Path) -> Result<Vec<u8>, String> {
+    let text = b.text.as_ref().map_err(|e| format!("{}: acctemu's preprocessor: {e}", b.label))?;
+    let opts = PreprocessOptions::new().include_dir(objtree);
+    let mut asm = arch_ia64::asm::assemble(&format!("{}.s", b.stem), text, &opts, &FsLoader)
+        .map_err(|d| format!("{}: acctemu's assembler: {d}", b.label))?;
+    asm.elf.e_flags |= arch_ia64::asm::object::EF_IA_64_CONS_GP;
+    asm.object_file().map_err(|e| format!("{}: acctemu's object writer: {e}", b.label))
+}
+
+/// GNU as's object of `b`, assembled in `objtree` (where the build runs it) into
+/// `objtree/STEM.o`; the object's path.
+pub fn gas_object(b: &CorpusBuild, objtree: &Path, gas: &Path) -> Result<PathBuf, String> {
+    let text = b.text.as_ref().map_err(|e| format!("{}: acctemu's preprocessor: {e}", b.label))?;
+    let (src, obj) = (objtree.join(format!("{}.s", b.stem)), objtree.join(format!("{}.o", b.stem)));
+    std::fs::write(&src, text).map_err(|e| format!("{}: {e}", src.display()))?;
+    let out = Command::new(gas)
+        .args(["-x", "-mconstant-gp", "-o"])
+        .arg(&obj)
+        .arg(&src)
+        .current_dir(objtree)
+        .output()
+        .map_err(|e| format!("running {}: {e}", gas.display()))?;
+    if !out.status.success() {
+        return Err(format!("{}: GNU as failed: {}", b.label, String::from_utf8_lossy(&out.stderr)));
+    }
+    Ok(obj)
 }
 
 /// Where two ELF objects differ, by section: `None` when the files are identical.
