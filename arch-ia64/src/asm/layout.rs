@@ -40,6 +40,8 @@ pub(in crate::asm) struct Fixup {
     pub size: usize,
     pub expr: Expr,
     pub loc: SourceLoc,
+    /// Written most significant byte first (`.msb`; issue 13), with the MSB relocation.
+    pub big_endian: bool,
 }
 
 /// One section being assembled.
@@ -61,6 +63,8 @@ pub(super) struct SectionState {
     /// Labels waiting for the next instruction of this section.
     pub pending_labels: Vec<String>,
     pub fixups: Vec<Fixup>,
+    /// `.msb` is in effect for this section's data (issue 13); each section starts `.lsb`.
+    pub big_endian: bool,
 }
 
 /// Where a symbol's value comes from.
@@ -106,6 +110,8 @@ pub(super) struct Assembler {
     pub manual_open: Option<SourceLoc>,
     /// ELF object writer (issue 13): creation order, functions, unwind, relocations.
     pub obj: super::object::capture::ObjState,
+    /// The remaining directives (issue 13): section groups.
+    pub rest: super::rest::RestState,
 }
 
 impl SectionState {
@@ -124,6 +130,7 @@ impl SectionState {
             bundle_chunks: Vec::new(),
             pending_labels: Vec::new(),
             fixups: Vec::new(),
+            big_endian: false,
         }
     }
 
@@ -247,6 +254,7 @@ impl Assembler {
             sym_aliases: HashMap::new(),
             manual_open: None,
             obj: Default::default(),
+            rest: Default::default(),
         }
     }
 
@@ -748,13 +756,20 @@ impl Assembler {
         for fx in &sec.fixups {
             let env = FinalEnv { values, dot: base + fx.offset };
             if self.needs_reloc(&fx.expr, object, None, si) {
+                let before = self.relocs.len();
                 self.record_reloc(&fx.expr, Some(Field::Data(fx.size)), si, fx.offset, &fx.loc, object);
+                if fx.big_endian {
+                    super::rest::to_msb_relocs(&mut self.relocs[before..], &mut self.errors, &fx.loc);
+                }
                 continue;
             }
             match fx.expr.eval(&env) {
                 Ok(v) => {
                     // data16 holds the value sign-extended to 128 bits.
-                    let le = (i128::from(v) as u128).to_le_bytes();
+                    let mut le = (i128::from(v) as u128).to_le_bytes();
+                    if fx.big_endian {
+                        le[..fx.size.min(16)].reverse();
+                    }
                     let start = fx.offset as usize;
                     if let (Some(dst), Some(src)) = (out.get_mut(start..start + fx.size), le.get(..fx.size)) {
                         dst.copy_from_slice(src);

@@ -12,10 +12,13 @@ mod dv_feed;
 pub mod expr;
 mod layout;
 mod macros;
+// remaining directives (issue 13)
+mod data_real;
 pub mod matcher;
 pub mod object;
 pub mod parse;
 pub mod reloc;
+mod rest;
 pub mod syntax;
 
 use crate::bundle::Template;

@@ -38,6 +38,7 @@ pub fn parse(text: &str, locate: &dyn Fn(u32, u32) -> SourceLoc) -> (Vec<Stateme
         local_counts: HashMap::new(),
         consts: HashMap::new(),
         rot: HashMap::new(),
+        equates: HashMap::new(),
         stmts: Vec::new(),
         diags: Vec::new(),
         line: 0,
@@ -52,6 +53,7 @@ pub fn parse(text: &str, locate: &dyn Fn(u32, u32) -> SourceLoc) -> (Vec<Stateme
     (p.stmts, p.diags)
 }
 
+mod equate;
 mod lex;
 mod regs;
 
@@ -121,8 +123,11 @@ fn psr_bit(name: &str) -> Option<u64> {
 /// The size of a floating data directive's values (`real4` 4, `.double` 8, ...).
 fn float_width(lower: &str) -> Option<usize> {
     match lower.strip_suffix(".ua").unwrap_or(lower) {
-        "real4" | ".float" | ".single" => Some(4),
-        "real8" | ".double" => Some(8),
+        "real4" | ".float" | ".single" | ".xreal4" => Some(4),
+        "real8" | ".double" | ".xreal8" => Some(8),
+        // the extended format (issue 13): `data_real.rs`
+        "real10" | ".xreal10" => Some(10),
+        "real16" | ".xreal16" => Some(16),
         _ => None,
     }
 }
@@ -142,10 +147,25 @@ fn float_bits(text: &str, width: usize) -> Option<u64> {
         return None;
     }
     let signed = if neg { format!("-{digits}") } else { digits.to_string() };
-    match width {
-        4 => signed.parse::<f32>().ok().map(|v| u64::from(v.to_bits())),
-        _ => signed.parse::<f64>().ok().map(f64::to_bits),
+    if let Some(bits) = super::data_real::ieee_bits(&signed, width) {
+        return Some(bits);
     }
+    match width {
+        // gas: "cannot create floating-point number" past the format's range.
+        4 => signed.parse::<f32>().ok().filter(|v| v.is_finite()).map(|v| u64::from(v.to_bits())),
+        _ => signed.parse::<f64>().ok().filter(|v| v.is_finite()).map(f64::to_bits),
+    }
+}
+
+/// A floating literal without gas's type letter (`0f1.5`, `-0d2`): sign and digits.
+fn strip_float_prefix(text: &str) -> String {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.strip_prefix('+').unwrap_or(text)),
+    };
+    let lower = body.to_ascii_lowercase();
+    let digits = ["0f", "0d", "0e", "0r"].iter().find_map(|p| lower.strip_prefix(p)).unwrap_or(&lower);
+    format!("{neg}{}", digits.strip_prefix('+').unwrap_or(digits))
 }
 
 /// Deepest expression nesting accepted; keeps recursion (here and in `Expr::eval`) bounded.
@@ -248,6 +268,8 @@ struct Parser<'a> {
     consts: HashMap<String, u64>,
     /// Rotating register names from `.rotr`/`.rotp`/`.rotf`: name -> (first register, count).
     rot: HashMap<String, (Reg, u32)>,
+    /// Register equates and `==` equates (issue 13): `parse/equate.rs`.
+    equates: HashMap<String, equate::Equate>,
     stmts: Vec<Statement>,
     diags: Vec<Diagnostic>,
     line: u32,
@@ -295,6 +317,16 @@ impl Parser<'_> {
     }
 
     fn statement(&mut self, c: Cur<'_>) -> Result<(), PErr> {
+        match self.equates(&c)? {
+            equate::Subst::Same => self.statement_tokens(c),
+            equate::Subst::Done => Ok(()),
+            equate::Subst::Tokens(toks) => {
+                self.statement_tokens(Cur { toks: &toks, pos: 0, end_col: c.end_col, end_desc: c.end_desc })
+            }
+        }
+    }
+
+    fn statement_tokens(&mut self, c: Cur<'_>) -> Result<(), PErr> {
         // Floating literals (`1.5`) are no integer tokens; the float directives read their text.
         let floats = c.toks.iter().find(|t| !matches!(t.kind, Tk::Ident(_) if t.text.ends_with(':')));
         let floats =
@@ -361,6 +393,12 @@ impl Parser<'_> {
                 _ => return err(t.col, format!("expected a label name before ':', found {}", c.found())),
             }
             c.pos += 2;
+            // `name::` also makes the label global (gas's ia64 port).
+            if let (Tk::Ident(name) | Tk::ForcedSym(name), true) = (&t.kind, c.is_p(0, ":")) {
+                let arg = self.located(DirArg::Expr(Expr::Sym(name.clone())), t.col);
+                self.push(StmtKind::Directive(".global".into(), vec![arg]), t.col);
+                c.pos += 1;
+            }
             self.bundle_braces(&mut c);
         }
         let Some(first) = c.peek() else { return Ok(()) };
@@ -609,11 +647,38 @@ impl Parser<'_> {
     /// rounded to nearest (as gas).
     fn float_directive(&mut self, c: Cur<'_>, name: String, col: u32, width: usize) -> Result<(), PErr> {
         let mut args = Vec::new();
-        for piece in c.toks.get(c.pos..).unwrap_or_default().split(|t| t.kind == Tk::P(",")) {
+        let mut pieces = c.toks.get(c.pos..).unwrap_or_default().split(|t| t.kind == Tk::P(","));
+        // `.xrealN section, values`: the section is a name or a string.
+        if name.starts_with(".xreal") {
+            match pieces.next() {
+                Some([t]) => {
+                    let v = match &t.kind {
+                        Tk::Str(s) => DirArg::Str(s.clone()),
+                        _ => DirArg::Expr(Expr::Sym(t.text.clone())),
+                    };
+                    args.push(self.located(v, t.col));
+                }
+                _ => return err(col, format!("expected a section name after '{name}'")),
+            }
+        }
+        for piece in pieces {
             let Some(first) = piece.first() else {
                 return err(c.end_col, format!("expected a floating-point number in {name}"));
             };
             let text: String = piece.iter().map(|t| t.text.as_str()).collect();
+            if width >= 10 {
+                let value = strip_float_prefix(&text);
+                match super::data_real::extended_bytes(&value) {
+                    Ok(b) => args.push(self.located(DirArg::Bytes(b.to_vec()), first.col)),
+                    Err(super::data_real::RealError::Range) => {
+                        return err(first.col, format!("'{text}' is out of range of the 80-bit extended format"))
+                    }
+                    Err(super::data_real::RealError::Syntax) => {
+                        return err(first.col, format!("'{text}' is not a floating-point number"))
+                    }
+                }
+                continue;
+            }
             let Some(bits) = float_bits(&text, width) else {
                 return err(first.col, format!("'{text}' is not a floating-point number"));
             };

@@ -3,6 +3,7 @@
 //! then `.symtab` and `.strtab`, then the `.rela.*` sections, then `.shstrtab`, then the
 //! section headers; each piece at its alignment).
 
+use super::group;
 use super::strtab::StrTab;
 use super::symtab::{SecRef, SymTable};
 use super::unwind::{info_block, section_names};
@@ -55,7 +56,8 @@ enum Target {
 /// value does not fit.
 pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
     // Section order: .text, .data, .bss, then creation order.
-    let find = |n: &str| parts.sections.iter().position(|s| s.name == n);
+    let grouped = |i: usize| parts.groups.iter().any(|g| g.members.contains(&i));
+    let find = |n: &str| parts.sections.iter().enumerate().position(|(i, s)| s.name == n && !grouped(i));
     let first: Vec<usize> = [".text", ".data", ".bss"].iter().filter_map(|n| find(n)).collect();
     let mut order: Vec<SecRef> = first.iter().map(|&i| SecRef::User(i)).collect();
     for c in &parts.created {
@@ -74,6 +76,9 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
             order.push(SecRef::User(i));
         }
     }
+    // Section groups (issue 13): BFD numbers group sections first.
+    order.splice(0..0, (0..parts.groups.len()).map(SecRef::Group));
+    let member_of = group::members(parts);
 
     // Unwind contents and their relocations, per code section.
     let mut unwind_data: HashMap<SecRef, Vec<u8>> = HashMap::new();
@@ -121,7 +126,8 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         }
         let sym = by_name.get(f.symbol.as_str()).ok_or_else(|| ObjectError::UnknownSymbol(f.symbol.clone()))?;
         let (target, addend) = match sym.section {
-            Some(i) if sym.defined && !sym.global && !f.r_type.keeps_symbol() => {
+            // gas never reduces a reference to a TLS symbol (STT_TLS 6) to its section (issue 13).
+            Some(i) if sym.defined && !sym.global && !f.r_type.keeps_symbol() && sym.stt != 6 => {
                 (Target::Section(SecRef::User(i)), f.addend.wrapping_add(sym.value as i64))
             }
             _ => (Target::Name(f.symbol.clone()), f.addend),
@@ -182,6 +188,22 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
                     offset: 0,
                 }
             }
+            SecRef::Group(g) => {
+                let sig = parts.groups.get(g).map(|x| x.signature.as_str()).unwrap_or_default();
+                let data = group::contents(parts, g, &member_of, &index, &rela_index);
+                Out {
+                    name: ".group".into(),
+                    sh_type: group::SHT_GROUP,
+                    flags: 0,
+                    link: u32::from(symtab_index),
+                    info: table.symbol(sig).unwrap_or(0),
+                    align: 4,
+                    entsize: 4,
+                    size: data.len() as u64,
+                    data,
+                    offset: 0,
+                }
+            }
             SecRef::Unwind { code, info } => {
                 let (info_name, table_name) = section_names(&parts.sections[code].name);
                 let data = unwind_data.remove(r).unwrap_or_default();
@@ -203,6 +225,8 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         if out.sh_type == SHT_NOBITS {
             out.data.clear();
         }
+        let group_flag = if member_of.contains_key(r) { group::SHF_GROUP } else { 0 };
+        out.flags |= group_flag;
         let name = out.name.clone();
         outs.push(out);
         if let Some(list) = relocs.get(r).filter(|l| !l.is_empty()) {
@@ -211,7 +235,7 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
                 let sym = match &rel.target {
                     Target::Name(n) => table.symbol(n).ok_or_else(|| ObjectError::UnknownSymbol(n.clone()))?,
                     Target::Section(s) => table.section(*s).ok_or(ObjectError::NoSection(match s {
-                        SecRef::User(i) | SecRef::Unwind { code: i, .. } => *i,
+                        SecRef::User(i) | SecRef::Unwind { code: i, .. } | SecRef::Group(i) => *i,
                     }))?,
                 };
                 data.extend_from_slice(&rela_bytes(rel.offset, sym, rel.rtype, rel.addend));
@@ -219,7 +243,7 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
             outs.push(Out {
                 name: format!(".rela{name}"),
                 sh_type: SHT_RELA,
-                flags: SHF_INFO_LINK,
+                flags: SHF_INFO_LINK | group_flag,
                 link: u32::from(symtab_index),
                 info: u32::from(shndx(*r)),
                 align: 8,
@@ -252,7 +276,11 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
     for n in [".symtab", ".strtab", ".shstrtab"] {
         shstr.add(n);
     }
-    for o in &outs {
+    // Group sections are BFD's last: their name comes last (issue 13).
+    for o in outs.iter().filter(|o| o.sh_type != group::SHT_GROUP) {
+        shstr.add(&o.name);
+    }
+    for o in outs.iter().filter(|o| o.sh_type == group::SHT_GROUP) {
         shstr.add(&o.name);
     }
     let shstr = shstr.finish();

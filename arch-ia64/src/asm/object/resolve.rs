@@ -202,13 +202,13 @@ pub(in crate::asm) fn parts(
             nobits: st.kind == SectionKind::Bss || asm.obj.nobits.contains(&st.name),
             flags: section_flags(&st.name, st.kind, asm.obj.flags.get(&i).map(String::as_str)),
             // gas gives `.text` 16 from the start; other sections only what was asked.
-            align: if st.name == ".text" { asked.max(16) } else { asked },
+            align: if st.name == ".text" && !asm.rest.grouped(i) { asked.max(16) } else { asked },
             code: st.kind == SectionKind::Code,
             entsize: asm.obj.entsize.get(&st.name).copied().unwrap_or(0),
         });
     }
     for (name, nobits) in [(".data", false), (".bss", true)] {
-        if !out.sections.iter().any(|s| s.name == name) {
+        if !out.sections.iter().enumerate().any(|(i, s)| s.name == name && !asm.rest.grouped(i)) {
             out.sections.push(ObjSection {
                 name: name.into(),
                 data: Vec::new(),
@@ -268,6 +268,13 @@ pub(in crate::asm) fn parts(
             }
         }
     }
+    // A symbol defined in a TLS section (flag T) is a TLS symbol whatever its `.type`
+    // (issue 13; BFD writes BSF_THREAD_LOCAL as STT_TLS).
+    for sym in &mut out.symbols {
+        if sym.defined && sym.section.is_some_and(|i| out.sections.get(i).is_some_and(|s| s.flags & 0x400 != 0)) {
+            sym.stt = 6;
+        }
+    }
     // `.alias`/`.secalias` give the names written to the file (the relocations already
     // carry the symbol aliases).
     for sym in &mut out.symbols {
@@ -288,6 +295,7 @@ pub(in crate::asm) fn parts(
         }
     }
     out.file = asm.obj.file.clone();
+    out.groups = crate::asm::rest::object_groups(asm, sections);
     // The relocations the assembler recorded (crate::asm::reloc), the one place types are chosen.
     out.relocs = relocs.to_vec();
     let mut errors = std::mem::take(&mut asm.obj.errors);

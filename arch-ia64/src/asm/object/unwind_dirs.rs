@@ -127,6 +127,8 @@ const UNWIND: &[&str] = &[
     ".handlerdata",
     ".savesp",
     ".savepsp",
+    // issue 13, remaining directives
+    ".spill",
 ];
 
 impl Assembler {
@@ -193,6 +195,12 @@ impl Assembler {
                     recs.push(Rec::When { p8: sv.when_mem.0, r: sv.when_mem.1 });
                     let d = if name == ".savesp" { p78(sv.sprel, off / 4) } else { p78(sv.psprel, (off + 16) / 4) };
                     recs.push(Rec::Desc(d));
+                }
+            }
+            // `.spill OFFSET`: the psp-relative base of the spill area (P7 spill_base).
+            ".spill" => {
+                if let Some(off) = value(self, 0) {
+                    recs.push(Rec::Desc(UnwindDesc::P7 { r: 2, v: off.wrapping_add(16) / 4 }));
                 }
             }
             ".fframe" => {

@@ -1,0 +1,288 @@
+//! The rest of gas's ia64 directives (issue 13): per-section byte order (`.lsb`/`.msb`),
+//! the extended-format data (`real10`/`real16`), the unaligned and floating/string forms of
+//! the cross-section data directives (`.xdataN.ua`, `.xrealN[.ua]`, `.xstring[z]`), and
+//! `.radix`, which gas's ia64 port accepts only as `C`.
+
+use super::expr::Expr;
+use super::layout::{Assembler, SectionState, SymDef};
+use super::matcher::Value;
+use super::object::ObjGroup;
+use super::reloc::{Reloc, RelocType};
+use super::syntax::{DirArg, Located};
+use emu_core::error::{Diagnostic, SourceLoc};
+use emu_core::image::SectionKind;
+
+/// The MSB twin of each little-endian data relocation gas can emit (its number is one less).
+const MSB: &[(u32, &str)] = &[
+    (0x25, "R_IA64_DIR32MSB"),
+    (0x27, "R_IA64_DIR64MSB"),
+    (0x2d, "R_IA64_GPREL32MSB"),
+    (0x2f, "R_IA64_GPREL64MSB"),
+    (0x3f, "R_IA64_PLTOFF64MSB"),
+    (0x45, "R_IA64_FPTR32MSB"),
+    (0x47, "R_IA64_FPTR64MSB"),
+    (0x4d, "R_IA64_PCREL32MSB"),
+    (0x4f, "R_IA64_PCREL64MSB"),
+    (0x55, "R_IA64_LTOFF_FPTR32MSB"),
+    (0x57, "R_IA64_LTOFF_FPTR64MSB"),
+    (0x5d, "R_IA64_SEGREL32MSB"),
+    (0x5f, "R_IA64_SEGREL64MSB"),
+    (0x65, "R_IA64_SECREL32MSB"),
+    (0x67, "R_IA64_SECREL64MSB"),
+    (0x75, "R_IA64_LTV32MSB"),
+    (0x77, "R_IA64_LTV64MSB"),
+    (0x81, "R_IA64_IPLTMSB"),
+    (0x97, "R_IA64_TPREL64MSB"),
+    (0xa7, "R_IA64_DTPMOD64MSB"),
+    (0xb5, "R_IA64_DTPREL32MSB"),
+    (0xb7, "R_IA64_DTPREL64MSB"),
+];
+
+/// Turns the data relocations just recorded for a `.msb` field into their MSB types.
+pub(super) fn to_msb_relocs(relocs: &mut [Reloc], errors: &mut Vec<Diagnostic>, loc: &SourceLoc) {
+    for r in relocs {
+        match MSB.iter().find(|(n, _)| *n == r.r_type.number) {
+            Some((n, name)) => r.r_type = RelocType { name, number: n - 1 },
+            None => errors
+                .push(Diagnostic::error(loc.clone(), format!("{} has no big-endian (`.msb`) form", r.r_type.name))),
+        }
+    }
+}
+
+/// Size and alignment of the extended-format data directives.
+fn real_size(base: &str) -> Option<usize> {
+    match base {
+        "real10" => Some(10),
+        "real16" => Some(16),
+        _ => None,
+    }
+}
+
+/// What this file's directives keep for the object writer.
+#[derive(Debug, Default)]
+pub(super) struct RestState {
+    /// Section groups in order of first use: signature, GRP_COMDAT, member sections.
+    groups: Vec<(String, bool, Vec<usize>)>,
+    /// Group members named like a section outside their group (see `ObjGroup::late_symbols`).
+    late: Vec<usize>,
+}
+
+impl RestState {
+    /// Whether section `i` belongs to a section group.
+    pub(super) fn grouped(&self, i: usize) -> bool {
+        self.groups.iter().any(|g| g.2.contains(&i))
+    }
+}
+
+/// The groups as the object writer takes them.
+pub(super) fn object_groups(asm: &Assembler, sections: &[SectionState]) -> Vec<ObjGroup> {
+    // Sections some fixup's symbol is defined in (gas makes their section symbols then).
+    let mut referenced = std::collections::HashSet::new();
+    let mut note = |e: &Expr| {
+        for s in e.symbols() {
+            match asm.symbols.get(s).map(|d| &d.0) {
+                Some(SymDef::At(sec, _)) | Some(SymDef::Insn { section: sec, .. }) => {
+                    referenced.insert(*sec);
+                }
+                _ => {}
+            }
+        }
+    };
+    for sec in sections {
+        for f in &sec.fixups {
+            note(&f.expr);
+        }
+        for rec in &sec.insns {
+            for v in &rec.matched.values {
+                if let Value::Later(e, _) = v {
+                    note(e);
+                }
+            }
+        }
+    }
+    asm.rest
+        .groups
+        .iter()
+        .map(|(signature, comdat, members)| {
+            let late = |m: &&usize| asm.rest.late.contains(m);
+            ObjGroup {
+                signature: signature.clone(),
+                comdat: *comdat,
+                members: members.clone(),
+                late_symbols: members.iter().filter(late).filter(|m| !referenced.contains(*m)).copied().collect(),
+                early_symbols: members.iter().filter(late).filter(|m| referenced.contains(*m)).copied().collect(),
+            }
+        })
+        .collect()
+}
+
+fn name_arg(a: Option<&Located<DirArg>>) -> Option<String> {
+    match a.map(|a| &a.value) {
+        Some(DirArg::Expr(Expr::Sym(s))) | Some(DirArg::Str(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+impl Assembler {
+    /// Handles the directives of this file; false when `name` is not one of them.
+    pub(super) fn rest_directive(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) -> bool {
+        if matches!(name, ".section" | ".pushsection") {
+            return self.group_section(name, args, loc);
+        }
+        let unaligned = name.ends_with(".ua");
+        let base = name.strip_suffix(".ua").unwrap_or(name);
+        if let Some(size) = real_size(base) {
+            self.data(size, !unaligned, args, loc);
+            return true;
+        }
+        match base {
+            ".lsb" | ".msb" => {
+                if let Some(a) = args.first() {
+                    self.error(&a.loc, format!("`{name}` takes no operands"));
+                }
+                let cur = self.current;
+                self.sections[cur].big_endian = name == ".msb";
+            }
+            ".radix" => self.radix(args),
+            // `name == expr` (the parser substitutes its uses): only the symbols' order of
+            // creation matters here.
+            ".eqv" => {
+                for a in args {
+                    if let DirArg::Expr(e) = &a.value {
+                        for s in e.symbols() {
+                            self.obj.note(s);
+                        }
+                    }
+                }
+            }
+            ".xdata2" | ".xdata4" | ".xdata8" | ".xdata16" if unaligned => {
+                let size = base.strip_prefix(".xdata").and_then(|n| n.parse().ok()).unwrap_or(1);
+                self.emit_into_section(name, args, loc, |asm, rest| asm.data(size, false, rest, loc));
+            }
+            ".xreal4" | ".xreal8" | ".xreal10" | ".xreal16" => {
+                let size = base.strip_prefix(".xreal").and_then(|n| n.parse().ok()).unwrap_or(4);
+                self.emit_into_section(name, args, loc, |asm, rest| asm.data(size, !unaligned, rest, loc));
+            }
+            ".xstring" | ".xstringz" if !unaligned => {
+                let zero = base == ".xstringz";
+                self.emit_into_section(name, args, loc, |asm, rest| {
+                    let mut bytes = Vec::new();
+                    for a in rest {
+                        match &a.value {
+                            DirArg::Str(s) => {
+                                bytes.extend(s.chars().map(|c| c as u32 as u8));
+                                if zero {
+                                    bytes.push(0);
+                                }
+                            }
+                            _ => asm.error(&a.loc, format!("`{name}` needs strings")),
+                        }
+                    }
+                    asm.raw_data(bytes, loc);
+                });
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// `.section NAME, "...G...", @type, GROUP[, comdat]`: a section of group GROUP, distinct
+    /// from a section of the same name outside it (gas's `group-1.s` has two `.text`s).
+    /// False for a section without the G flag (the ordinary `.section`).
+    fn group_section(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) -> bool {
+        let flags = match args.get(1).map(|a| &a.value) {
+            Some(DirArg::Str(f)) if f.contains('G') => f.clone(),
+            _ => return false,
+        };
+        let (Some(sec_name), Some(group)) = (name_arg(args.first()), name_arg(args.get(3))) else {
+            self.error(loc, format!("`{name}` with flag G needs a type and a group name (`{name} NAME, \"axG\", @progbits, GROUP, comdat`)"));
+            return true;
+        };
+        let comdat = match name_arg(args.get(4)).as_deref() {
+            None => false,
+            Some("comdat") => true,
+            Some(other) => {
+                self.error(&args[4].loc, format!("expected `comdat` after the group name, found `{other}`"));
+                return true;
+            }
+        };
+        let key = format!("{sec_name}\u{1}{group}");
+        let fresh = !self.section_index.contains_key(&key);
+        let idx = self.section_id(&key, Some(&flags));
+        if fresh {
+            // gas's `.text`, `.data` and `.bss` exist from the start.
+            let taken = matches!(sec_name.as_str(), ".text" | ".data" | ".bss")
+                || self.sections.iter().enumerate().any(|(i, s)| i != idx && s.name == sec_name);
+            if taken {
+                self.rest.late.push(idx);
+            }
+            self.sections[idx].name = sec_name;
+            match self.rest.groups.iter_mut().find(|g| g.0 == group) {
+                Some(g) => {
+                    if g.1 != comdat {
+                        self.warnings.push(Diagnostic::warning(
+                            loc.clone(),
+                            format!("assuming all members of group `{group}' are COMDAT"),
+                        ));
+                    }
+                    g.1 |= comdat;
+                    g.2.push(idx);
+                }
+                None => self.rest.groups.push((group, comdat, vec![idx])),
+            }
+        }
+        if name == ".pushsection" {
+            self.section_stack.push(self.current);
+        }
+        self.switch_index(idx);
+        true
+    }
+
+    /// `.radix C`: gas's ia64 port knows only C's notation (`0x`, leading `0` octal).
+    fn radix(&mut self, args: &[Located<DirArg>]) {
+        let Some(a) = args.first() else { return };
+        let word = match &a.value {
+            DirArg::Expr(Expr::Sym(s)) => s.trim_end_matches('#').to_string(),
+            DirArg::Str(s) => s.clone(),
+            DirArg::At(s) => format!("@{s}"),
+            DirArg::Expr(Expr::Num(n)) => n.to_string(),
+            _ => String::from("?"),
+        };
+        if !word.eq_ignore_ascii_case("c") {
+            self.error(&a.loc, format!("Radix `{word}' unsupported or invalid"));
+        }
+    }
+
+    /// Runs `emit` with the arguments after the first, in the section the first names, then
+    /// comes back (no flush point, like `.xdataN`).
+    fn emit_into_section(
+        &mut self,
+        name: &str,
+        args: &[Located<DirArg>],
+        loc: &SourceLoc,
+        emit: impl FnOnce(&mut Assembler, &[Located<DirArg>]),
+    ) {
+        let sec_name = match args.first().map(|a| &a.value) {
+            Some(DirArg::Expr(Expr::Sym(s))) | Some(DirArg::Str(s)) => s.clone(),
+            _ => {
+                self.error(loc, format!("`{name}` needs a section name"));
+                return;
+            }
+        };
+        if !self.section_index.contains_key(&sec_name) {
+            self.warnings.push(Diagnostic::warning(
+                loc.clone(),
+                "Creating sections with .xdataN/.xrealN/.xstringZ is deprecated.",
+            ));
+        }
+        let target = self.section_id(&sec_name, None);
+        if self.sections[target].kind == SectionKind::Code {
+            self.error(loc, format!("`{name}` into code section `{sec_name}` is not supported"));
+            return;
+        }
+        let back = self.current;
+        self.current = target;
+        emit(self, args.get(1..).unwrap_or_default());
+        self.current = back;
+    }
+}
