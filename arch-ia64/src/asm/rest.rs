@@ -6,7 +6,7 @@
 use super::expr::Expr;
 use super::layout::{Assembler, SectionState, SymDef};
 use super::matcher::Value;
-use super::object::ObjGroup;
+use super::object::{Created, ObjGroup};
 use super::reloc::{Reloc, RelocType};
 use super::syntax::{DirArg, Located};
 use emu_core::error::{Diagnostic, SourceLoc};
@@ -65,6 +65,8 @@ pub(super) struct RestState {
     groups: Vec<(String, bool, Vec<usize>)>,
     /// Group members named like a section outside their group (see `ObjGroup::late_symbols`).
     late: Vec<usize>,
+    /// `.handlerdata` sections made so far.
+    handlers: usize,
 }
 
 impl RestState {
@@ -128,6 +130,15 @@ impl Assembler {
     pub(super) fn rest_directive(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) -> bool {
         if matches!(name, ".section" | ".pushsection") {
             return self.group_section(name, args, loc);
+        }
+        if name == ".endp" {
+            // `.endp` after `.handlerdata` goes back to the procedure's section first.
+            if let Some((h, back)) = self.obj.proc.as_ref().and_then(|p| p.handler) {
+                if self.current == h {
+                    self.current = back;
+                }
+            }
+            return false;
         }
         let unaligned = name.ends_with(".ua");
         let base = name.strip_suffix(".ua").unwrap_or(name);
@@ -235,6 +246,54 @@ impl Assembler {
             self.section_stack.push(self.current);
         }
         self.switch_index(idx);
+        true
+    }
+
+    /// `.personality NAME` and `.handlerdata` (the data up to `.endp` follows the routine's
+    /// pointer in the procedure's unwind info). gas refuses both outside a procedure.
+    pub(super) fn personality_directive(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) -> bool {
+        if self.obj.proc.is_none() {
+            self.error(loc, format!("{name} outside of procedure"));
+            return true;
+        }
+        if name == ".personality" {
+            let Some(routine) = name_arg(args.first()) else {
+                self.error(loc, "`.personality` needs the routine's name");
+                return true;
+            };
+            self.obj.note(&routine);
+            if let Some(p) = self.obj.proc.as_mut() {
+                p.personality = Some(routine);
+                p.has_info = true;
+            }
+            return true;
+        }
+        if let Some(a) = args.first() {
+            self.error(&a.loc, "`.handlerdata` takes no operands");
+            return true;
+        }
+        if self.obj.proc.as_ref().is_some_and(|p| p.handler.is_some()) {
+            return true;
+        }
+        self.rest.handlers += 1;
+        // Hidden: "\u{2}" names no symbol or section of the object file.
+        let hidden = format!("\u{2}handlerdata.{}", self.rest.handlers);
+        let idx = self.section_id(&hidden, Some("a"));
+        self.obj.created.retain(|c| *c != Created::Section(idx));
+        let back = self.current;
+        if let Some(p) = self.obj.proc.as_mut() {
+            p.handler = Some((idx, back));
+            p.has_info = true;
+        }
+        // gas emits the pending instructions without the stop of a flush point, then writes
+        // the unwind info (the regions end here) and stays in it for the handler's data.
+        let code = &mut self.sections[back];
+        if code.kind == SectionKind::Code {
+            code.bundler.emit_pending();
+            code.sync();
+        }
+        self.settle_labels();
+        self.current = idx;
         true
     }
 

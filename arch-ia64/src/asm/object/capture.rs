@@ -22,7 +22,7 @@ pub(in crate::asm) struct ObjState {
     pub funcs: HashSet<String>,
     /// `.proc` name -> (section, offset of its `.endp`).
     pub ends: HashMap<String, (usize, u64)>,
-    pub(super) proc: Option<ProcCapture>,
+    pub(in crate::asm) proc: Option<ProcCapture>,
     pub(super) proc_names: Vec<String>,
     pub procs: Vec<ProcCapture>,
     pub(super) unwind_made: HashSet<usize>,
@@ -63,12 +63,31 @@ pub(in crate::asm) struct ProcCapture {
     pub has_info: bool,
     /// Registers of the last `.save.g/.f/.b/.gf` not yet saved: each following instruction
     /// saves the next one (gas warns "Previous .save incomplete" when a new mask comes first).
-    pub queue: std::collections::VecDeque<(u8, u8)>,
+    /// Each entry: class, register, and where the mask saves it ([`SaveKind`]).
+    pub queue: std::collections::VecDeque<(u8, u8, SaveKind)>,
     /// Prologue regions open (gas's `prologue_count`): `.restore sp` without a count pops all
     /// but one; `.label_state`/`.copy_state` save and restore it.
     pub prologues: u64,
     /// `.label_state N` -> the prologue count then.
     pub labelled_prologues: HashMap<u64, u64>,
+    /// `.personality NAME` (issue 13).
+    pub personality: Option<String>,
+    /// `.handlerdata`: the hidden section collecting the handler data, and the section
+    /// current before it (issue 13; `rest.rs`).
+    pub handler: Option<(usize, usize)>,
+}
+
+/// Where a `.save.g/.f/.b/.gf` mask saves its registers (issue 13: gas keeps one record per
+/// kind: `.save.g`/`.save.f`/`.save.b` to memory give P6/P6/P1, `.save.gf` gives P5, and a
+/// mask with a general register (`.save.g 0x3, r32`) gives P9/P2 and no memory mask).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::asm) enum SaveKind {
+    /// To memory, by `.save.g`, `.save.f` or `.save.b`.
+    Mem,
+    /// To memory, by `.save.gf`.
+    MemGf,
+    /// To consecutive general registers.
+    Gr,
 }
 
 /// An unwind record, positioned at the instruction index it precedes.
@@ -110,6 +129,7 @@ pub(in crate::asm) enum Rec {
     Saved {
         class: u8,
         reg: u8,
+        kind: SaveKind,
     },
 }
 
@@ -126,8 +146,8 @@ impl ObjState {
     /// a pending `.save.g/.f/.b/.gf`.
     pub fn insn_added(&mut self, section: usize, index: usize) {
         if let Some(p) = self.proc.as_mut().filter(|p| p.section == section) {
-            if let Some((class, reg)) = p.queue.pop_front() {
-                p.recs.push((index, Rec::Saved { class, reg }));
+            if let Some((class, reg, kind)) = p.queue.pop_front() {
+                p.recs.push((index, Rec::Saved { class, reg, kind }));
             }
         }
     }
@@ -172,6 +192,8 @@ impl Assembler {
             queue: Default::default(),
             prologues: 0,
             labelled_prologues: HashMap::new(),
+            personality: None,
+            handler: None,
         });
     }
 

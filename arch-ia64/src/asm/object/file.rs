@@ -18,6 +18,8 @@ const SHT_RELA: u32 = 4;
 const SHT_NOBITS: u32 = 8;
 const SHT_IA_64_UNWIND: u32 = 0x7000_0001;
 const SHF_ALLOC: u64 = 2;
+/// R_IA64_LTOFF_FPTR64LSB: an unwind info block's personality pointer.
+const LTOFF_FPTR64LSB: u32 = 0x57;
 const SHF_INFO_LINK: u64 = 0x40;
 const SHF_LINK_ORDER: u64 = 0x80;
 
@@ -80,6 +82,13 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
     order.splice(0..0, (0..parts.groups.len()).map(SecRef::Group));
     let member_of = group::members(parts);
 
+    // `.handlerdata` sections (issue 13) are written inside the unwind info, not alone.
+    let handler_secs: std::collections::HashSet<usize> = parts.unwind.iter().filter_map(|p| p.handler).collect();
+    order.retain(|r| !matches!(r, SecRef::User(i) if handler_secs.contains(i)));
+    // Where each handler section's bytes went, and the personality pointers to relocate.
+    let mut handler_base: HashMap<usize, (SecRef, u64)> = HashMap::new();
+    let mut personalities: Vec<(SecRef, u64, &str)> = Vec::new();
+
     // Unwind contents and their relocations, per code section.
     let mut unwind_data: HashMap<SecRef, Vec<u8>> = HashMap::new();
     let mut relocs: HashMap<SecRef, Vec<PendingRela>> = HashMap::new();
@@ -91,7 +100,19 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         let table_ref = SecRef::Unwind { code: p.section, info: false };
         let info = unwind_data.entry(info_ref).or_default();
         let info_off = info.len() as u64;
-        info.extend(info_block(p)?);
+        let handler = p.handler.and_then(|h| parts.sections.get(h)).map(|s| s.data.as_slice()).unwrap_or_default();
+        let block = info_block(p, handler)?;
+        // The header's low word counts the descriptor words; the pointer follows them.
+        let words = block.get(..4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let mut tail = info_off + 8 + 8 * u64::from(words);
+        if let Some(name) = &p.personality {
+            personalities.push((info_ref, tail, name));
+            tail += 8;
+        }
+        if let Some(h) = p.handler {
+            handler_base.insert(h, (info_ref, tail));
+        }
+        info.extend(block);
         let table = unwind_data.entry(table_ref).or_default();
         let at = table.len() as u64;
         table.extend([0u8; 24]);
@@ -132,12 +153,20 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
             }
             _ => (Target::Name(f.symbol.clone()), f.addend),
         };
-        relocs.entry(SecRef::User(f.section)).or_default().push(PendingRela {
-            offset: f.offset,
-            rtype: f.r_type.number,
-            target,
-            addend,
-        });
+        let (dest, offset) = match handler_base.get(&f.section) {
+            Some(&(info, base)) => (info, base + f.offset),
+            None => (SecRef::User(f.section), f.offset),
+        };
+        relocs.entry(dest).or_default().push(PendingRela { offset, rtype: f.r_type.number, target, addend });
+    }
+    // The personality pointers: @ltoff(@fptr(NAME)), against the section of a local routine.
+    for (info, offset, name) in personalities {
+        let sym = by_name.get(name).ok_or_else(|| ObjectError::UnknownSymbol(name.to_string()))?;
+        let (target, addend) = match sym.section {
+            Some(i) if sym.defined && !sym.global => (Target::Section(SecRef::User(i)), sym.value as i64),
+            _ => (Target::Name(name.to_string()), 0),
+        };
+        relocs.entry(info).or_default().push(PendingRela { offset, rtype: LTOFF_FPTR64LSB, target, addend });
     }
     for list in relocs.values_mut() {
         list.sort_by_key(|r| r.offset);
