@@ -467,7 +467,8 @@ impl Assembler {
             self.error(loc, format!("`{name}` needs a section name"));
             return;
         };
-        if !self.section_index.contains_key(&sec_name) {
+        // gas's `.data` and `.bss` exist from the start (issue 13: no warning for them).
+        if !self.section_index.contains_key(&sec_name) && !matches!(sec_name.as_str(), ".data" | ".bss") {
             self.warnings.push(Diagnostic::warning(
                 loc.clone(),
                 "Creating sections with .xdataN/.xrealN/.xstringZ is deprecated.",

@@ -755,9 +755,12 @@ impl Assembler {
         }
         for fx in &sec.fixups {
             let env = FinalEnv { values, dot: base + fx.offset };
-            if self.needs_reloc(&fx.expr, object, None, si) {
+            // `sym - L` (issue 13: `rest.rs`).
+            let pcrel = self.label_difference(&fx.expr, si, fx.offset);
+            let expr = pcrel.as_ref().unwrap_or(&fx.expr);
+            if self.needs_reloc(expr, object, None, si) {
                 let before = self.relocs.len();
-                self.record_reloc(&fx.expr, Some(Field::Data(fx.size)), si, fx.offset, &fx.loc, object);
+                self.record_reloc(expr, Some(Field::Data(fx.size)), si, fx.offset, &fx.loc, object);
                 if fx.big_endian {
                     super::rest::to_msb_relocs(&mut self.relocs[before..], &mut self.errors, &fx.loc);
                 }
@@ -848,7 +851,7 @@ impl Assembler {
                 // for an IP-relative one. `movl`/`brl` relocate slot 1, as gas counts them.
                 Value::Later(e, loc)
                     if self.needs_reloc(
-                        e,
+                        self.label_difference(e, si, ip - self.render_base).as_ref().unwrap_or(e),
                         object,
                         kinds.get(i).copied().filter(|k| k.spec().class == crate::table::OpClass::Target),
                         si,
@@ -858,7 +861,9 @@ impl Assembler {
                     let target = kind.is_some_and(|k| k.spec().class == crate::table::OpClass::Target);
                     let field = kind.and_then(|k| Field::of_operand(k, unit));
                     let at = if unit == SlotUnit::X { 1 } else { slot as u64 };
-                    self.record_reloc(e, field, si, ip - self.render_base + at, loc, object);
+                    // `sym - L` (issue 13: `rest.rs`).
+                    let pcrel = self.label_difference(e, si, ip - self.render_base);
+                    self.record_reloc(pcrel.as_ref().unwrap_or(e), field, si, ip - self.render_base + at, loc, object);
                     vals.push(if target { ip as i64 } else { 0 });
                 }
                 Value::Later(e, loc) => match e.eval(&env) {

@@ -295,6 +295,10 @@ impl Parser<'_> {
             let sep = toks.get(i);
             let sep_p = match sep.map(|t| &t.kind) {
                 Some(Tk::P(p)) if *p == ";" || *p == ";;" => Some(*p),
+                // A brace anywhere on the line opens or closes a manual bundle and ends the
+                // statement before it (gas's `strange.s`: `nop.f 1 } nop.x 1`; issue 13).
+                // Braces at a statement's start or end are still taken there.
+                Some(Tk::P(p)) if (*p == "{" || *p == "}") && self.mid_brace(toks, start, i) => Some(*p),
                 None => None,
                 Some(_) => continue,
             };
@@ -309,11 +313,23 @@ impl Parser<'_> {
                 let d = Diagnostic::error(self.loc(e.col), e.msg).with_source_line(line_text);
                 self.diags.push(d);
             }
-            if let (Some(t), Some(";;")) = (sep, sep_p) {
-                self.push(StmtKind::Stop, t.col);
+            match (sep, sep_p) {
+                (Some(t), Some(";;")) => self.push(StmtKind::Stop, t.col),
+                (Some(t), Some("{")) => self.push(StmtKind::BundleOpen, t.col),
+                (Some(t), Some("}")) => self.push(StmtKind::BundleClose, t.col),
+                _ => {}
             }
             start = i + 1;
         }
+    }
+
+    /// Whether the brace at `i` stands between two statements of `toks[start..]`: something
+    /// other than braces before it in the statement, and something after it.
+    fn mid_brace(&self, toks: &[Tok], start: usize, i: usize) -> bool {
+        let is_brace = |t: &Tok| matches!(t.kind, Tk::P("{") | Tk::P("}"));
+        let before = toks.get(start..i).unwrap_or_default().iter().any(|t| !is_brace(t));
+        let after = toks.get(i + 1..).unwrap_or_default().iter().any(|t| !is_brace(t) && t.kind != Tk::P(";;"));
+        before && after
     }
 
     fn statement(&mut self, c: Cur<'_>) -> Result<(), PErr> {

@@ -8,7 +8,7 @@ use super::layout::{Assembler, SectionState, SymDef};
 use super::matcher::Value;
 use super::object::{Created, ObjGroup};
 use super::reloc::{Reloc, RelocType};
-use super::syntax::{DirArg, Located};
+use super::syntax::{DirArg, Located, Reg};
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::image::SectionKind;
 
@@ -46,6 +46,15 @@ pub(super) fn to_msb_relocs(relocs: &mut [Reloc], errors: &mut Vec<Diagnostic>, 
             None => errors
                 .push(Diagnostic::error(loc.clone(), format!("{} has no big-endian (`.msb`) form", r.r_type.name))),
         }
+    }
+}
+
+fn has_dot(e: &Expr) -> bool {
+    match e {
+        Expr::Dot => true,
+        Expr::Unary(_, x) | Expr::RelocFn(_, x) => has_dot(x),
+        Expr::Binary(_, a, b) => has_dot(a) || has_dot(b),
+        _ => false,
     }
 }
 
@@ -125,7 +134,51 @@ fn name_arg(a: Option<&Located<DirArg>>) -> Option<String> {
     }
 }
 
+/// `e` with the one subtracted label `L` of section `section` (at offset `off`) written as
+/// `. - (place - off)`: gas turns `sym - L` into a PC-relative relocation whose addend is the
+/// distance from the field's place back to `L` (gas's `pcrel.s`: `esym - _mov` in a `mov` at
+/// 0x20 of `.mov` is PCREL22 esym+0x20). The second value counts replaced labels.
+fn label_to_dot(e: &Expr, neg: bool, local: &dyn Fn(&str) -> Option<u64>, place: u64) -> (Expr, u32) {
+    use super::expr::{BinOp, UnaryOp};
+    match e {
+        Expr::Sym(s) if neg => match local(s) {
+            Some(off) => {
+                let back = Expr::Num(place.wrapping_sub(off));
+                (Expr::Binary(BinOp::Sub, Box::new(Expr::Dot), Box::new(back)), 1)
+            }
+            None => (e.clone(), 0),
+        },
+        Expr::Unary(UnaryOp::Neg, x) => {
+            let (x, n) = label_to_dot(x, !neg, local, place);
+            (Expr::Unary(UnaryOp::Neg, Box::new(x)), n)
+        }
+        Expr::Binary(op @ (BinOp::Add | BinOp::Sub), a, b) => {
+            let (a, na) = label_to_dot(a, neg, local, place);
+            let (b, nb) = label_to_dot(b, if *op == BinOp::Sub { !neg } else { neg }, local, place);
+            (Expr::Binary(*op, Box::new(a), Box::new(b)), na + nb)
+        }
+        _ => (e.clone(), 0),
+    }
+}
+
 impl Assembler {
+    /// `sym - L` with `L` a local label of `section` and `sym` not resolvable there (external,
+    /// global or in another section): the same value as `sym - . + (place - L)`, which the
+    /// relocation code takes as PC-relative (issue 13). `place` is the field's offset in the
+    /// section (a bundle's for an instruction). `None` when `e` has no such form.
+    pub(super) fn label_difference(&self, e: &Expr, section: usize, place: u64) -> Option<Expr> {
+        if !matches!(e, Expr::Binary(..) | Expr::Unary(..)) || has_dot(e) {
+            return None;
+        }
+        let local = |s: &str| match self.placed.get(s) {
+            Some(&(sec, off)) if sec == section && !self.globals.contains(s) => Some(off),
+            _ => None,
+        };
+        let (out, n) = label_to_dot(e, false, &local, place);
+        let elsewhere = e.symbols().iter().any(|s| local(s).is_none());
+        (n == 1 && elsewhere).then_some(out)
+    }
+
     /// Handles the directives of this file; false when `name` is not one of them.
     pub(super) fn rest_directive(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) -> bool {
         if matches!(name, ".section" | ".pushsection") {
@@ -155,6 +208,7 @@ impl Assembler {
                 self.sections[cur].big_endian = name == ".msb";
             }
             ".radix" => self.radix(args),
+            ".reg.val" => self.reg_val(args, loc),
             // `name == expr` (the parser substitutes its uses): only the symbols' order of
             // creation matters here.
             ".eqv" => {
@@ -297,6 +351,22 @@ impl Assembler {
         true
     }
 
+    /// `.reg.val grN, value`: a dependency-checking hint naming a register's value (gas uses
+    /// it to tell apart indirect-file entries such as `pkr[r1]`/`pkr[r2]`). The checker here
+    /// does not track register values, so the hint only is validated; it never changes code.
+    fn reg_val(&mut self, args: &[Located<DirArg>], loc: &SourceLoc) {
+        match args {
+            [reg, value] => {
+                if !matches!(value.value, DirArg::Expr(_)) {
+                    self.error(&value.loc, "`.reg.val` needs a value expression");
+                } else if !matches!(reg.value, DirArg::Reg(Reg::Gr(n)) if n != 0) {
+                    self.warnings.push(Diagnostic::warning(reg.loc.clone(), "Register value annotation ignored"));
+                }
+            }
+            _ => self.error(loc, "Comma expected"),
+        }
+    }
+
     /// `.radix C`: gas's ia64 port knows only C's notation (`0x`, leading `0` octal).
     fn radix(&mut self, args: &[Located<DirArg>]) {
         let Some(a) = args.first() else { return };
@@ -328,7 +398,8 @@ impl Assembler {
                 return;
             }
         };
-        if !self.section_index.contains_key(&sec_name) {
+        // gas's `.data` and `.bss` exist from the start (issue 13: no warning for them).
+        if !self.section_index.contains_key(&sec_name) && !matches!(sec_name.as_str(), ".data" | ".bss") {
             self.warnings.push(Diagnostic::warning(
                 loc.clone(),
                 "Creating sections with .xdataN/.xrealN/.xstringZ is deprecated.",

@@ -47,6 +47,8 @@ pub(in crate::asm) struct ObjState {
     pub(super) file: Option<String>,
     /// Sections declared `@nobits` by `.section NAME, "FLAGS", @nobits`.
     pub(super) nobits: HashSet<String>,
+    /// Sections declared `@unwind` (SHT_IA_64_UNWIND; issue 13).
+    pub(super) unwind_tables: HashSet<String>,
     /// Entry sizes given by `.section NAME, "FLAGS", @TYPE, SIZE`.
     pub(super) entsize: HashMap<String, u64>,
 }
@@ -263,8 +265,14 @@ impl Assembler {
                 }
             }
             ".section" | ".pushsection" => {
+                // The type may be written `@nobits` or `"nobits"` (issue 13: `"unwind"` too).
+                let ty = match args.get(2).map(|a| &a.value) {
+                    Some(DirArg::Str(t)) => Some(DirArg::At(t.clone())),
+                    _ => None,
+                };
+                let ty = ty.as_ref().or(args.get(2).map(|a| &a.value));
                 if let (Some(DirArg::At(t)), Some(n)) = (
-                    args.get(2).map(|a| &a.value),
+                    ty,
                     args.first().and_then(|a| {
                         symbol_name(&a.value).or(match &a.value {
                             DirArg::Str(s) => Some(s.clone()),
@@ -279,6 +287,8 @@ impl Assembler {
                     }
                     if t == "nobits" {
                         self.obj.nobits.insert(n);
+                    } else if t == "unwind" {
+                        self.obj.unwind_tables.insert(n);
                     }
                 }
                 return false;

@@ -204,12 +204,25 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         let mut out = match *r {
             SecRef::User(i) => {
                 let s = &parts.sections[i];
+                // A `.section .IA_64.unwindX, "ao", @unwind` names its code section X (.text
+                // for none), as BFD links it (issue 13).
+                let linked = s.unwind_table.then(|| {
+                    let rest = s.name.strip_prefix(".IA_64.unwind").unwrap_or_default();
+                    let code = if rest.is_empty() { ".text" } else { rest };
+                    find(code).map_or(0, |c| u32::from(shndx(SecRef::User(c))))
+                });
                 Out {
                     name: s.name.clone(),
-                    sh_type: if s.nobits { SHT_NOBITS } else { SHT_PROGBITS },
+                    sh_type: if s.unwind_table {
+                        SHT_IA_64_UNWIND
+                    } else if s.nobits {
+                        SHT_NOBITS
+                    } else {
+                        SHT_PROGBITS
+                    },
                     flags: s.flags,
-                    link: 0,
-                    info: 0,
+                    link: linked.unwrap_or(0),
+                    info: linked.unwrap_or(0),
                     align: s.align.max(1),
                     entsize: s.entsize,
                     size: s.data.len() as u64,

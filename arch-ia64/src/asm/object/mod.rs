@@ -86,6 +86,8 @@ pub struct ObjSection {
     pub code: bool,
     /// sh_entsize (`.section NAME, "aM", @progbits, SIZE`).
     pub entsize: u64,
+    /// Declared `@unwind` (issue 13): SHT_IA_64_UNWIND, linked to its code section.
+    pub unwind_table: bool,
 }
 
 /// Everything the writer needs from the assembler.

@@ -176,6 +176,7 @@ pub(in crate::asm) fn section_flags(name: &str, kind: SectionKind, flags: Option
                 'M' => 0x10,
                 'S' => 0x20,
                 'T' => 0x400,
+                'o' => 0x80,
                 _ => 0,
             };
         }
@@ -225,6 +226,7 @@ pub(in crate::asm) fn parts(
             align: if st.name == ".text" && !asm.rest.grouped(i) { asked.max(16) } else { asked },
             code: st.kind == SectionKind::Code,
             entsize: asm.obj.entsize.get(&st.name).copied().unwrap_or(0),
+            unwind_table: asm.obj.unwind_tables.contains(&st.name),
         });
     }
     for (name, nobits) in [(".data", false), (".bss", true)] {
@@ -237,6 +239,7 @@ pub(in crate::asm) fn parts(
                 align: 1,
                 code: false,
                 entsize: 0,
+                unwind_table: false,
             });
         }
     }
