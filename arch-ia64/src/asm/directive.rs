@@ -78,6 +78,10 @@ impl Assembler {
             self.error(loc, "`.save` needs the saved register and where it is saved (`.save ar.pfs, r34`)");
             return;
         }
+        // gas's checks of where unwind directives may stand (issue 13: `rest.rs`).
+        if self.unwind_context(name, loc) {
+            return;
+        }
         // ELF object writer (issue 13): unwind records, symbol attributes, natural data alignment.
         if self.object_directive(name, args, loc) {
             return;
@@ -140,11 +144,10 @@ impl Assembler {
                 self.align(bytes, loc, name);
             }
             ".proc" => {
-                if args.is_empty() {
-                    self.error(loc, "`.proc` needs the function's name");
-                }
+                // gas's checks of the names (issue 13: `rest.rs`).
+                let names = self.proc_names(args, loc);
                 self.align(16, loc, name);
-                self.proc_begin(args);
+                self.proc_begin(&names);
             }
             ".endp" => {
                 self.flush();

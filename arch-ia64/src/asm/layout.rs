@@ -24,6 +24,8 @@ pub(super) struct InsnRec {
     pub loc: SourceLoc,
     /// The mnemonic as written, for messages.
     pub mnemonic: String,
+    /// `ld8.mov r = [r], sym` (issue 13): the symbol of its LDXMOV relocation.
+    pub ldxmov: Option<Expr>,
 }
 
 /// A piece of a section's contents, in order.
@@ -385,6 +387,16 @@ impl Assembler {
     }
 
     fn insn(&mut self, syn: &InsnSyntax, loc: &SourceLoc) {
+        // `ld8.mov` is `ld8` plus a relocation (issue 13: `rest.rs`).
+        let (syn, ldxmov) = match super::rest::ldxmov_pseudo(syn) {
+            Ok(Some((plain, e))) => (std::borrow::Cow::Owned(plain), Some(e)),
+            Ok(None) => (std::borrow::Cow::Borrowed(syn), None),
+            Err(d) => {
+                self.errors.push(d);
+                return;
+            }
+        };
+        let syn: &InsnSyntax = &syn;
         let cur = self.current;
         if self.sections[cur].kind != SectionKind::Code {
             self.errors.push(Diagnostic::error(
@@ -467,7 +479,7 @@ impl Assembler {
             self.dv.stop();
         }
         let sec = &mut self.sections[cur];
-        sec.insns.push(InsnRec { matched, loc: loc.clone(), mnemonic: syn.mnemonic.value.clone() });
+        sec.insns.push(InsnRec { matched, loc: loc.clone(), mnemonic: syn.mnemonic.value.clone(), ldxmov });
         let index = sec.insns.len() - 1;
         self.obj.insn_added(cur, index);
     }
@@ -582,7 +594,22 @@ impl Assembler {
             ));
             return;
         };
-        match reloc_type(&parts.funcs, field, parts.minus_dot) {
+        // An operator the field has no relocation for: gas warns and relocates the plain value
+        // (issue 13: `rest.rs`).
+        let chosen = match reloc_type(&parts.funcs, field, parts.minus_dot) {
+            Err(m) => match super::rest::inexpressible(&parts.funcs, field, parts.minus_dot) {
+                Some(name) => {
+                    if object {
+                        self.warnings
+                            .push(Diagnostic::warning(loc.clone(), format!("Cannot express {name} relocation")));
+                    }
+                    reloc_type(&[], field, false).map_err(|_| m)
+                }
+                None => Err(m),
+            },
+            ok => ok,
+        };
+        match chosen {
             Ok(r_type) if object => {
                 let local = self.placed.get(&parts.symbol).copied();
                 let global = self.globals.contains(&parts.symbol);
@@ -874,6 +901,9 @@ impl Assembler {
                     }
                 },
             }
+        }
+        if let (Some(e), true) = (&rec.ldxmov, object) {
+            self.ldxmov_reloc(e, si, ip - self.render_base + slot as u64, &rec.loc);
         }
         match encode(row, rec.matched.comp_bits, rec.matched.qp, &vals, ip) {
             Ok(raw) => Some(raw),

@@ -732,7 +732,11 @@ impl Parser<'_> {
             c.expect("]", "after the register count")?;
             let n = e
                 .eval(&self.consts)
-                .map_err(|x| PErr { col, msg: format!("register count must be a constant: {x}") })?;
+                .map_err(|x| PErr { col, msg: format!("bad or irreducible absolute expression: {x}") })?;
+            // gas's words for a count of zero or less (issue 13).
+            if n <= 0 {
+                return err(col, "Number of elements must be positive");
+            }
             let n = u32::try_from(n)
                 .ok()
                 .filter(|n| *n > 0 && next.checked_add(*n).is_some_and(|end| end <= limit))

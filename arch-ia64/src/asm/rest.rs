@@ -4,11 +4,11 @@
 //! `.radix`, which gas's ia64 port accepts only as `C`.
 
 use super::expr::Expr;
-use super::layout::{Assembler, SectionState, SymDef};
+use super::layout::{Assembler, EarlyEnv, SectionState, SymDef};
 use super::matcher::Value;
 use super::object::{Created, ObjGroup};
-use super::reloc::{Reloc, RelocType};
-use super::syntax::{DirArg, Located, Reg};
+use super::reloc::{split, Field, Reloc, RelocType};
+use super::syntax::{DirArg, InsnSyntax, Located, Operand, Reg};
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::image::SectionKind;
 
@@ -58,6 +58,66 @@ fn has_dot(e: &Expr) -> bool {
     }
 }
 
+/// The name gas gives the relocation operators `funcs` would need in `field` when no such
+/// relocation exists (`@gprel` in `adds`'s 14 bits is "GPREL14"); gas then warns "Cannot
+/// express ... relocation" and relocates the plain value instead (gas's `reloc-bad.s`).
+/// `None` for operators gas does not know or fields that take no plain relocation either.
+pub(super) fn inexpressible(funcs: &[String], field: Field, minus_dot: bool) -> Option<String> {
+    let f: Vec<&str> = funcs.iter().map(String::as_str).collect();
+    let base = match (f.as_slice(), minus_dot) {
+        ([], true) => "PCREL",
+        (_, true) => return None,
+        (["gprel"], _) => "GPREL",
+        (["ltoff"], _) | (["ltoffx"], _) => "LTOFF",
+        (["pltoff"], _) => "PLTOFF",
+        (["fptr"], _) => "FPTR",
+        (["pcrel"], _) => "PCREL",
+        (["ltoff", "fptr"], _) => "LTOFF_FPTR",
+        (["segrel"], _) => "SEGREL",
+        (["secrel"], _) => "SECREL",
+        (["ltv"], _) => "LTV",
+        (["iplt"], _) => "IPLT",
+        (["tprel"], _) => "TPREL",
+        (["ltoff", "tprel"], _) => "LTOFF_TPREL",
+        (["dtpmod"], _) => "DTPMOD",
+        (["ltoff", "dtpmod"], _) => "LTOFF_DTPMOD",
+        (["dtprel"], _) => "DTPREL",
+        (["ltoff", "dtprel"], _) => "LTOFF_DTPREL",
+        _ => return None,
+    };
+    let size = match field {
+        Field::Imm14 => "14",
+        Field::Imm22 => "22",
+        Field::Imm64 => "64I",
+        Field::Data(4) => "32LSB",
+        Field::Data(8) => "64LSB",
+        _ => return None,
+    };
+    let x = if f.as_slice() == ["ltoffx"] { "X" } else { "" };
+    Some(format!("{base}{size}{x}"))
+}
+
+/// `ld8.mov r1 = [r2], sym`: gas's pseudo-op for the `ld8` of a `@ltoffx` sequence, which
+/// the linker may relax into a `mov` (R_IA64_LDXMOV against `sym`). Gives the plain `ld8`
+/// and the symbol; `None` for any other instruction.
+pub(super) fn ldxmov_pseudo(syn: &InsnSyntax) -> Result<Option<(InsnSyntax, Expr)>, Diagnostic> {
+    if !syn.mnemonic.value.eq_ignore_ascii_case("ld8.mov") {
+        return Ok(None);
+    }
+    match syn.inputs.as_slice() {
+        [mem @ Located { value: Operand::Mem(_), .. }, Located { value: Operand::Expr(e), .. }] => {
+            let mut plain = syn.clone();
+            plain.mnemonic.value = "ld8".into();
+            plain.inputs = vec![mem.clone()];
+            Ok(Some((plain, e.clone())))
+        }
+        _ => Err(Diagnostic::error(
+            syn.mnemonic.loc.clone(),
+            "`ld8.mov` takes a register, an address and a symbol (`ld8.mov r3 = [r2], sym`)",
+        )),
+    }
+}
+
 /// Size and alignment of the extended-format data directives.
 fn real_size(base: &str) -> Option<usize> {
     match base {
@@ -76,6 +136,11 @@ pub(super) struct RestState {
     late: Vec<usize>,
     /// `.handlerdata` sections made so far.
     handlers: usize,
+    /// The unwind region the open procedure is in: none yet, a prologue (false) or a body.
+    region: Option<bool>,
+    /// Misplaced unwind directives are errors, not warnings: gas's unwind check turns strict
+    /// after an `.endp` outside of any procedure.
+    strict_unwind: bool,
 }
 
 impl RestState {
@@ -179,12 +244,166 @@ impl Assembler {
         (n == 1 && elsewhere).then_some(out)
     }
 
+    /// gas's placement rules for the unwind directives: each needs an open procedure (and
+    /// none after `.handlerdata`, which ends its unwind information); the frame and save
+    /// directives a prologue region, `.label_state`/`.copy_state`/`.restore` a body region.
+    /// True when `name` was refused (reported as gas words it).
+    pub(super) fn unwind_context(&mut self, name: &str, loc: &SourceLoc) -> bool {
+        const PROLOGUE: &[&str] = &[
+            ".fframe",
+            ".vframe",
+            ".vframesp",
+            ".vframepsp",
+            ".spill",
+            ".save",
+            ".savesp",
+            ".savepsp",
+            ".save.g",
+            ".save.gf",
+            ".save.f",
+            ".save.b",
+            ".altrp",
+        ];
+        const BODY: &[&str] = &[".label_state", ".copy_state", ".restore"];
+        const ANYWHERE: &[&str] = &[
+            ".endp",
+            ".personality",
+            ".unwentry",
+            ".unwabi",
+            ".handlerdata",
+            ".prologue",
+            ".body",
+            ".spillreg",
+            ".spillreg.p",
+            ".spillsp",
+            ".spillsp.p",
+            ".spillpsp",
+            ".spillpsp.p",
+            ".restorereg",
+            ".restorereg.p",
+        ];
+        if name == ".proc" {
+            self.rest.region = None;
+            return false;
+        }
+        let (prologue, body) = (PROLOGUE.contains(&name), BODY.contains(&name));
+        if !prologue && !body && !ANYWHERE.contains(&name) {
+            return false;
+        }
+        let word = name.trim_start_matches('.');
+        let open = self.obj.proc.as_ref().filter(|p| name == ".endp" || p.handler.is_none());
+        let Some(p) = open else {
+            // gas: a warning by default, and the directive is then without effect here; an
+            // error for `.endp`, after which every such check is an error.
+            if name == ".endp" {
+                self.rest.strict_unwind = true;
+            }
+            self.misplaced(loc, format!(".{word} outside of procedure"));
+            return true;
+        };
+        let any_insn = self.sections.get(p.section).is_some_and(|s| s.insns.len() > p.first_insn);
+        match name {
+            ".prologue" if self.rest.region == Some(false) => {
+                self.error(loc, ".prologue within prologue");
+                return true;
+            }
+            ".prologue" | ".body" => {
+                if self.rest.region.is_none() && any_insn {
+                    let what = if name == ".body" { "body" } else { "prologue" };
+                    self.warnings.push(Diagnostic::warning(
+                        loc.clone(),
+                        format!("Initial .{what} should precede any instructions"),
+                    ));
+                }
+                self.rest.region = Some(name == ".body");
+            }
+            // As a warning gas still takes the directive.
+            _ if prologue && self.rest.region != Some(false) => {
+                return self.misplaced(loc, format!(".{word} outside of prologue"));
+            }
+            _ if body && self.rest.region != Some(true) => {
+                return self.misplaced(loc, format!(".{word} outside of body region"));
+            }
+            _ => {}
+        }
+        false
+    }
+
+    /// Reports a misplaced unwind directive as gas's unwind check does; true when it is an
+    /// error (the directive is then dropped).
+    fn misplaced(&mut self, loc: &SourceLoc, msg: String) -> bool {
+        if self.rest.strict_unwind {
+            self.error(loc, msg);
+            true
+        } else {
+            self.warnings.push(Diagnostic::warning(loc.clone(), msg));
+            false
+        }
+    }
+
+    /// `.proc NAME, ...`: the names that may start the procedure. gas refuses an empty list
+    /// and a name already defined (which then is no name of the procedure).
+    pub(super) fn proc_names(&mut self, args: &[Located<DirArg>], loc: &SourceLoc) -> Vec<Located<DirArg>> {
+        if args.is_empty() {
+            self.error(loc, "Empty argument of .proc");
+        }
+        let mut keep = Vec::new();
+        for a in args {
+            match name_arg(Some(a)) {
+                Some(n) if self.symbols.contains_key(&n) => {
+                    self.error(&a.loc, format!("`{n}' was already defined"));
+                }
+                _ => keep.push(a.clone()),
+            }
+        }
+        keep
+    }
+
+    /// `.endp NAME, ...`: each name should be one `.proc` named (else gas warns), and those
+    /// must be defined by now (else an error); an empty list is a warning.
+    fn endp_names(&mut self, args: &[Located<DirArg>], loc: &SourceLoc) {
+        if self.obj.proc.is_none() {
+            return;
+        }
+        if args.is_empty() {
+            self.warnings.push(Diagnostic::warning(loc.clone(), "Empty argument of .endp"));
+        }
+        for a in args {
+            let Some(n) = name_arg(Some(a)) else { continue };
+            if !self.obj.proc_names.contains(&n) {
+                self.warnings
+                    .push(Diagnostic::warning(a.loc.clone(), format!("`{n}' was not specified with previous .proc")));
+            } else if !self.symbols.contains_key(&n) && !self.sections[self.current].pending_labels.contains(&n) {
+                self.error(&a.loc, format!("`{n}' was not defined within procedure"));
+            }
+        }
+    }
+
+    /// Records `ld8.mov`'s LDXMOV relocation for the slot at `offset` of `section`.
+    pub(super) fn ldxmov_reloc(&mut self, e: &Expr, section: usize, offset: u64, loc: &SourceLoc) {
+        let Some(parts) = split(e, &EarlyEnv { asm: self }).filter(|p| p.funcs.is_empty() && !p.minus_dot) else {
+            self.errors.push(Diagnostic::error(loc.clone(), "`ld8.mov` needs a symbol (plus a constant)"));
+            return;
+        };
+        self.relocs.push(Reloc {
+            global: self.globals.contains(&parts.symbol),
+            section,
+            offset,
+            r_type: RelocType { name: "R_IA64_LDXMOV", number: 0x87 },
+            local: self.placed.get(&parts.symbol).copied(),
+            symbol: parts.symbol,
+            addend: parts.addend,
+            loc: loc.clone(),
+        });
+    }
+
     /// Handles the directives of this file; false when `name` is not one of them.
     pub(super) fn rest_directive(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) -> bool {
         if matches!(name, ".section" | ".pushsection") {
             return self.group_section(name, args, loc);
         }
         if name == ".endp" {
+            self.endp_names(args, loc);
             // `.endp` after `.handlerdata` goes back to the procedure's section first.
             if let Some((h, back)) = self.obj.proc.as_ref().and_then(|p| p.handler) {
                 if self.current == h {

@@ -23,7 +23,7 @@ pub(in crate::asm) struct ObjState {
     /// `.proc` name -> (section, offset of its `.endp`).
     pub ends: HashMap<String, (usize, u64)>,
     pub(in crate::asm) proc: Option<ProcCapture>,
-    pub(super) proc_names: Vec<String>,
+    pub(in crate::asm) proc_names: Vec<String>,
     pub procs: Vec<ProcCapture>,
     pub(super) unwind_made: HashSet<usize>,
     /// Section -> the flags string of its first `.section`.
@@ -208,6 +208,16 @@ impl Assembler {
         }
         if let Some(mut p) = self.obj.proc.take() {
             p.end = end;
+            // gas drops only a lone `.prologue` or `.prologue` + `.body` without descriptors
+            // (its optimize_unw_records); any other region list makes an entry (a lone
+            // `.body`, a second prologue...; issue 13).
+            let regions: Vec<&Rec> = p.recs.iter().map(|(_, r)| r).collect();
+            let dropped = matches!(
+                regions.as_slice(),
+                [Rec::Region { body: false, gr: None }]
+                    | [Rec::Region { body: false, gr: None }, Rec::Region { body: true, .. }]
+            );
+            p.has_info |= !regions.is_empty() && !dropped;
             if p.has_info {
                 if self.obj.unwind_made.insert(p.section) {
                     self.obj.created.push(Created::Unwind(p.section));
