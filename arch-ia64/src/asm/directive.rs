@@ -78,7 +78,7 @@ impl Assembler {
             self.error(loc, "`.save` needs the saved register and where it is saved (`.save ar.pfs, r34`)");
             return;
         }
-        // gas's checks of where unwind directives may stand (issue 13: `rest.rs`).
+        // gas's checks of where unwind directives may stand (issue 13: `rest_unwind.rs`).
         if self.unwind_context(name, loc) {
             return;
         }
@@ -144,7 +144,7 @@ impl Assembler {
                 self.align(bytes, loc, name);
             }
             ".proc" => {
-                // gas's checks of the names (issue 13: `rest.rs`).
+                // gas's checks of the names (issue 13: `rest_unwind.rs`).
                 let names = self.proc_names(args, loc);
                 self.align(16, loc, name);
                 self.proc_begin(&names);

@@ -387,8 +387,8 @@ impl Assembler {
     }
 
     fn insn(&mut self, syn: &InsnSyntax, loc: &SourceLoc) {
-        // `ld8.mov` is `ld8` plus a relocation (issue 13: `rest.rs`).
-        let (syn, ldxmov) = match super::rest::ldxmov_pseudo(syn) {
+        // `ld8.mov` is `ld8` plus a relocation (issue 13: `rest_reloc.rs`).
+        let (syn, ldxmov) = match super::rest_reloc::ldxmov_pseudo(syn) {
             Ok(Some((plain, e))) => (std::borrow::Cow::Owned(plain), Some(e)),
             Ok(None) => (std::borrow::Cow::Borrowed(syn), None),
             Err(d) => {
@@ -595,9 +595,9 @@ impl Assembler {
             return;
         };
         // An operator the field has no relocation for: gas warns and relocates the plain value
-        // (issue 13: `rest.rs`).
+        // (issue 13: `rest_reloc.rs`).
         let chosen = match reloc_type(&parts.funcs, field, parts.minus_dot) {
-            Err(m) => match super::rest::inexpressible(&parts.funcs, field, parts.minus_dot) {
+            Err(m) => match super::rest_reloc::inexpressible(&parts.funcs, field, parts.minus_dot) {
                 Some(name) => {
                     if object {
                         self.warnings
@@ -782,7 +782,7 @@ impl Assembler {
         }
         for fx in &sec.fixups {
             let env = FinalEnv { values, dot: base + fx.offset };
-            // `sym - L` (issue 13: `rest.rs`).
+            // `sym - L` (issue 13: `rest_reloc.rs`).
             let pcrel = self.label_difference(&fx.expr, si, fx.offset);
             let expr = pcrel.as_ref().unwrap_or(&fx.expr);
             if self.needs_reloc(expr, object, None, si) {
@@ -888,7 +888,7 @@ impl Assembler {
                     let target = kind.is_some_and(|k| k.spec().class == crate::table::OpClass::Target);
                     let field = kind.and_then(|k| Field::of_operand(k, unit));
                     let at = if unit == SlotUnit::X { 1 } else { slot as u64 };
-                    // `sym - L` (issue 13: `rest.rs`).
+                    // `sym - L` (issue 13: `rest_reloc.rs`).
                     let pcrel = self.label_difference(e, si, ip - self.render_base);
                     self.record_reloc(pcrel.as_ref().unwrap_or(e), field, si, ip - self.render_base + at, loc, object);
                     vals.push(if target { ip as i64 } else { 0 });

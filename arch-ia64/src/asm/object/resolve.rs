@@ -318,7 +318,7 @@ pub(in crate::asm) fn parts(
         }
     }
     out.file = asm.obj.file.clone();
-    out.groups = crate::asm::rest::object_groups(asm, sections);
+    out.groups = crate::asm::rest_group::object_groups(asm, sections);
     // The relocations the assembler recorded (crate::asm::reloc), the one place types are chosen.
     out.relocs = relocs.to_vec();
     let mut errors = std::mem::take(&mut asm.obj.errors);
