@@ -79,7 +79,7 @@ impl Assembler {
             return;
         }
         // gas's checks of where unwind directives may stand (issue 13: `rest_unwind.rs`).
-        if self.unwind_context(name, loc) {
+        if self.unwind_context(name, args, loc) {
             return;
         }
         // ELF object writer (issue 13): unwind records, symbol attributes, natural data alignment.

@@ -55,6 +55,7 @@ pub fn parse(text: &str, locate: &dyn Fn(u32, u32) -> SourceLoc) -> (Vec<Stateme
 
 mod equate;
 mod lex;
+mod pred;
 mod regs;
 
 /// The value of a constant `@word` in an expression, as gas defines them:
@@ -482,6 +483,12 @@ impl Parser<'_> {
         let mut ctx = format!("after '{name}'");
         if let Some(width) = float_width(&name) {
             return self.float_directive(c, name, col, width);
+        }
+        // issue 13: `parse/pred.rs`
+        if matches!(name.as_str(), ".pred.rel" | ".pred.rel.mutex" | ".pred.rel.clear" | ".pred.rel.imply")
+            || name == ".pred.safe_across_calls"
+        {
+            return self.pred_directive(c, name, col);
         }
         if matches!(name.as_str(), ".rotr" | ".rotp" | ".rotf") {
             self.rotating(&mut c, &name)?;
