@@ -289,8 +289,8 @@ fn random_sources_give_gnu_as_objects() {
 fn unmodelled_forms_are_located_errors() {
     let cases = [
         (
-            "\t.global p\n\t.text\n\t.proc f\nf:\n\t.prologue\n\t.personality p\n\tnop.m 0\n\t;;\n\t.endp f\n",
-            "x.S:6:2: error: `.personality` is not modelled by the object writer",
+            "\t.global p\n\t.text\n\t.proc f\nf:\n\t.prologue\n\t.altrp r5\n\tnop.m 0\n\t;;\n\t.endp f\n",
+            "x.S:6:2: error: `.altrp` with these operands is not modelled by the object writer",
         ),
         ("\t.global e\n\t.data\n\tdata2 e\n", "x.S:3:8: error: a symbol cannot be relocated in a 2-byte data field"),
         ("\t.global e\n\t.data\n\tdata8 e*2\n", "x.S:3:8: error: expression is too complex for a relocation"),

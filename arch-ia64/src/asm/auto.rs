@@ -275,7 +275,7 @@ impl Assembler {
         let sec = &mut self.sections[cur];
         let index = sec.insns.len();
         sec.bundler.push(PendingInsn { class: matched.class, placement: matched.placement }, false, None);
-        sec.insns.push(InsnRec { matched, loc: loc.clone(), mnemonic: text.to_string() });
+        sec.insns.push(InsnRec { matched, loc: loc.clone(), mnemonic: text.to_string(), ldxmov: None });
         // The waiting labels were defined at this index: they belong to the next instruction.
         let waiting = sec.pending_labels.clone();
         for name in waiting {

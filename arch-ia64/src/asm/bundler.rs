@@ -448,6 +448,14 @@ impl Bundler {
         self.flush_queue();
     }
 
+    /// Emits every pending instruction without marking a stop (gas's `ia64_flush_insns`,
+    /// as `.handlerdata` runs it; issue 13).
+    pub fn emit_pending(&mut self) {
+        while !self.pending.is_empty() {
+            self.emit_one();
+        }
+    }
+
     /// A section switch away from this code section: like [`Bundler::flush`], except that held
     /// `.align` padding stays undecided (gas still gives it a stop if the next instruction in
     /// this section is must-be-first). Call [`Bundler::flush`] at the end of input.

@@ -21,10 +21,7 @@ const IGNORED: &[&str] = &[
     ".protected",
     ".internal",
     ".regstk",
-    ".lsb",
-    ".msb",
     ".psr",
-    ".radix",
     ".loc",
     ".local",
     // kernel dialect (issue 13): rotating register names are the parser's; `.secalias`/`.alias`
@@ -76,8 +73,16 @@ impl Assembler {
             self.error(loc, "`.save` needs the saved register and where it is saved (`.save ar.pfs, r34`)");
             return;
         }
+        // gas's checks of where unwind directives may stand (issue 13: `rest_unwind.rs`).
+        if self.unwind_context(name, args, loc) {
+            return;
+        }
         // ELF object writer (issue 13): unwind records, symbol attributes, natural data alignment.
         if self.object_directive(name, args, loc) {
+            return;
+        }
+        // remaining directives (issue 13): byte order, `.xreal*`/`.xstring*`, `real10`/`real16`...
+        if self.rest_directive(name, args, loc) {
             return;
         }
         if IGNORED.contains(&name) {
@@ -134,11 +139,10 @@ impl Assembler {
                 self.align(bytes, loc, name);
             }
             ".proc" => {
-                if args.is_empty() {
-                    self.error(loc, "`.proc` needs the function's name");
-                }
+                // gas's checks of the names (issue 13: `rest_unwind.rs`).
+                let names = self.proc_names(args, loc);
                 self.align(16, loc, name);
-                self.proc_begin(args);
+                self.proc_begin(&names);
             }
             ".endp" => {
                 self.flush();
@@ -227,11 +231,11 @@ impl Assembler {
         }
     }
 
-    fn error(&mut self, loc: &SourceLoc, msg: impl Into<String>) {
+    pub(super) fn error(&mut self, loc: &SourceLoc, msg: impl Into<String>) {
         self.errors.push(Diagnostic::error(loc.clone(), msg));
     }
 
-    fn const_arg(&mut self, args: &[Located<DirArg>], i: usize, loc: &SourceLoc, name: &str) -> Option<i64> {
+    pub(super) fn const_arg(&mut self, args: &[Located<DirArg>], i: usize, loc: &SourceLoc, name: &str) -> Option<i64> {
         let Some(arg) = args.get(i) else {
             self.error(loc, format!("`{name}` needs an argument"));
             return None;
@@ -280,7 +284,7 @@ impl Assembler {
     }
 
     /// The index of section `name`, created (with `flags` deciding its kind) on first use.
-    fn section_id(&mut self, name: &str, flags: Option<&str>) -> usize {
+    pub(super) fn section_id(&mut self, name: &str, flags: Option<&str>) -> usize {
         // By name through an index: searching the list made many sections quadratic.
         match self.section_index.get(name) {
             Some(&i) => i,
@@ -305,7 +309,7 @@ impl Assembler {
         }
     }
 
-    fn switch_index(&mut self, idx: usize) {
+    pub(super) fn switch_index(&mut self, idx: usize) {
         if idx == self.current {
             return;
         }
@@ -324,7 +328,7 @@ impl Assembler {
         self.current = idx;
     }
 
-    fn align(&mut self, bytes: u64, loc: &SourceLoc, name: &str) {
+    pub(super) fn align(&mut self, bytes: u64, loc: &SourceLoc, name: &str) {
         /// The most padding one alignment directive may add (16 MiB, as in code sections).
         const MAX_PADDING_BYTES: u64 = MAX_PADDING_BUNDLES * 16;
         fn too_much_padding(bytes: u64) -> String {
@@ -377,7 +381,7 @@ impl Assembler {
     }
 
     /// Appends bytes; in a code section this is a flush point and must keep bundles aligned.
-    fn raw_data(&mut self, bytes: Vec<u8>, _loc: &SourceLoc) {
+    pub(super) fn raw_data(&mut self, bytes: Vec<u8>, _loc: &SourceLoc) {
         let cur = self.current;
         if self.sections[cur].kind == SectionKind::Code {
             self.flush();
@@ -388,7 +392,7 @@ impl Assembler {
         sec.chunks.push(Chunk::Data(bytes));
     }
 
-    fn data(&mut self, size: usize, aligned: bool, args: &[Located<DirArg>], loc: &SourceLoc) {
+    pub(super) fn data(&mut self, size: usize, aligned: bool, args: &[Located<DirArg>], loc: &SourceLoc) {
         let start = {
             let cur = self.current;
             if self.sections[cur].kind == SectionKind::Code {
@@ -399,7 +403,8 @@ impl Assembler {
             // misaligned `data8` keeps the unaligned address).
             let sec = &mut self.sections[cur];
             if aligned && size > 1 && !args.is_empty() {
-                let a = size as u64;
+                // `real10` aligns to 16 like `real16`.
+                let a = (size as u64).next_power_of_two();
                 let pad = (a - sec.size % a) % a;
                 if pad > 0 {
                     sec.chunks.push(Chunk::Data(vec![0; pad as usize]));
@@ -412,7 +417,18 @@ impl Assembler {
             self.sections[cur].size
         };
         let mut bytes = Vec::with_capacity(size * args.len());
+        let big_endian = self.sections[self.current].big_endian;
         for (i, a) in args.iter().enumerate() {
+            if let DirArg::Bytes(b) = &a.value {
+                // `.msb` writes the whole value most significant byte first, padding after it.
+                let mut v = b.clone();
+                if big_endian {
+                    v.reverse();
+                }
+                v.resize(size, 0);
+                bytes.extend(v);
+                continue;
+            }
             let DirArg::Expr(e) = &a.value else {
                 self.error(&a.loc, "data directives take expressions");
                 continue;
@@ -427,6 +443,7 @@ impl Assembler {
                 size,
                 expr: e.clone(),
                 loc: a.loc.clone(),
+                big_endian,
             });
         }
         let _ = loc;

@@ -24,6 +24,8 @@ pub(super) struct InsnRec {
     pub loc: SourceLoc,
     /// The mnemonic as written, for messages.
     pub mnemonic: String,
+    /// `ld8.mov r = [r], sym` (issue 13): the symbol of its LDXMOV relocation.
+    pub ldxmov: Option<Expr>,
 }
 
 /// A piece of a section's contents, in order.
@@ -40,6 +42,8 @@ pub(in crate::asm) struct Fixup {
     pub size: usize,
     pub expr: Expr,
     pub loc: SourceLoc,
+    /// Written most significant byte first (`.msb`; issue 13), with the MSB relocation.
+    pub big_endian: bool,
 }
 
 /// One section being assembled.
@@ -61,6 +65,8 @@ pub(super) struct SectionState {
     /// Labels waiting for the next instruction of this section.
     pub pending_labels: Vec<String>,
     pub fixups: Vec<Fixup>,
+    /// `.msb` is in effect for this section's data (issue 13); each section starts `.lsb`.
+    pub big_endian: bool,
 }
 
 /// Where a symbol's value comes from.
@@ -110,6 +116,8 @@ pub(super) struct Assembler {
     pub obj: super::object::capture::ObjState,
     /// Dependency-violation mode (issue 13, automatic mode: `auto.rs`).
     pub mode: super::auto::ModeState,
+    /// The remaining directives (issue 13): section groups.
+    pub rest: super::rest::RestState,
 }
 
 impl SectionState {
@@ -128,6 +136,7 @@ impl SectionState {
             bundle_chunks: Vec::new(),
             pending_labels: Vec::new(),
             fixups: Vec::new(),
+            big_endian: false,
         }
     }
 
@@ -253,6 +262,7 @@ impl Assembler {
             manual_open: None,
             obj: Default::default(),
             mode: super::auto::ModeState::new(super::auto::DvMode::Explicit),
+            rest: Default::default(),
         }
     }
 
@@ -385,6 +395,16 @@ impl Assembler {
     }
 
     fn insn(&mut self, syn: &InsnSyntax, loc: &SourceLoc) {
+        // `ld8.mov` is `ld8` plus a relocation (issue 13: `rest_reloc.rs`).
+        let (syn, ldxmov) = match super::rest_reloc::ldxmov_pseudo(syn) {
+            Ok(Some((plain, e))) => (std::borrow::Cow::Owned(plain), Some(e)),
+            Ok(None) => (std::borrow::Cow::Borrowed(syn), None),
+            Err(d) => {
+                self.errors.push(d);
+                return;
+            }
+        };
+        let syn: &InsnSyntax = &syn;
         let cur = self.current;
         if self.sections[cur].kind != SectionKind::Code {
             self.errors.push(Diagnostic::error(
@@ -482,7 +502,7 @@ impl Assembler {
             self.dv.stop();
         }
         let sec = &mut self.sections[cur];
-        sec.insns.push(InsnRec { matched, loc: loc.clone(), mnemonic: syn.mnemonic.value.clone() });
+        sec.insns.push(InsnRec { matched, loc: loc.clone(), mnemonic: syn.mnemonic.value.clone(), ldxmov });
         let index = sec.insns.len() - 1;
         self.obj.insn_added(cur, index);
     }
@@ -597,7 +617,22 @@ impl Assembler {
             ));
             return;
         };
-        match reloc_type(&parts.funcs, field, parts.minus_dot) {
+        // An operator the field has no relocation for: gas warns and relocates the plain value
+        // (issue 13: `rest_reloc.rs`).
+        let chosen = match reloc_type(&parts.funcs, field, parts.minus_dot) {
+            Err(m) => match super::rest_reloc::inexpressible(&parts.funcs, field, parts.minus_dot) {
+                Some(name) => {
+                    if object {
+                        self.warnings
+                            .push(Diagnostic::warning(loc.clone(), format!("Cannot express {name} relocation")));
+                    }
+                    reloc_type(&[], field, false).map_err(|_| m)
+                }
+                None => Err(m),
+            },
+            ok => ok,
+        };
+        match chosen {
             Ok(r_type) if object => {
                 let local = self.placed.get(&parts.symbol).copied();
                 let global = self.globals.contains(&parts.symbol);
@@ -770,14 +805,24 @@ impl Assembler {
         }
         for fx in &sec.fixups {
             let env = FinalEnv { values, dot: base + fx.offset };
-            if self.needs_reloc(&fx.expr, object, None, si) {
-                self.record_reloc(&fx.expr, Some(Field::Data(fx.size)), si, fx.offset, &fx.loc, object);
+            // `sym - L` (issue 13: `rest_reloc.rs`).
+            let pcrel = self.label_difference(&fx.expr, si, fx.offset);
+            let expr = pcrel.as_ref().unwrap_or(&fx.expr);
+            if self.needs_reloc(expr, object, None, si) {
+                let before = self.relocs.len();
+                self.record_reloc(expr, Some(Field::Data(fx.size)), si, fx.offset, &fx.loc, object);
+                if fx.big_endian {
+                    super::rest::to_msb_relocs(&mut self.relocs[before..], &mut self.errors, &fx.loc);
+                }
                 continue;
             }
             match fx.expr.eval(&env) {
                 Ok(v) => {
                     // data16 holds the value sign-extended to 128 bits.
-                    let le = (i128::from(v) as u128).to_le_bytes();
+                    let mut le = (i128::from(v) as u128).to_le_bytes();
+                    if fx.big_endian {
+                        le[..fx.size.min(16)].reverse();
+                    }
                     let start = fx.offset as usize;
                     if let (Some(dst), Some(src)) = (out.get_mut(start..start + fx.size), le.get(..fx.size)) {
                         dst.copy_from_slice(src);
@@ -856,7 +901,7 @@ impl Assembler {
                 // for an IP-relative one. `movl`/`brl` relocate slot 1, as gas counts them.
                 Value::Later(e, loc)
                     if self.needs_reloc(
-                        e,
+                        self.label_difference(e, si, ip - self.render_base).as_ref().unwrap_or(e),
                         object,
                         kinds.get(i).copied().filter(|k| k.spec().class == crate::table::OpClass::Target),
                         si,
@@ -866,7 +911,9 @@ impl Assembler {
                     let target = kind.is_some_and(|k| k.spec().class == crate::table::OpClass::Target);
                     let field = kind.and_then(|k| Field::of_operand(k, unit));
                     let at = if unit == SlotUnit::X { 1 } else { slot as u64 };
-                    self.record_reloc(e, field, si, ip - self.render_base + at, loc, object);
+                    // `sym - L` (issue 13: `rest_reloc.rs`).
+                    let pcrel = self.label_difference(e, si, ip - self.render_base);
+                    self.record_reloc(pcrel.as_ref().unwrap_or(e), field, si, ip - self.render_base + at, loc, object);
                     vals.push(if target { ip as i64 } else { 0 });
                 }
                 Value::Later(e, loc) => match e.eval(&env) {
@@ -877,6 +924,9 @@ impl Assembler {
                     }
                 },
             }
+        }
+        if let (Some(e), true) = (&rec.ldxmov, object) {
+            self.ldxmov_reloc(e, si, ip - self.render_base + slot as u64, &rec.loc);
         }
         match encode(row, rec.matched.comp_bits, rec.matched.qp, &vals, ip) {
             Ok(raw) => Some(raw),

@@ -6,7 +6,9 @@
 //! `name=value`; `\name` substituted everywhere in the body, strings included; `\()` as an
 //! empty separator; `\@` as the number of macro expansions so far; `.exitm`; macros that
 //! invoke other macros. An invocation is a statement whose first word (after labels) is a
-//! macro's name.
+//! macro's name. Issue 13: `&name` substitutes too (a `&` right after the name is dropped:
+//! `x_&n&_y`), and after `.altmacro` (until `.noaltmacro`, as gas decides at expansion) a
+//! parameter's bare name is substituted wherever it appears.
 
 use emu_core::error::Diagnostic;
 use emu_core::error::SourceLoc;
@@ -50,6 +52,8 @@ struct Expander<'a> {
     errors: Vec<Diagnostic>,
     count: u64,
     locate: &'a dyn Fn(u32, u32) -> SourceLoc,
+    /// `.altmacro` is in effect.
+    alt: bool,
 }
 
 /// Expands every macro in `text`; `locate(line, col)` gives the source location of an input
@@ -66,8 +70,15 @@ pub fn expand(text: &str, locate: &dyn Fn(u32, u32) -> SourceLoc) -> Result<Expa
             origin: (1..=text.split('\n').count() as u32).map(|l| (l, true)).collect(),
         });
     }
-    let mut ex =
-        Expander { macros: HashMap::new(), out: Vec::new(), origin: Vec::new(), errors: Vec::new(), count: 0, locate };
+    let mut ex = Expander {
+        macros: HashMap::new(),
+        out: Vec::new(),
+        origin: Vec::new(),
+        errors: Vec::new(),
+        count: 0,
+        locate,
+        alt: false,
+    };
     let lines: Vec<&str> = text.split('\n').collect();
     ex.lines(&lines, &|i| i as u32 + 1, 0);
     if ex.errors.is_empty() {
@@ -178,7 +189,7 @@ impl Expander<'_> {
                                 if head(l).is_some_and(|(w, _)| w.eq_ignore_ascii_case(".exitm")) {
                                     break;
                                 }
-                                body.push(substitute(l, &values, n));
+                                body.push(substitute(l, &values, n, self.alt));
                             }
                             let refs: Vec<&str> = body.iter().map(String::as_str).collect();
                             let at = origin(i);
@@ -186,6 +197,13 @@ impl Expander<'_> {
                         }
                         Err(msg) => self.error(origin(i), format!("macro `{w}`: {msg}")),
                     }
+                    i += 1;
+                    continue;
+                }
+                Some((w, _)) if w == ".altmacro" || w == ".noaltmacro" => {
+                    self.alt = w == ".altmacro";
+                    self.out.push(String::new());
+                    self.origin.push((origin(i), false));
                     i += 1;
                     continue;
                 }
@@ -302,13 +320,40 @@ fn bind(params: &[Param], text: &str) -> Result<Vec<(String, String)>, String> {
     Ok(out)
 }
 
-/// Replaces `\name`, `\()` and `\@` in one body line.
-fn substitute(line: &str, values: &[(String, String)], count: u64) -> String {
+/// Replaces `\name`, `\()`, `\@` and `&name` in one body line; with `alt` (`.altmacro`),
+/// bare parameter names too.
+fn substitute(line: &str, values: &[(String, String)], count: u64, alt: bool) -> String {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.';
+    let value = |word: &str| values.iter().find(|(n, _)| n.as_str() == word).map(|(_, v)| v.as_str());
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
-    while let Some(k) = rest.find('\\') {
+    while let Some(k) =
+        rest.find(|c: char| c == '\\' || c == '&' || alt && (c.is_ascii_alphabetic() || c == '_' || c == '.'))
+    {
         out.push_str(rest.get(..k).unwrap_or(""));
-        let after = rest.get(k + 1..).unwrap_or("");
+        let c = rest[k..].chars().next().unwrap_or(' ');
+        let after = rest.get(k + c.len_utf8()..).unwrap_or("");
+        if c != '\\' {
+            // `&name` (either mode) or a bare name (`.altmacro`); a following `&` is dropped.
+            let start = if c == '&' { after } else { &rest[k..] };
+            let end = start.find(|ch: char| !is_name(ch)).unwrap_or(start.len());
+            let word = start.get(..end).unwrap_or("");
+            let tail = start.get(end..).unwrap_or("");
+            match value(word) {
+                Some(v) if !word.is_empty() => {
+                    out.push_str(v);
+                    rest = tail.strip_prefix('&').unwrap_or(tail);
+                }
+                _ => {
+                    if c == '&' {
+                        out.push('&');
+                    }
+                    out.push_str(word);
+                    rest = tail;
+                }
+            }
+            continue;
+        }
         if let Some(a) = after.strip_prefix("()") {
             rest = a;
             continue;
@@ -318,9 +363,7 @@ fn substitute(line: &str, values: &[(String, String)], count: u64) -> String {
             rest = a;
             continue;
         }
-        let end = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.'))
-            .unwrap_or(after.len());
+        let end = after.find(|c: char| !is_name(c)).unwrap_or(after.len());
         let word = after.get(..end).unwrap_or("");
         // The longest parameter name that the word starts with (gas reads `\name` greedily).
         let hit = values.iter().filter(|(n, _)| word.starts_with(n.as_str())).max_by_key(|(n, _)| n.len());

@@ -15,10 +15,16 @@ pub mod expr;
 mod incbin;
 mod layout;
 mod macros;
+// remaining directives (issue 13): data_real, rest, rest_group, rest_reloc, rest_unwind
+mod data_real;
 pub mod matcher;
 pub mod object;
 pub mod parse;
 pub mod reloc;
+mod rest;
+mod rest_group;
+mod rest_reloc;
+mod rest_unwind;
 pub mod syntax;
 
 use crate::bundle::Template;

@@ -38,6 +38,7 @@ pub fn parse(text: &str, locate: &dyn Fn(u32, u32) -> SourceLoc) -> (Vec<Stateme
         local_counts: HashMap::new(),
         consts: HashMap::new(),
         rot: HashMap::new(),
+        equates: HashMap::new(),
         stmts: Vec::new(),
         diags: Vec::new(),
         line: 0,
@@ -52,7 +53,9 @@ pub fn parse(text: &str, locate: &dyn Fn(u32, u32) -> SourceLoc) -> (Vec<Stateme
     (p.stmts, p.diags)
 }
 
+mod equate;
 mod lex;
+mod pred;
 mod regs;
 
 /// The value of a constant `@word` in an expression, as gas defines them:
@@ -121,8 +124,11 @@ fn psr_bit(name: &str) -> Option<u64> {
 /// The size of a floating data directive's values (`real4` 4, `.double` 8, ...).
 fn float_width(lower: &str) -> Option<usize> {
     match lower.strip_suffix(".ua").unwrap_or(lower) {
-        "real4" | ".float" | ".single" => Some(4),
-        "real8" | ".double" => Some(8),
+        "real4" | ".float" | ".single" | ".xreal4" => Some(4),
+        "real8" | ".double" | ".xreal8" => Some(8),
+        // the extended format (issue 13): `data_real.rs`
+        "real10" | ".xreal10" => Some(10),
+        "real16" | ".xreal16" => Some(16),
         _ => None,
     }
 }
@@ -142,10 +148,25 @@ fn float_bits(text: &str, width: usize) -> Option<u64> {
         return None;
     }
     let signed = if neg { format!("-{digits}") } else { digits.to_string() };
-    match width {
-        4 => signed.parse::<f32>().ok().map(|v| u64::from(v.to_bits())),
-        _ => signed.parse::<f64>().ok().map(f64::to_bits),
+    if let Some(bits) = super::data_real::ieee_bits(&signed, width) {
+        return Some(bits);
     }
+    match width {
+        // gas: "cannot create floating-point number" past the format's range.
+        4 => signed.parse::<f32>().ok().filter(|v| v.is_finite()).map(|v| u64::from(v.to_bits())),
+        _ => signed.parse::<f64>().ok().filter(|v| v.is_finite()).map(f64::to_bits),
+    }
+}
+
+/// A floating literal without gas's type letter (`0f1.5`, `-0d2`): sign and digits.
+fn strip_float_prefix(text: &str) -> String {
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.strip_prefix('+').unwrap_or(text)),
+    };
+    let lower = body.to_ascii_lowercase();
+    let digits = ["0f", "0d", "0e", "0r"].iter().find_map(|p| lower.strip_prefix(p)).unwrap_or(&lower);
+    format!("{neg}{}", digits.strip_prefix('+').unwrap_or(digits))
 }
 
 /// Deepest expression nesting accepted; keeps recursion (here and in `Expr::eval`) bounded.
@@ -248,6 +269,8 @@ struct Parser<'a> {
     consts: HashMap<String, u64>,
     /// Rotating register names from `.rotr`/`.rotp`/`.rotf`: name -> (first register, count).
     rot: HashMap<String, (Reg, u32)>,
+    /// Register equates and `==` equates (issue 13): `parse/equate.rs`.
+    equates: HashMap<String, equate::Equate>,
     stmts: Vec<Statement>,
     diags: Vec<Diagnostic>,
     line: u32,
@@ -273,6 +296,10 @@ impl Parser<'_> {
             let sep = toks.get(i);
             let sep_p = match sep.map(|t| &t.kind) {
                 Some(Tk::P(p)) if *p == ";" || *p == ";;" => Some(*p),
+                // A brace anywhere on the line opens or closes a manual bundle and ends the
+                // statement before it (gas's `strange.s`: `nop.f 1 } nop.x 1`; issue 13).
+                // Braces at a statement's start or end are still taken there.
+                Some(Tk::P(p)) if (*p == "{" || *p == "}") && self.mid_brace(toks, start, i) => Some(*p),
                 None => None,
                 Some(_) => continue,
             };
@@ -287,14 +314,36 @@ impl Parser<'_> {
                 let d = Diagnostic::error(self.loc(e.col), e.msg).with_source_line(line_text);
                 self.diags.push(d);
             }
-            if let (Some(t), Some(";;")) = (sep, sep_p) {
-                self.push(StmtKind::Stop, t.col);
+            match (sep, sep_p) {
+                (Some(t), Some(";;")) => self.push(StmtKind::Stop, t.col),
+                (Some(t), Some("{")) => self.push(StmtKind::BundleOpen, t.col),
+                (Some(t), Some("}")) => self.push(StmtKind::BundleClose, t.col),
+                _ => {}
             }
             start = i + 1;
         }
     }
 
+    /// Whether the brace at `i` stands between two statements of `toks[start..]`: something
+    /// other than braces before it in the statement, and something after it.
+    fn mid_brace(&self, toks: &[Tok], start: usize, i: usize) -> bool {
+        let is_brace = |t: &Tok| matches!(t.kind, Tk::P("{") | Tk::P("}"));
+        let before = toks.get(start..i).unwrap_or_default().iter().any(|t| !is_brace(t));
+        let after = toks.get(i + 1..).unwrap_or_default().iter().any(|t| !is_brace(t) && t.kind != Tk::P(";;"));
+        before && after
+    }
+
     fn statement(&mut self, c: Cur<'_>) -> Result<(), PErr> {
+        match self.equates(&c)? {
+            equate::Subst::Same => self.statement_tokens(c),
+            equate::Subst::Done => Ok(()),
+            equate::Subst::Tokens(toks) => {
+                self.statement_tokens(Cur { toks: &toks, pos: 0, end_col: c.end_col, end_desc: c.end_desc })
+            }
+        }
+    }
+
+    fn statement_tokens(&mut self, c: Cur<'_>) -> Result<(), PErr> {
         // Floating literals (`1.5`) are no integer tokens; the float directives read their text.
         let floats = c.toks.iter().find(|t| !matches!(t.kind, Tk::Ident(_) if t.text.ends_with(':')));
         let floats =
@@ -361,6 +410,12 @@ impl Parser<'_> {
                 _ => return err(t.col, format!("expected a label name before ':', found {}", c.found())),
             }
             c.pos += 2;
+            // `name::` also makes the label global (gas's ia64 port).
+            if let (Tk::Ident(name) | Tk::ForcedSym(name), true) = (&t.kind, c.is_p(0, ":")) {
+                let arg = self.located(DirArg::Expr(Expr::Sym(name.clone())), t.col);
+                self.push(StmtKind::Directive(".global".into(), vec![arg]), t.col);
+                c.pos += 1;
+            }
             self.bundle_braces(&mut c);
         }
         let Some(first) = c.peek() else { return Ok(()) };
@@ -428,6 +483,12 @@ impl Parser<'_> {
         let mut ctx = format!("after '{name}'");
         if let Some(width) = float_width(&name) {
             return self.float_directive(c, name, col, width);
+        }
+        // issue 13: `parse/pred.rs`
+        if matches!(name.as_str(), ".pred.rel" | ".pred.rel.mutex" | ".pred.rel.clear" | ".pred.rel.imply")
+            || name == ".pred.safe_across_calls"
+        {
+            return self.pred_directive(c, name, col);
         }
         if matches!(name.as_str(), ".rotr" | ".rotp" | ".rotf") {
             self.rotating(&mut c, &name)?;
@@ -609,11 +670,38 @@ impl Parser<'_> {
     /// rounded to nearest (as gas).
     fn float_directive(&mut self, c: Cur<'_>, name: String, col: u32, width: usize) -> Result<(), PErr> {
         let mut args = Vec::new();
-        for piece in c.toks.get(c.pos..).unwrap_or_default().split(|t| t.kind == Tk::P(",")) {
+        let mut pieces = c.toks.get(c.pos..).unwrap_or_default().split(|t| t.kind == Tk::P(","));
+        // `.xrealN section, values`: the section is a name or a string.
+        if name.starts_with(".xreal") {
+            match pieces.next() {
+                Some([t]) => {
+                    let v = match &t.kind {
+                        Tk::Str(s) => DirArg::Str(s.clone()),
+                        _ => DirArg::Expr(Expr::Sym(t.text.clone())),
+                    };
+                    args.push(self.located(v, t.col));
+                }
+                _ => return err(col, format!("expected a section name after '{name}'")),
+            }
+        }
+        for piece in pieces {
             let Some(first) = piece.first() else {
                 return err(c.end_col, format!("expected a floating-point number in {name}"));
             };
             let text: String = piece.iter().map(|t| t.text.as_str()).collect();
+            if width >= 10 {
+                let value = strip_float_prefix(&text);
+                match super::data_real::extended_bytes(&value) {
+                    Ok(b) => args.push(self.located(DirArg::Bytes(b.to_vec()), first.col)),
+                    Err(super::data_real::RealError::Range) => {
+                        return err(first.col, format!("'{text}' is out of range of the 80-bit extended format"))
+                    }
+                    Err(super::data_real::RealError::Syntax) => {
+                        return err(first.col, format!("'{text}' is not a floating-point number"))
+                    }
+                }
+                continue;
+            }
             let Some(bits) = float_bits(&text, width) else {
                 return err(first.col, format!("'{text}' is not a floating-point number"));
             };
@@ -651,7 +739,11 @@ impl Parser<'_> {
             c.expect("]", "after the register count")?;
             let n = e
                 .eval(&self.consts)
-                .map_err(|x| PErr { col, msg: format!("register count must be a constant: {x}") })?;
+                .map_err(|x| PErr { col, msg: format!("bad or irreducible absolute expression: {x}") })?;
+            // gas's words for a count of zero or less (issue 13).
+            if n <= 0 {
+                return err(col, "Number of elements must be positive");
+            }
             let n = u32::try_from(n)
                 .ok()
                 .filter(|n| *n > 0 && next.checked_add(*n).is_some_and(|end| end <= limit))

@@ -113,6 +113,8 @@ pub enum DirArg {
     At(String),
     /// A register name (`.save ar.pfs, r34`, `.pred.rel.mutex p6, p7`).
     Reg(Reg),
+    /// A value already converted to its little-endian bytes (`real10 0.2`; issue 13).
+    Bytes(Vec<u8>),
 }
 
 /// What a statement is.

@@ -22,8 +22,8 @@ pub(in crate::asm) struct ObjState {
     pub funcs: HashSet<String>,
     /// `.proc` name -> (section, offset of its `.endp`).
     pub ends: HashMap<String, (usize, u64)>,
-    pub(super) proc: Option<ProcCapture>,
-    pub(super) proc_names: Vec<String>,
+    pub(in crate::asm) proc: Option<ProcCapture>,
+    pub(in crate::asm) proc_names: Vec<String>,
     pub procs: Vec<ProcCapture>,
     pub(super) unwind_made: HashSet<usize>,
     /// Section -> the flags string of its first `.section`.
@@ -47,6 +47,8 @@ pub(in crate::asm) struct ObjState {
     pub(super) file: Option<String>,
     /// Sections declared `@nobits` by `.section NAME, "FLAGS", @nobits`.
     pub(super) nobits: HashSet<String>,
+    /// Sections declared `@unwind` (SHT_IA_64_UNWIND; issue 13).
+    pub(super) unwind_tables: HashSet<String>,
     /// Entry sizes given by `.section NAME, "FLAGS", @TYPE, SIZE`.
     pub(super) entsize: HashMap<String, u64>,
 }
@@ -63,12 +65,31 @@ pub(in crate::asm) struct ProcCapture {
     pub has_info: bool,
     /// Registers of the last `.save.g/.f/.b/.gf` not yet saved: each following instruction
     /// saves the next one (gas warns "Previous .save incomplete" when a new mask comes first).
-    pub queue: std::collections::VecDeque<(u8, u8)>,
+    /// Each entry: class, register, and where the mask saves it ([`SaveKind`]).
+    pub queue: std::collections::VecDeque<(u8, u8, SaveKind)>,
     /// Prologue regions open (gas's `prologue_count`): `.restore sp` without a count pops all
     /// but one; `.label_state`/`.copy_state` save and restore it.
     pub prologues: u64,
     /// `.label_state N` -> the prologue count then.
     pub labelled_prologues: HashMap<u64, u64>,
+    /// `.personality NAME` (issue 13).
+    pub personality: Option<String>,
+    /// `.handlerdata`: the hidden section collecting the handler data, and the section
+    /// current before it (issue 13; `rest.rs`).
+    pub handler: Option<(usize, usize)>,
+}
+
+/// Where a `.save.g/.f/.b/.gf` mask saves its registers (issue 13: gas keeps one record per
+/// kind: `.save.g`/`.save.f`/`.save.b` to memory give P6/P6/P1, `.save.gf` gives P5, and a
+/// mask with a general register (`.save.g 0x3, r32`) gives P9/P2 and no memory mask).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::asm) enum SaveKind {
+    /// To memory, by `.save.g`, `.save.f` or `.save.b`.
+    Mem,
+    /// To memory, by `.save.gf`.
+    MemGf,
+    /// To consecutive general registers.
+    Gr,
 }
 
 /// An unwind record, positioned at the instruction index it precedes.
@@ -110,6 +131,7 @@ pub(in crate::asm) enum Rec {
     Saved {
         class: u8,
         reg: u8,
+        kind: SaveKind,
     },
 }
 
@@ -126,8 +148,8 @@ impl ObjState {
     /// a pending `.save.g/.f/.b/.gf`.
     pub fn insn_added(&mut self, section: usize, index: usize) {
         if let Some(p) = self.proc.as_mut().filter(|p| p.section == section) {
-            if let Some((class, reg)) = p.queue.pop_front() {
-                p.recs.push((index, Rec::Saved { class, reg }));
+            if let Some((class, reg, kind)) = p.queue.pop_front() {
+                p.recs.push((index, Rec::Saved { class, reg, kind }));
             }
         }
     }
@@ -172,6 +194,8 @@ impl Assembler {
             queue: Default::default(),
             prologues: 0,
             labelled_prologues: HashMap::new(),
+            personality: None,
+            handler: None,
         });
     }
 
@@ -184,6 +208,16 @@ impl Assembler {
         }
         if let Some(mut p) = self.obj.proc.take() {
             p.end = end;
+            // gas drops only a lone `.prologue` or `.prologue` + `.body` without descriptors
+            // (its optimize_unw_records); any other region list makes an entry (a lone
+            // `.body`, a second prologue...; issue 13).
+            let regions: Vec<&Rec> = p.recs.iter().map(|(_, r)| r).collect();
+            let dropped = matches!(
+                regions.as_slice(),
+                [Rec::Region { body: false, gr: None }]
+                    | [Rec::Region { body: false, gr: None }, Rec::Region { body: true, .. }]
+            );
+            p.has_info |= !regions.is_empty() && !dropped;
             if p.has_info {
                 if self.obj.unwind_made.insert(p.section) {
                     self.obj.created.push(Created::Unwind(p.section));
@@ -241,8 +275,14 @@ impl Assembler {
                 }
             }
             ".section" | ".pushsection" => {
+                // The type may be written `@nobits` or `"nobits"` (issue 13: `"unwind"` too).
+                let ty = match args.get(2).map(|a| &a.value) {
+                    Some(DirArg::Str(t)) => Some(DirArg::At(t.clone())),
+                    _ => None,
+                };
+                let ty = ty.as_ref().or(args.get(2).map(|a| &a.value));
                 if let (Some(DirArg::At(t)), Some(n)) = (
-                    args.get(2).map(|a| &a.value),
+                    ty,
                     args.first().and_then(|a| {
                         symbol_name(&a.value).or(match &a.value {
                             DirArg::Str(s) => Some(s.clone()),
@@ -257,6 +297,8 @@ impl Assembler {
                     }
                     if t == "nobits" {
                         self.obj.nobits.insert(n);
+                    } else if t == "unwind" {
+                        self.obj.unwind_tables.insert(n);
                     }
                 }
                 return false;

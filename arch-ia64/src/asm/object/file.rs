@@ -3,6 +3,7 @@
 //! then `.symtab` and `.strtab`, then the `.rela.*` sections, then `.shstrtab`, then the
 //! section headers; each piece at its alignment).
 
+use super::group;
 use super::strtab::StrTab;
 use super::symtab::{SecRef, SymTable};
 use super::unwind::{info_block, section_names};
@@ -17,6 +18,8 @@ const SHT_RELA: u32 = 4;
 const SHT_NOBITS: u32 = 8;
 const SHT_IA_64_UNWIND: u32 = 0x7000_0001;
 const SHF_ALLOC: u64 = 2;
+/// R_IA64_LTOFF_FPTR64LSB: an unwind info block's personality pointer.
+const LTOFF_FPTR64LSB: u32 = 0x57;
 const SHF_INFO_LINK: u64 = 0x40;
 const SHF_LINK_ORDER: u64 = 0x80;
 
@@ -55,7 +58,8 @@ enum Target {
 /// value does not fit.
 pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
     // Section order: .text, .data, .bss, then creation order.
-    let find = |n: &str| parts.sections.iter().position(|s| s.name == n);
+    let grouped = |i: usize| parts.groups.iter().any(|g| g.members.contains(&i));
+    let find = |n: &str| parts.sections.iter().enumerate().position(|(i, s)| s.name == n && !grouped(i));
     let first: Vec<usize> = [".text", ".data", ".bss"].iter().filter_map(|n| find(n)).collect();
     let mut order: Vec<SecRef> = first.iter().map(|&i| SecRef::User(i)).collect();
     for c in &parts.created {
@@ -74,6 +78,16 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
             order.push(SecRef::User(i));
         }
     }
+    // Section groups (issue 13): BFD numbers group sections first.
+    order.splice(0..0, (0..parts.groups.len()).map(SecRef::Group));
+    let member_of = group::members(parts);
+
+    // `.handlerdata` sections (issue 13) are written inside the unwind info, not alone.
+    let handler_secs: std::collections::HashSet<usize> = parts.unwind.iter().filter_map(|p| p.handler).collect();
+    order.retain(|r| !matches!(r, SecRef::User(i) if handler_secs.contains(i)));
+    // Where each handler section's bytes went, and the personality pointers to relocate.
+    let mut handler_base: HashMap<usize, (SecRef, u64)> = HashMap::new();
+    let mut personalities: Vec<(SecRef, u64, &str)> = Vec::new();
 
     // Unwind contents and their relocations, per code section.
     let mut unwind_data: HashMap<SecRef, Vec<u8>> = HashMap::new();
@@ -86,7 +100,19 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         let table_ref = SecRef::Unwind { code: p.section, info: false };
         let info = unwind_data.entry(info_ref).or_default();
         let info_off = info.len() as u64;
-        info.extend(info_block(p)?);
+        let handler = p.handler.and_then(|h| parts.sections.get(h)).map(|s| s.data.as_slice()).unwrap_or_default();
+        let block = info_block(p, handler)?;
+        // The header's low word counts the descriptor words; the pointer follows them.
+        let words = block.get(..4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let mut tail = info_off + 8 + 8 * u64::from(words);
+        if let Some(name) = &p.personality {
+            personalities.push((info_ref, tail, name));
+            tail += 8;
+        }
+        if let Some(h) = p.handler {
+            handler_base.insert(h, (info_ref, tail));
+        }
+        info.extend(block);
         let table = unwind_data.entry(table_ref).or_default();
         let at = table.len() as u64;
         table.extend([0u8; 24]);
@@ -121,17 +147,26 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         }
         let sym = by_name.get(f.symbol.as_str()).ok_or_else(|| ObjectError::UnknownSymbol(f.symbol.clone()))?;
         let (target, addend) = match sym.section {
-            Some(i) if sym.defined && !sym.global && !f.r_type.keeps_symbol() => {
+            // gas never reduces a reference to a TLS symbol (STT_TLS 6) to its section (issue 13).
+            Some(i) if sym.defined && !sym.global && !f.r_type.keeps_symbol() && sym.stt != 6 => {
                 (Target::Section(SecRef::User(i)), f.addend.wrapping_add(sym.value as i64))
             }
             _ => (Target::Name(f.symbol.clone()), f.addend),
         };
-        relocs.entry(SecRef::User(f.section)).or_default().push(PendingRela {
-            offset: f.offset,
-            rtype: f.r_type.number,
-            target,
-            addend,
-        });
+        let (dest, offset) = match handler_base.get(&f.section) {
+            Some(&(info, base)) => (info, base + f.offset),
+            None => (SecRef::User(f.section), f.offset),
+        };
+        relocs.entry(dest).or_default().push(PendingRela { offset, rtype: f.r_type.number, target, addend });
+    }
+    // The personality pointers: @ltoff(@fptr(NAME)), against the section of a local routine.
+    for (info, offset, name) in personalities {
+        let sym = by_name.get(name).ok_or_else(|| ObjectError::UnknownSymbol(name.to_string()))?;
+        let (target, addend) = match sym.section {
+            Some(i) if sym.defined && !sym.global => (Target::Section(SecRef::User(i)), sym.value as i64),
+            _ => (Target::Name(name.to_string()), 0),
+        };
+        relocs.entry(info).or_default().push(PendingRela { offset, rtype: LTOFF_FPTR64LSB, target, addend });
     }
     for list in relocs.values_mut() {
         list.sort_by_key(|r| r.offset);
@@ -169,16 +204,45 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         let mut out = match *r {
             SecRef::User(i) => {
                 let s = &parts.sections[i];
+                // A `.section .IA_64.unwindX, "ao", @unwind` names its code section X (.text
+                // for none), as BFD links it (issue 13).
+                let linked = s.unwind_table.then(|| {
+                    let rest = s.name.strip_prefix(".IA_64.unwind").unwrap_or_default();
+                    let code = if rest.is_empty() { ".text" } else { rest };
+                    find(code).map_or(0, |c| u32::from(shndx(SecRef::User(c))))
+                });
                 Out {
                     name: s.name.clone(),
-                    sh_type: if s.nobits { SHT_NOBITS } else { SHT_PROGBITS },
+                    sh_type: if s.unwind_table {
+                        SHT_IA_64_UNWIND
+                    } else if s.nobits {
+                        SHT_NOBITS
+                    } else {
+                        SHT_PROGBITS
+                    },
                     flags: s.flags,
-                    link: 0,
-                    info: 0,
+                    link: linked.unwrap_or(0),
+                    info: linked.unwrap_or(0),
                     align: s.align.max(1),
                     entsize: s.entsize,
                     size: s.data.len() as u64,
                     data: if s.nobits { Vec::new() } else { s.data.clone() },
+                    offset: 0,
+                }
+            }
+            SecRef::Group(g) => {
+                let sig = parts.groups.get(g).map(|x| x.signature.as_str()).unwrap_or_default();
+                let data = group::contents(parts, g, &member_of, &index, &rela_index);
+                Out {
+                    name: ".group".into(),
+                    sh_type: group::SHT_GROUP,
+                    flags: 0,
+                    link: u32::from(symtab_index),
+                    info: table.symbol(sig).unwrap_or(0),
+                    align: 4,
+                    entsize: 4,
+                    size: data.len() as u64,
+                    data,
                     offset: 0,
                 }
             }
@@ -203,6 +267,8 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
         if out.sh_type == SHT_NOBITS {
             out.data.clear();
         }
+        let group_flag = if member_of.contains_key(r) { group::SHF_GROUP } else { 0 };
+        out.flags |= group_flag;
         let name = out.name.clone();
         outs.push(out);
         if let Some(list) = relocs.get(r).filter(|l| !l.is_empty()) {
@@ -211,7 +277,7 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
                 let sym = match &rel.target {
                     Target::Name(n) => table.symbol(n).ok_or_else(|| ObjectError::UnknownSymbol(n.clone()))?,
                     Target::Section(s) => table.section(*s).ok_or(ObjectError::NoSection(match s {
-                        SecRef::User(i) | SecRef::Unwind { code: i, .. } => *i,
+                        SecRef::User(i) | SecRef::Unwind { code: i, .. } | SecRef::Group(i) => *i,
                     }))?,
                 };
                 data.extend_from_slice(&rela_bytes(rel.offset, sym, rel.rtype, rel.addend));
@@ -219,7 +285,7 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
             outs.push(Out {
                 name: format!(".rela{name}"),
                 sh_type: SHT_RELA,
-                flags: SHF_INFO_LINK,
+                flags: SHF_INFO_LINK | group_flag,
                 link: u32::from(symtab_index),
                 info: u32::from(shndx(*r)),
                 align: 8,
@@ -252,7 +318,11 @@ pub fn write_object(parts: &ObjectParts) -> Result<Vec<u8>, ObjectError> {
     for n in [".symtab", ".strtab", ".shstrtab"] {
         shstr.add(n);
     }
-    for o in &outs {
+    // Group sections are BFD's last: their name comes last (issue 13).
+    for o in outs.iter().filter(|o| o.sh_type != group::SHT_GROUP) {
+        shstr.add(&o.name);
+    }
+    for o in outs.iter().filter(|o| o.sh_type == group::SHT_GROUP) {
         shstr.add(&o.name);
     }
     let shstr = shstr.finish();

@@ -11,6 +11,7 @@
 
 pub(in crate::asm) mod capture;
 mod file;
+mod group;
 pub(in crate::asm) mod resolve;
 mod strtab;
 mod symtab;
@@ -85,6 +86,8 @@ pub struct ObjSection {
     pub code: bool,
     /// sh_entsize (`.section NAME, "aM", @progbits, SIZE`).
     pub entsize: u64,
+    /// Declared `@unwind` (issue 13): SHT_IA_64_UNWIND, linked to its code section.
+    pub unwind_table: bool,
 }
 
 /// Everything the writer needs from the assembler.
@@ -105,6 +108,27 @@ pub struct ObjectParts {
     pub e_flags: u32,
     /// `.file "NAME"`: an STT_FILE symbol right after the null symbol.
     pub file: Option<String>,
+    /// Section groups (`.section NAME, "axG", @progbits, GROUP, comdat`; issue 13).
+    pub groups: Vec<ObjGroup>,
+}
+
+/// One section group (SHT_GROUP): its signature symbol and member sections.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjGroup {
+    /// The signature symbol's name (a local NOTYPE symbol in the group section when the
+    /// file does not define it otherwise).
+    pub signature: String,
+    /// GRP_COMDAT.
+    pub comdat: bool,
+    /// Member sections by index in [`ObjectParts::sections`]; their unwind sections and
+    /// relocation sections join too.
+    pub members: Vec<usize>,
+    /// Members whose name another section already has (`.text` in a group): gas creates
+    /// their section symbols last, after the signature's.
+    pub late_symbols: Vec<usize>,
+    /// Such members that a fixup refers to (a branch to one of their labels): gas creates
+    /// their section symbols while adjusting fixups, before the signatures.
+    pub early_symbols: Vec<usize>,
 }
 
 /// Why no object could be written.

@@ -1,7 +1,7 @@
 //! From what the assembler recorded to [`super::ObjectParts`]: unwind positions turned into
 //! slot counts, section attributes, symbol values, types and sizes.
 
-use super::capture::{ProcCapture, Rec};
+use super::capture::{ProcCapture, Rec, SaveKind};
 use super::unwind::{Region, UnwindDesc, UnwindProc};
 use super::unwind_dirs::p78;
 use super::{ObjSection, ObjSymbol, ObjectParts, EF_IA_64_ABI64};
@@ -15,13 +15,20 @@ use std::collections::HashMap;
 /// The descriptors for registers saved to memory by `.save.g/.f/.b/.gf`, which gas puts
 /// first in the region: P5 (or P6) with the gr/fr masks, P1 with the br mask, and P4 with
 /// the class of each saving slot.
-fn save_masks(list: &[(u64, u8, u8)], rlen: u64) -> Vec<UnwindDesc> {
-    let (mut gr, mut fr, mut br) = (0u8, 0u32, 0u8);
+fn save_masks(list: &[(u64, u8, u8, SaveKind)], rlen: u64) -> Vec<UnwindDesc> {
+    // (gr, fr) of `.save.gf`; gr, fr, br of `.save.g/.f/.b` to memory.
+    let (mut gf_gr, mut gf_fr) = (0u8, 0u32);
+    let (mut gr, mut fr, mut br) = (0u8, 0u8, 0u8);
     let mut imask = vec![0u8; rlen.div_ceil(4) as usize];
-    for &(t, class, reg) in list {
-        match class {
-            1 => fr |= 1 << if reg < 16 { reg - 2 } else { reg - 12 },
-            2 => gr |= 1 << (reg - 4),
+    for &(t, class, reg, kind) in list {
+        // Only fr classes reach `fbit`: f2-f5 and f16-f31.
+        let fbit = || 1u32 << if reg < 16 { reg.saturating_sub(2) } else { reg.saturating_sub(12) };
+        match (class, kind) {
+            (_, SaveKind::Gr) => {}
+            (1, SaveKind::MemGf) => gf_fr |= fbit(),
+            (2, SaveKind::MemGf) => gf_gr |= 1 << (reg - 4),
+            (1, _) => fr |= fbit() as u8,
+            (2, _) => gr |= 1 << (reg - 4),
             _ => br |= 1 << (reg - 1),
         }
         if let Some(b) = imask.get_mut((t / 4) as usize) {
@@ -29,12 +36,16 @@ fn save_masks(list: &[(u64, u8, u8)], rlen: u64) -> Vec<UnwindDesc> {
         }
     }
     let mut out = Vec::new();
-    if fr > 0xf || gr != 0 && fr != 0 {
-        out.push(UnwindDesc::P5 { gr, fr });
-    } else if gr != 0 {
+    // A `.save.gf` in the region puts every memory gr/fr save in its P5 (gas merges them).
+    if gf_gr != 0 || gf_fr != 0 {
+        out.push(UnwindDesc::P5 { gr: gf_gr | gr, fr: gf_fr | u32::from(fr) });
+        (gr, fr) = (0, 0);
+    }
+    if fr != 0 {
+        out.push(UnwindDesc::P6 { fr: true, mask: fr });
+    }
+    if gr != 0 {
         out.push(UnwindDesc::P6 { fr: false, mask: gr });
-    } else if fr != 0 {
-        out.push(UnwindDesc::P6 { fr: true, mask: fr as u8 });
     }
     if br != 0 {
         out.push(UnwindDesc::P1 { mask: br });
@@ -70,7 +81,9 @@ pub(in crate::asm) fn resolve_unwind(
             if at > p.first_insn && at - 1 < sec.insns.len() && manual_ends.contains(&(p.section, at - 1)) {
                 (slot_of(sec, at - 1, p.end) / 3 + 1) * 3
             } else if at > p.first_insn && at - 1 < sec.insns.len() {
-                slot_of(sec, at - 1, p.end) + 1
+                // An L+X instruction takes two slots (gas's `nop.x` before `.body`; issue 13).
+                let long = sec.insns[at - 1].matched.class == crate::asm::bundler::InsnClass::X;
+                slot_of(sec, at - 1, p.end) + if long { 2 } else { 1 }
             } else if at < sec.insns.len() {
                 slot_of(sec, at, p.end) / 3 * 3
             } else {
@@ -80,7 +93,7 @@ pub(in crate::asm) fn resolve_unwind(
         let starts: Vec<u64> =
             p.recs.iter().filter(|(_, r)| matches!(r, Rec::Region { .. })).map(|(at, _)| region_start(*at)).collect();
         let mut regions: Vec<Region> = Vec::new();
-        let mut saved: HashMap<usize, Vec<(u64, u8, u8)>> = HashMap::new();
+        let mut saved: HashMap<usize, Vec<(u64, u8, u8, SaveKind)>> = HashMap::new();
         let mut k = 0usize;
         for (at, r) in &p.recs {
             if let Rec::Region { body, gr } = r {
@@ -98,8 +111,8 @@ pub(in crate::asm) fn resolve_unwind(
             // In an empty region (`.prologue` right before `.body`) every record is at 0, as in
             // gas, although the next instruction is the next region's.
             let t = if region.rlen == 0 { 0 } else { slot_of(sec, *at, p.end).saturating_sub(rs) };
-            if let Rec::Saved { class, reg } = *r {
-                saved.entry(k - 1).or_default().push((t, class, reg));
+            if let Rec::Saved { class, reg, kind } = *r {
+                saved.entry(k - 1).or_default().push((t, class, reg, kind));
                 continue;
             }
             let d = match r.clone() {
@@ -121,7 +134,14 @@ pub(in crate::asm) fn resolve_unwind(
                 region.descs.splice(0..0, masks);
             }
         }
-        out.push(UnwindProc { section: p.section, start: start_slot / 3 * 16, end: p.end, regions });
+        out.push(UnwindProc {
+            section: p.section,
+            start: start_slot / 3 * 16,
+            end: p.end,
+            regions,
+            personality: p.personality.clone(),
+            handler: p.handler.map(|(h, _)| h),
+        });
     }
     Ok(out)
 }
@@ -156,6 +176,7 @@ pub(in crate::asm) fn section_flags(name: &str, kind: SectionKind, flags: Option
                 'M' => 0x10,
                 'S' => 0x20,
                 'T' => 0x400,
+                'o' => 0x80,
                 _ => 0,
             };
         }
@@ -202,13 +223,14 @@ pub(in crate::asm) fn parts(
             nobits: st.kind == SectionKind::Bss || asm.obj.nobits.contains(&st.name),
             flags: section_flags(&st.name, st.kind, asm.obj.flags.get(&i).map(String::as_str)),
             // gas gives `.text` 16 from the start; other sections only what was asked.
-            align: if st.name == ".text" { asked.max(16) } else { asked },
+            align: if st.name == ".text" && !asm.rest.grouped(i) { asked.max(16) } else { asked },
             code: st.kind == SectionKind::Code,
             entsize: asm.obj.entsize.get(&st.name).copied().unwrap_or(0),
+            unwind_table: asm.obj.unwind_tables.contains(&st.name),
         });
     }
     for (name, nobits) in [(".data", false), (".bss", true)] {
-        if !out.sections.iter().any(|s| s.name == name) {
+        if !out.sections.iter().enumerate().any(|(i, s)| s.name == name && !asm.rest.grouped(i)) {
             out.sections.push(ObjSection {
                 name: name.into(),
                 data: Vec::new(),
@@ -217,6 +239,7 @@ pub(in crate::asm) fn parts(
                 align: 1,
                 code: false,
                 entsize: 0,
+                unwind_table: false,
             });
         }
     }
@@ -268,6 +291,13 @@ pub(in crate::asm) fn parts(
             }
         }
     }
+    // A symbol defined in a TLS section (flag T) is a TLS symbol whatever its `.type`
+    // (issue 13; BFD writes BSF_THREAD_LOCAL as STT_TLS).
+    for sym in &mut out.symbols {
+        if sym.defined && sym.section.is_some_and(|i| out.sections.get(i).is_some_and(|s| s.flags & 0x400 != 0)) {
+            sym.stt = 6;
+        }
+    }
     // `.alias`/`.secalias` give the names written to the file (the relocations already
     // carry the symbol aliases).
     for sym in &mut out.symbols {
@@ -288,6 +318,7 @@ pub(in crate::asm) fn parts(
         }
     }
     out.file = asm.obj.file.clone();
+    out.groups = crate::asm::rest_group::object_groups(asm, sections);
     // The relocations the assembler recorded (crate::asm::reloc), the one place types are chosen.
     out.relocs = relocs.to_vec();
     let mut errors = std::mem::take(&mut asm.obj.errors);

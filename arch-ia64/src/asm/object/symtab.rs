@@ -18,7 +18,12 @@ const SHN_ABS: u16 = 0xfff1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum SecRef {
     User(usize),
-    Unwind { code: usize, info: bool },
+    Unwind {
+        code: usize,
+        info: bool,
+    },
+    /// A section group's SHT_GROUP section, by index in `ObjectParts::groups` (issue 13).
+    Group(usize),
 }
 
 /// One entry before it is written.
@@ -62,6 +67,8 @@ impl SymTable {
             entries.push(Entry { name: f.clone(), info: STT_FILE, other: 0, shndx: SHN_ABS, value: 0, size: 0 });
         }
         let mut by_section = HashMap::new();
+        let late: HashSet<usize> =
+            parts.groups.iter().flat_map(|g| g.late_symbols.iter().chain(&g.early_symbols).copied()).collect();
         let section_sym = |entries: &mut Vec<Entry>, by_section: &mut HashMap<SecRef, u32>, r: SecRef| {
             by_section.insert(r, entries.len() as u32);
             entries.push(Entry {
@@ -81,7 +88,7 @@ impl SymTable {
         let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for c in &parts.created {
             match c {
-                Created::Section(i) if !first.contains(i) => {
+                Created::Section(i) if !first.contains(i) && !late.contains(i) => {
                     section_sym(&mut entries, &mut by_section, SecRef::User(*i))
                 }
                 Created::Section(_) => {}
@@ -108,6 +115,34 @@ impl SymTable {
                     entries.push(entry(s, shndx));
                 }
             }
+        }
+        // Section groups (issue 13), created last: the signatures the file does not define
+        // (local symbols at the start of their group sections), the section symbols of
+        // members named like another section, then the group sections' symbols.
+        for group in &parts.groups {
+            for &i in &group.early_symbols {
+                section_sym(&mut entries, &mut by_section, SecRef::User(i));
+            }
+        }
+        for (g, group) in parts.groups.iter().enumerate() {
+            if !syms.get(group.signature.as_str()).is_some_and(|s| s.defined) {
+                entries.push(Entry {
+                    name: group.signature.clone(),
+                    info: 0,
+                    other: 0,
+                    shndx: shndx(SecRef::Group(g)),
+                    value: 0,
+                    size: 0,
+                });
+            }
+        }
+        for group in &parts.groups {
+            for &i in &group.late_symbols {
+                section_sym(&mut entries, &mut by_section, SecRef::User(i));
+            }
+        }
+        for g in 0..parts.groups.len() {
+            section_sym(&mut entries, &mut by_section, SecRef::Group(g));
         }
         let mut by_name = HashMap::new();
         for (i, e) in entries.iter().enumerate() {

@@ -15,6 +15,11 @@ pub struct UnwindProc {
     pub end: u64,
     /// The regions in order (empty for `.unwentry`: a header with no descriptors).
     pub regions: Vec<Region>,
+    /// `.personality NAME`: the routine, pointed to after the descriptors (issue 13).
+    pub personality: Option<String>,
+    /// `.handlerdata`: the section (index in [`super::ObjectParts::sections`]) whose bytes
+    /// and relocations follow the personality pointer in the info block; not written alone.
+    pub handler: Option<usize>,
 }
 
 /// A prologue or body region.
@@ -108,6 +113,20 @@ pub enum UnwindDesc {
         /// Floating-point registers.
         fr: u32,
     },
+    /// P9 gr_gr: r4-r7 (mask) saved to consecutive general registers from `gr` (issue 13).
+    P9 {
+        /// 4-bit mask.
+        grmask: u8,
+        /// First saving register.
+        gr: u8,
+    },
+    /// P2 br_gr: b1-b5 (mask) saved to consecutive general registers from `gr` (issue 13).
+    P2 {
+        /// 5-bit mask.
+        brmask: u8,
+        /// First saving register.
+        gr: u8,
+    },
     /// P1 br_mem: b1-b5 saved to memory.
     P1 {
         /// 5-bit mask.
@@ -164,6 +183,11 @@ fn desc(out: &mut Vec<u8>, d: &UnwindDesc) -> Result<(), ObjectError> {
             out.extend_from_slice(&[0xb9, (v >> 16) as u8, (v >> 8) as u8, v as u8]);
         }
         UnwindDesc::P1 { mask } => out.push(0x80 | (mask & 0x1f)),
+        UnwindDesc::P9 { grmask, gr } => out.extend_from_slice(&[0xf1, grmask & 0xf, reg7(gr)?]),
+        UnwindDesc::P2 { brmask, gr } => {
+            out.push(0xa0 | ((brmask >> 1) & 0xf));
+            out.push(((brmask & 1) << 7) | reg7(gr)?);
+        }
         UnwindDesc::P4(ref bytes) => {
             out.push(0xb8);
             out.extend_from_slice(bytes);
@@ -229,8 +253,10 @@ fn desc(out: &mut Vec<u8>, d: &UnwindDesc) -> Result<(), ObjectError> {
     Ok(())
 }
 
-/// The info block of `p`: header word, descriptors, zero padding to 8 bytes.
-pub(super) fn info_block(p: &UnwindProc) -> Result<Vec<u8>, ObjectError> {
+/// The info block of `p`: header word, descriptors, zero padding to 8 bytes; with a
+/// personality routine (flags EHANDLER|UHANDLER), its 8-byte pointer and then `handler`, the
+/// handler data, padded to 8 bytes (issue 13).
+pub(super) fn info_block(p: &UnwindProc, handler: &[u8]) -> Result<Vec<u8>, ObjectError> {
     let mut d = Vec::new();
     for r in &p.regions {
         if let Some((mask, grsave)) = r.gr {
@@ -248,9 +274,15 @@ pub(super) fn info_block(p: &UnwindProc) -> Result<Vec<u8>, ObjectError> {
         }
     }
     d.resize(d.len().div_ceil(8) * 8, 0);
-    let header: u64 = (1 << 48) | (d.len() as u64 / 8);
+    let flags: u64 = if p.personality.is_some() { 3 } else { 0 };
+    let header: u64 = (1 << 48) | (flags << 32) | (d.len() as u64 / 8);
     let mut out = header.to_le_bytes().to_vec();
     out.extend(d);
+    if p.personality.is_some() {
+        out.extend([0u8; 8]);
+    }
+    out.extend_from_slice(handler);
+    out.resize(out.len().div_ceil(8) * 8, 0);
     Ok(out)
 }
 
@@ -289,8 +321,10 @@ mod tests {
                 },
                 Region { body: true, gr: None, rlen: 5, descs: vec![] },
             ],
+            personality: None,
+            handler: None,
         };
-        let b = info_block(&p).unwrap();
+        let b = info_block(&p, &[]).unwrap();
         assert_eq!(b, [1, 0, 0, 0, 0, 0, 1, 0, 0x01, 0xb3, 0x07, 0xe6, 0x00, 0xb1, 0x22, 0x25]);
     }
 }

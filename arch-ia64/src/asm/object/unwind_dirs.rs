@@ -1,7 +1,7 @@
 //! The unwind directives (`.prologue`, `.save`, `.spillsp`, `.body`, `.restore` ...): each
 //! becomes records positioned at the instruction that follows it (SCRA App. B names).
 
-use super::capture::Rec;
+use super::capture::{Rec, SaveKind};
 use super::unwind::UnwindDesc;
 use crate::asm::expr::Expr;
 use crate::asm::layout::{Assembler, EarlyEnv};
@@ -127,6 +127,8 @@ const UNWIND: &[&str] = &[
     ".handlerdata",
     ".savesp",
     ".savepsp",
+    // issue 13, remaining directives
+    ".spill",
 ];
 
 impl Assembler {
@@ -195,6 +197,12 @@ impl Assembler {
                     recs.push(Rec::Desc(d));
                 }
             }
+            // `.spill OFFSET`: the psp-relative base of the spill area (P7 spill_base).
+            ".spill" => {
+                if let Some(off) = value(self, 0) {
+                    recs.push(Rec::Desc(UnwindDesc::P7 { r: 2, v: off.wrapping_add(16) / 4 }));
+                }
+            }
             ".fframe" => {
                 if let Some(size) = value(self, 0) {
                     recs.push(Rec::MemStackF { size });
@@ -206,7 +214,13 @@ impl Assembler {
                     recs.push(Rec::Desc(UnwindDesc::P3 { r: 0, reg: g }));
                 }
             }
-            ".vframesp" => {
+            ".vframesp" | ".vframepsp" => {
+                if name == ".vframepsp" {
+                    self.warnings.push(Diagnostic::warning(
+                        loc.clone(),
+                        ".vframepsp is meaningless, assuming .vframesp was meant",
+                    ));
+                }
                 if let Some(off) = value(self, 0) {
                     recs.push(Rec::When { p8: false, r: 1 });
                     recs.push(Rec::Desc(UnwindDesc::P7 { r: 3, v: off / 4 }));
@@ -220,6 +234,14 @@ impl Assembler {
                     recs.push(Rec::Spill { sprel, qp, ab, reg, off });
                 }
             }
+            // `.restorereg`: X2/X4 with target gr0, "restored" (SCRA App. B).
+            ".restorereg" | ".restorereg.p" => {
+                let reg = rest.first().and_then(|a| spill_register(&a.value, reg_name(&a.value).as_deref()));
+                if let Some((ab, reg)) = reg {
+                    recs.push(Rec::SpillReg { qp, ab, reg, tclass: 0, treg: 0 });
+                }
+            }
+            ".personality" | ".handlerdata" => return self.personality_directive(name, args, loc),
             ".spillreg" | ".spillreg.p" => {
                 let reg = rest.first().and_then(|a| spill_register(&a.value, reg_name(&a.value).as_deref()));
                 let target = match rest.get(1).map(|a| &a.value) {
@@ -239,21 +261,28 @@ impl Assembler {
                     ".save.b" => (None, None, value(self, 0)),
                     _ => (value(self, 0), value(self, 1), None),
                 };
-                let mut regs: Vec<(u8, u8)> = Vec::new();
+                // `.save.g MASK, grN` / `.save.b MASK, grN`: saved to grN, grN+1... (P9/P2).
+                let to_gr = if matches!(name, ".save.g" | ".save.b") { gr(1) } else { None };
+                let kind = match (name, to_gr) {
+                    (_, Some(_)) => SaveKind::Gr,
+                    (".save.gf", _) => SaveKind::MemGf,
+                    _ => SaveKind::Mem,
+                };
+                let mut regs: Vec<(u8, u8, SaveKind)> = Vec::new();
                 // fr before gr for .save.gf, as gas assigns them to the following instructions.
                 for bit in 0..20u8 {
                     if f.is_some_and(|m| m >> bit & 1 == 1) {
-                        regs.push((1, if bit < 4 { 2 + bit } else { 12 + bit }));
+                        regs.push((1, if bit < 4 { 2 + bit } else { 12 + bit }, kind));
                     }
                 }
                 for bit in 0..4u8 {
                     if g.is_some_and(|m| m >> bit & 1 == 1) {
-                        regs.push((2, 4 + bit));
+                        regs.push((2, 4 + bit, kind));
                     }
                 }
                 for bit in 0..5u8 {
                     if b.is_some_and(|m| m >> bit & 1 == 1) {
-                        regs.push((3, 1 + bit));
+                        regs.push((3, 1 + bit, kind));
                     }
                 }
                 let valid = g.is_none_or(|m| m < 16) && f.is_none_or(|m| m < 1 << 20) && b.is_none_or(|m| m < 32);
@@ -263,6 +292,13 @@ impl Assembler {
                     }
                     p.queue = regs.into();
                     p.has_info = true;
+                    if let Some(reg) = to_gr {
+                        let d = match (g, b) {
+                            (Some(m), _) => UnwindDesc::P9 { grmask: m as u8, gr: reg },
+                            (_, m) => UnwindDesc::P2 { brmask: m.unwrap_or(0) as u8, gr: reg },
+                        };
+                        p.recs.push((at, Rec::Desc(d)));
+                    }
                     return true;
                 }
             }
@@ -309,13 +345,7 @@ impl Assembler {
         if recs.is_empty() && name != ".unwentry" {
             self.obj.errors.push(Diagnostic::error(
                 loc.clone(),
-                if matches!(name, ".personality" | ".handlerdata" | ".vframepsp" | ".restorereg" | ".restorereg.p") {
-                    format!(
-                        "`{name}` is not modelled by the object writer (unwind information); `--raw` writes the code"
-                    )
-                } else {
-                    format!("`{name}` with these operands is not modelled by the object writer (unwind information)")
-                },
+                format!("`{name}` with these operands is not modelled by the object writer (unwind information)"),
             ));
         }
         if let Some(p) = self.obj.proc.as_mut() {

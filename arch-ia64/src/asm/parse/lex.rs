@@ -94,10 +94,11 @@ impl Lexer {
                 }
                 v
             }
-            '0'..='7' => {
+            // gas reads up to three decimal digits in base 8 (`"\80"` is '@'; issue 13).
+            '0'..='9' => {
                 let mut v = c as u32 - '0' as u32;
                 for _ in 0..2 {
-                    match self.at(0).and_then(|d| d.to_digit(8)) {
+                    match self.at(0).and_then(|d| d.to_digit(10)) {
                         Some(d) => {
                             v = v * 8 + d;
                             self.i += 1;
