@@ -40,7 +40,10 @@
 //! `pushf`, `popf`; charged "port microcode (<kind>)"). Independent work overlaps them, as it
 //! does on the hardware; holding the front end for the whole cost made every path with a clock
 //! read or an irqsave pair over-predict. rdtsc's result is ready `rdtsc_latency` after it
-//! executes. cli, sti and pause still hold the front end for their cost. rdtscp, lfence,
+//! executes, but it completes (for whatever waits for completion) only when the sequencer is done
+//! with it; a sequencer instruction does not start before an earlier locked RMW completed, and a
+//! locked RMW dispatched while a microcoded one is in flight costs `lock_after_microcode` more ([CAL-GC]
+//! pushf_popf_lock, rdtsc_lock). cli, sti and pause still hold the front end for their cost. rdtscp, lfence,
 //! mfence and locked RMWs first wait until every earlier instruction has completed; after lfence
 //! and mfence nothing dispatches until `lfence`/`mfence` cycles later; rdtscp holds the front end
 //! for its cost; a locked RMW completes `locked_rmw` cycles after executing and no later load or
@@ -259,6 +262,8 @@ pub struct X86Model {
     divider_free: u64,
     /// The microcode sequencer (rdtsc, pushf, popf) is free from this cycle (issue 15).
     microcode_free: u64,
+    /// Completion of the last microcoded instruction.
+    microcode_done: u64,
     pipes: [Pipes; 6],
     stores: Stores,
     instructions: u64,
@@ -288,6 +293,7 @@ impl X86Model {
             mem_floor: 0,
             divider_free: 0,
             microcode_free: 0,
+            microcode_done: 0,
             pipes: [Pipes::new(), Pipes::new(), Pipes::new(), Pipes::new(), Pipes::new(), Pipes::new()],
             stores: Stores::new(),
             instructions: 0,
@@ -356,14 +362,27 @@ impl X86Model {
             let busy = if bytes >= 8 { self.params.div_busy64 } else { self.params.div_busy32 };
             self.divider_free = start + busy;
         }
-        // The microcode sequencer (issue 15): one rdtsc/pushf/popf at a time.
-        if let Some((kind, busy)) = self.sequenced(i.class) {
+        // The microcode sequencer (issue 15): one rdtsc/pushf/popf at a time, none before an
+        // earlier locked RMW completed ([CAL-GC] pushf_popf_lock, rdtsc_lock).
+        let sequenced = self.sequenced(i.class);
+        if let Some((kind, busy)) = sequenced {
+            if self.mem_floor > start {
+                start = self.mem_floor;
+                cause = Some(Cause::Serial(Serialise::LockedRmw));
+            }
             if self.microcode_free > start {
                 start = self.microcode_free;
                 cause = Some(Cause::Microcode(kind));
             }
             self.microcode_free = start + busy;
         }
+        // A locked RMW dispatched while a microcoded instruction is in flight pays
+        // `lock_after_microcode`.
+        let lock_extra = if i.class == T::LockedRmw && self.microcode_done > dispatch {
+            self.params.lock_after_microcode
+        } else {
+            0
+        };
         if let Some(group) = pipe_group(i.class) {
             let count = self.pipe_count(group);
             if let Some(p) = self.pipes.get_mut(group as usize) {
@@ -395,6 +414,7 @@ impl X86Model {
             };
         }
         if i.class == T::LockedRmw {
+            value += lock_extra;
             self.mem_floor = value;
         }
         for &dst in i.dsts {
@@ -413,8 +433,13 @@ impl X86Model {
             self.stores.push(addr, size, data);
         }
 
-        // Completion and in-order retirement.
-        let complete = value.max(start + 1);
+        // Completion and in-order retirement; a microcoded instruction completes when the
+        // sequencer is done with it, whatever its result latency.
+        let mut complete = value.max(start + 1);
+        if let Some((_, busy)) = sequenced {
+            complete = complete.max(start + busy);
+            self.microcode_done = complete;
+        }
         let extends = complete.saturating_sub(self.max_complete.max(self.fe_cycle + 1));
         if let Some(c) = cause {
             self.charge(c, (start - dispatch).min(extends));

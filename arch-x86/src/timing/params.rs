@@ -148,6 +148,8 @@ pub struct X86Params {
     pub rdtsc_uops: u64,
     /// rdtsc: cycles from execution to edx:eax ready.
     pub rdtsc_latency: u64,
+    /// Extra completion cycles of a locked RMW that waited for a microcoded instruction.
+    pub lock_after_microcode: u64,
 }
 
 impl Default for X86Params {
@@ -252,6 +254,7 @@ impl X86Params {
             popf_uops: 7,
             rdtsc_uops: 15,
             rdtsc_latency: 18,
+            lock_after_microcode: 13,
         }
     }
 
@@ -317,10 +320,11 @@ impl X86Params {
             popf_uops: 8,
             rdtsc_uops: 16,
             rdtsc_latency: 35,
+            lock_after_microcode: 0,
         }
     }
 
-    fn rows(&self) -> [Row; 58] {
+    fn rows(&self) -> [Row; 59] {
         let p = self;
         [
             row(
@@ -451,6 +455,12 @@ impl X86Params {
                 p.rdtsc_latency,
                 s("[MCA] SPR model: rdtsc latency 18"),
                 g("no latency figure apart from the cost: [CAL] rdtsc 35.0 as an upper bound"),
+            ),
+            row(
+                "lock_after_microcode",
+                p.lock_after_microcode,
+                s("[CAL-GC] pushf_popf_lock 59.4 - 28.7 - 18.0; rdtsc_lock 60.0 - 29.0 - 18.0"),
+                g("not measured on the Zen 4 machine"),
             ),
         ]
     }
