@@ -164,6 +164,13 @@ impl X86Cpu {
         self.model.as_ref().map(X86Model::counts)
     }
 
+    /// Replaces the timing model with a fresh one of `params` (issue 15: the fidelity table picks
+    /// the preset of the host's core); call before running.
+    pub fn set_timing(&mut self, params: crate::timing::X86Params) {
+        self.config.timing = Some(params.clone());
+        self.model = Some(X86Model::new(params));
+    }
+
     /// The timing model, when it runs.
     pub fn model(&self) -> Option<&X86Model> {
         self.model.as_ref()

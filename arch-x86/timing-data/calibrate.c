@@ -13,8 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Overridable (issue 15): on a loaded machine, short runs (-DITER=10000L) and many of them
+ * (-DREPS=201) give a clean minimum where 10M-iteration runs are preempted every time. */
+#ifndef ITER
 #define ITER 10000000L
+#endif
+#ifndef REPS
 #define REPS 7
+#endif
 #define UNROLL "10"
 
 static inline uint64_t t_start(void)
@@ -81,6 +87,9 @@ KERNEL(k_pushf, SETUP, "\tpushfq\n\tpop %%rdx")
 KERNEL(k_call_ret, SETUP "\tjmp 3f\n2:\tret\n3:\n", "\tcall 2b")
 KERNEL(k_lock_cmpxchg, SETUP, "\tlock cmpxchg %%rcx, 16(%1)")
 KERNEL(k_lock_add, SETUP, "\tlock addq $1, 16(%1)")
+/* issue 15: a locked RMW after a microcoded instruction (the irqsave/RCU and clock/RCU pairs) */
+KERNEL(k_pushf_popf_lock, SETUP, "\tpushfq\n\tpopfq\n\tlock addq $1, 16(%1)")
+KERNEL(k_rdtsc_lock, SETUP, "\trdtsc\n\tlock addq $1, 16(%1)")
 KERNEL(k_cmpxchg, SETUP, "\tcmpxchg %%rcx, 16(%1)")
 KERNEL(k_jmp, SETUP, "\tjmp 4f\n4:")
 KERNEL(k_pause, SETUP, "\tpause")
@@ -114,6 +123,8 @@ static const struct kernel kernels[] = {
 	{ "call_ret", k_call_ret, ITER, "call to a lone ret, pair (cost)" },
 	{ "lock_cmpxchg", k_lock_cmpxchg, ITER, "lock cmpxchg m64,r64 back to back (cost)" },
 	{ "lock_add", k_lock_add, ITER, "lock add m64,imm back to back (cost)" },
+	{ "pushf_popf_lock", k_pushf_popf_lock, ITER, "pushfq; popfq; lock add m64,imm (cost)" },
+	{ "rdtsc_lock", k_rdtsc_lock, ITER, "rdtsc; lock add m64,imm (cost)" },
 	{ "cmpxchg", k_cmpxchg, ITER, "cmpxchg m64,r64 unlocked back to back (cost)" },
 	{ "jmp_taken", k_jmp, ITER, "taken jmp to the next instruction (cost)" },
 	{ "pause", k_pause, ITER / 10, "pause back to back (cost)" },

@@ -17,9 +17,10 @@
  * HZ=1000, no PARAVIRT, no PREEMPT_COUNT (preempt_disable_notrace is a barrier), stable TSC
  * (local_clock() is sched_clock()), no lockdep, tracepoints off.
  *
- * Left out, as the reference does: RCU's extended-quiescent-state transitions (rcu_user_enter/
- * exit), the unstable-TSC sched_clock_local path, the asm entry/exit code. None is changed by the
- * series.
+ * RCU's extended-quiescent-state transitions (rcu_user_enter/exit) run on every nohz_full entry
+ * and exit (issue 15): nesting bookkeeping, a deferred-wakeup check per RCU flavour on entry, and
+ * one locked increment of the dynticks counter each way. Left out, as the reference does: the
+ * unstable-TSC sched_clock_local path and the asm entry/exit code. None is changed by the series.
  *
  * Entry points (SysV ABI, the task in %rdi):
  *   user_exit_accounting(t)      syscall entry: enter_from_user_mode() -> user_exit()
@@ -135,6 +136,12 @@ struct cpu_data {
 	u32 warnings;			/* 96: WARN_ON_ONCE hits (stands in for the warn slow path) */
 	u32 pad;
 	struct task_struct *idle;	/* 104: rq->idle */
+	/* rcu_dynticks (kernel/rcu/tree.h), context-tracking's RCU state (issue 15) */
+	long long dynticks_nesting;	/* 112: process-level nesting; 0 in user mode */
+	int dynticks;			/* 120: atomic_t, even while in an extended quiescent state */
+	u32 pad2;
+	/* rcu_data.nocb_defer_wakeup of the two flavours without PREEMPT_RCU (rcu_sched, rcu_bh) */
+	int nocb_defer_wakeup[2];	/* 128 */
 };
 
 /* arch/x86/kernel/tsc.c's per-cpu cyc2ns: two data slots and the head/tail latch. */
@@ -155,6 +162,7 @@ _Static_assert(__builtin_offsetof(struct task_struct, vtime_snap) == 48, "harnes
 _Static_assert(__builtin_offsetof(struct task_struct, mm) == 80, "harness task layout");
 _Static_assert(sizeof(struct task_struct) == 120, "harness task layout");
 _Static_assert(__builtin_offsetof(struct cpu_data, idle) == 104, "harness cpu_data layout");
+_Static_assert(__builtin_offsetof(struct cpu_data, nocb_defer_wakeup) == 128, "harness cpu_data layout");
 _Static_assert(__builtin_offsetof(struct cyc2ns, tail) == 56, "harness cyc2ns layout");
 
 extern volatile unsigned long jiffies;
@@ -682,6 +690,69 @@ static inline void vtime_user_exit(struct task_struct *tsk)
 	vtime_account_user(tsk);
 }
 
+/* ---- kernel/rcu/tree.c: extended quiescent states for user mode (issue 15) ---- */
+
+/* The process-level nesting unit (7 bits of irq nesting below it) and the count kept while a
+ * task runs in the kernel: one process-level level plus the initial one. */
+#define DYNTICK_TASK_NEST_VALUE (1LL << 56)
+#define DYNTICK_TASK_NEST_MASK (0x7fffffffffffffffLL - DYNTICK_TASK_NEST_VALUE + 1)
+#define DYNTICK_TASK_EXIT_IDLE (DYNTICK_TASK_NEST_VALUE + 1)
+
+/* atomic_inc(): the kernel's `lock incl`; smp_mb__before/after_atomic() are barriers on x86. */
+static inline void rcu_dynticks_inc(int *v)
+{
+	barrier();
+	__asm__ __volatile__("lock incl %0" : "+m"(*v) : : "memory");
+	barrier();
+}
+
+/* rcu_nocb_need_deferred_wakeup()/do_nocb_deferred_wakeup(): the kthread wakeup is rare. */
+static inline void rcu_nocb_deferred_wakeup(int flavour)
+{
+	if (unlikely(READ_ONCE(cpu_data.nocb_defer_wakeup[flavour]))) {
+		WRITE_ONCE(cpu_data.nocb_defer_wakeup[flavour], 0);
+		cpu_data.warnings++;	/* stands in for wake_nocb_leader() */
+	}
+}
+
+/* rcu_user_enter() -> rcu_eqs_enter(true): the last process-level exit enters the EQS. */
+__tu_boundary void rcu_user_enter(void)
+{
+	long long oldval = cpu_data.dynticks_nesting;
+
+	WARN_ON_ONCE((oldval & DYNTICK_TASK_NEST_MASK) == 0);
+	if ((oldval & DYNTICK_TASK_NEST_MASK) == DYNTICK_TASK_NEST_VALUE) {
+		cpu_data.dynticks_nesting = 0;
+		/* rcu_eqs_enter_common(): tracepoint off; each flavour's deferred wakeup */
+		static_key_nop();
+		rcu_nocb_deferred_wakeup(0);
+		rcu_nocb_deferred_wakeup(1);
+		/* rcu_prepare_for_idle(): empty without RCU_FAST_NO_HZ */
+		rcu_dynticks_inc(&cpu_data.dynticks);
+		WARN_ON_ONCE(READ_ONCE(cpu_data.dynticks) & 1);
+	} else {
+		cpu_data.dynticks_nesting = oldval - DYNTICK_TASK_NEST_VALUE;
+	}
+}
+
+/* rcu_user_exit() -> rcu_eqs_exit(true): leaving user mode leaves the EQS. */
+__tu_boundary void rcu_user_exit(void)
+{
+	long long oldval = cpu_data.dynticks_nesting;
+
+	WARN_ON_ONCE(oldval < 0);
+	if (oldval & DYNTICK_TASK_NEST_MASK) {
+		cpu_data.dynticks_nesting = oldval + DYNTICK_TASK_NEST_VALUE;
+	} else {
+		/* rcu_eqs_exit_common(): the counter goes odd, then the tracepoint (off) */
+		rcu_dynticks_inc(&cpu_data.dynticks);
+		WARN_ON_ONCE(!(READ_ONCE(cpu_data.dynticks) & 1));
+		/* rcu_cleanup_after_idle(): empty without RCU_FAST_NO_HZ */
+		static_key_nop();
+		cpu_data.dynticks_nesting = DYNTICK_TASK_EXIT_IDLE;
+	}
+}
+
 /* ---- kernel/context_tracking.c ---- */
 
 static inline bool context_tracking_recursion_enter(void)
@@ -717,7 +788,7 @@ void __context_tracking_enter(struct task_struct *current, enum ctx_state state)
 				static_key_nop();	/* trace_user_enter(0) */
 				vtime_user_enter(current);
 			}
-			/* rcu_user_enter(): left out (see the top of the file) */
+			rcu_user_enter();
 		}
 		cpu_data.ct_state = state;
 	}
@@ -744,7 +815,7 @@ void __context_tracking_exit(struct task_struct *current, enum ctx_state state)
 
 	if (cpu_data.ct_state == (int)state) {
 		if (cpu_data.ct_active) {
-			/* rcu_user_exit(): left out (see the top of the file) */
+			rcu_user_exit();
 			if (state == CONTEXT_USER) {
 				vtime_user_exit(current);
 				static_key_nop();	/* trace_user_exit(0) */

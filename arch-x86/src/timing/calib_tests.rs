@@ -77,6 +77,28 @@ fn kernel(name: &str) -> Option<(Vec<IssueInfo<'static>>, bool)> {
             store: Some((CELL + 16, 8)),
             ..op(T::LockedRmw)
         }],
+        // issue 15: a locked RMW after microcode (calibration-golden-cove.txt only)
+        "pushf_popf_lock" => vec![
+            IssueInfo { srcs: &[FL, RSP], dsts: &[RSP], store: Some((0x7ff8, 8)), ..op(T::Pushf) },
+            IssueInfo { srcs: &[RSP], dsts: &[FL, RSP], load: Some((0x7ff8, 8)), ..op(T::Popf) },
+            IssueInfo {
+                srcs: &[RBX],
+                dsts: &[FL],
+                load: Some((CELL + 16, 8)),
+                store: Some((CELL + 16, 8)),
+                ..op(T::LockedRmw)
+            },
+        ],
+        "rdtsc_lock" => vec![
+            IssueInfo { dsts: &[RAX, RDX], ..op(T::Rdtsc) },
+            IssueInfo {
+                srcs: &[RBX],
+                dsts: &[FL],
+                load: Some((CELL + 16, 8)),
+                store: Some((CELL + 16, 8)),
+                ..op(T::LockedRmw)
+            },
+        ],
         "lock_add" => vec![IssueInfo {
             srcs: &[RBX],
             dsts: &[FL],
@@ -195,4 +217,50 @@ fn golden_cove_preset_disagreements_are_listed() {
         let row = rows.iter().find(|(n, _, _)| *n == shared);
         assert!(row.is_some_and(|(_, a, b)| within(*a, *b)), "{shared}");
     }
+}
+
+// Golden Cove calibration (issue 15): calibration-golden-cove.txt, measured by calibrate.sh with
+// short runs on a Sapphire Rapids guest of this fleet, holds the Golden Cove preset as
+// calibration.txt holds the Zen 4 one.
+const CALIBRATION_GC: &str = include_str!("../../timing-data/calibration-golden-cove.txt");
+
+/// Kernels the Golden Cove preset does not reproduce, with the reason (not asserted).
+const GC_UNMODELLED: [(&str, &str); 4] = [
+    ("add_imm_chain", "immediate folding (0.18 cycles per add) is not modelled: see `Ignored` in mod.rs"),
+    ("load_chain", "0.33 cycles per dependent load is below any L1 latency: the chase is not a chain on this core"),
+    ("stlf_chain", "0.5 cycles: below the model's 1-cycle forwarding floor (store_forward = 1)"),
+    ("jmp_taken", "3.1 cycles for ten taken jumps in a row; loops (one taken branch) show no bubble"),
+];
+
+fn compare_gc() -> Vec<(&'static str, f64, f64)> {
+    let params = X86Params::golden_cove();
+    CALIBRATION_GC
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            let name = w.next()?;
+            let value = w.next()?.parse::<f64>().ok()?;
+            (w.next() == Some("cycles")).then_some((name, value))
+        })
+        .filter_map(|(name, measured)| {
+            let (elem, minus_or) = kernel(name)?;
+            Some((name, measured, model_cycles(&params, &elem, minus_or)))
+        })
+        .collect()
+}
+
+#[test]
+fn golden_cove_preset_matches_its_calibration_within_tolerance() {
+    assert!(CALIBRATION_GC.contains("GenuineIntel"), "calibration-golden-cove.txt is not from an Intel machine");
+    let rows = compare_gc();
+    for (name, measured, model) in &rows {
+        eprintln!("{name:<16} measured {measured:>7.2}  golden_cove {model:>7.2}");
+    }
+    assert!(rows.len() >= 20, "{rows:?}");
+    let bad: Vec<_> = rows
+        .iter()
+        .filter(|(name, measured, model)| !within(*measured, *model) && !GC_UNMODELLED.iter().any(|(n, _)| n == name))
+        .collect();
+    assert!(bad.is_empty(), "outside {TOLERANCE} / {SLACK} cycles: {bad:?}");
 }

@@ -33,8 +33,17 @@
 //! cycles later (their targets are predicted: ret does not wait for its load).
 //! The stack engine: push, pop, call, ret, pushf and popf neither wait for nor delay rsp.
 //!
-//! **Microcode and serialisation.** rdtsc, pushf, popf, cli, sti and pause hold the front end
-//! for their cost (the next instruction dispatches that many cycles after them). rdtscp, lfence,
+//! **Microcode and serialisation.** rdtsc, pushf and popf are microcode-sequencer instructions
+//! (issue 15): the front end is held only while their uops are delivered (`*_uops` /
+//! `ms_uops_per_cycle` cycles, rounded up), and one sequencer runs them one after another: each
+//! starts no earlier than the previous one's start plus that one's back-to-back cost (`rdtsc`,
+//! `pushf`, `popf`; charged "port microcode (<kind>)"). Independent work overlaps them, as it
+//! does on the hardware; holding the front end for the whole cost made every path with a clock
+//! read or an irqsave pair over-predict. rdtsc's result is ready `rdtsc_latency` after it
+//! executes, but it completes (for whatever waits for completion) only when the sequencer is done
+//! with it; a sequencer instruction does not start before an earlier locked RMW completed, and a
+//! locked RMW dispatched while a microcoded one is in flight costs `lock_after_microcode` more ([CAL-GC]
+//! pushf_popf_lock, rdtsc_lock). cli, sti and pause still hold the front end for their cost. rdtscp, lfence,
 //! mfence and locked RMWs first wait until every earlier instruction has completed; after lfence
 //! and mfence nothing dispatches until `lfence`/`mfence` cycles later; rdtscp holds the front end
 //! for its cost; a locked RMW completes `locked_rmw` cycles after executing and no later load or
@@ -251,6 +260,10 @@ pub struct X86Model {
     /// No load or store executes before this (after a locked RMW).
     mem_floor: u64,
     divider_free: u64,
+    /// The microcode sequencer (rdtsc, pushf, popf) is free from this cycle (issue 15).
+    microcode_free: u64,
+    /// Completion of the last microcoded instruction.
+    microcode_done: u64,
     pipes: [Pipes; 6],
     stores: Stores,
     instructions: u64,
@@ -279,6 +292,8 @@ impl X86Model {
             max_complete: 0,
             mem_floor: 0,
             divider_free: 0,
+            microcode_free: 0,
+            microcode_done: 0,
             pipes: [Pipes::new(), Pipes::new(), Pipes::new(), Pipes::new(), Pipes::new(), Pipes::new()],
             stores: Stores::new(),
             instructions: 0,
@@ -347,6 +362,27 @@ impl X86Model {
             let busy = if bytes >= 8 { self.params.div_busy64 } else { self.params.div_busy32 };
             self.divider_free = start + busy;
         }
+        // The microcode sequencer (issue 15): one rdtsc/pushf/popf at a time, none before an
+        // earlier locked RMW completed ([CAL-GC] pushf_popf_lock, rdtsc_lock).
+        let sequenced = self.sequenced(i.class);
+        if let Some((kind, busy)) = sequenced {
+            if self.mem_floor > start {
+                start = self.mem_floor;
+                cause = Some(Cause::Serial(Serialise::LockedRmw));
+            }
+            if self.microcode_free > start {
+                start = self.microcode_free;
+                cause = Some(Cause::Microcode(kind));
+            }
+            self.microcode_free = start + busy;
+        }
+        // A locked RMW dispatched while a microcoded instruction is in flight pays
+        // `lock_after_microcode`.
+        let lock_extra = if i.class == T::LockedRmw && self.microcode_done > dispatch {
+            self.params.lock_after_microcode
+        } else {
+            0
+        };
         if let Some(group) = pipe_group(i.class) {
             let count = self.pipe_count(group);
             if let Some(p) = self.pipes.get_mut(group as usize) {
@@ -378,6 +414,7 @@ impl X86Model {
             };
         }
         if i.class == T::LockedRmw {
+            value += lock_extra;
             self.mem_floor = value;
         }
         for &dst in i.dsts {
@@ -396,8 +433,13 @@ impl X86Model {
             self.stores.push(addr, size, data);
         }
 
-        // Completion and in-order retirement.
-        let complete = value.max(start + 1);
+        // Completion and in-order retirement; a microcoded instruction completes when the
+        // sequencer is done with it, whatever its result latency.
+        let mut complete = value.max(start + 1);
+        if let Some((_, busy)) = sequenced {
+            complete = complete.max(start + busy);
+            self.microcode_done = complete;
+        }
         let extends = complete.saturating_sub(self.max_complete.max(self.fe_cycle + 1));
         if let Some(c) = cause {
             self.charge(c, (start - dispatch).min(extends));
@@ -517,10 +559,10 @@ impl X86Model {
             T::Jcc if i.taken => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
             T::Call | T::CallIndirect => Some((dispatch + p.call.max(1), Cause::Branch)),
             T::Ret => Some((dispatch + p.ret.max(1), Cause::Branch)),
-            T::Rdtsc => Some((dispatch + p.rdtsc, Cause::Microcode(Microcode::Rdtsc))),
-            T::Popf => Some((dispatch + p.popf, Cause::Microcode(Microcode::Popf))),
+            T::Rdtsc => Some((dispatch + p.delivery(p.rdtsc_uops), Cause::Microcode(Microcode::Rdtsc))),
+            T::Popf => Some((dispatch + p.delivery(p.popf_uops), Cause::Microcode(Microcode::Popf))),
             T::Pause => Some((dispatch + p.pause, Cause::Microcode(Microcode::Pause))),
-            T::Pushf => Some((dispatch + p.pushf, Cause::Microcode(Microcode::PushfCliSti))),
+            T::Pushf => Some((dispatch + p.delivery(p.pushf_uops), Cause::Microcode(Microcode::PushfCliSti))),
             T::Cli => Some((dispatch + p.cli, Cause::Microcode(Microcode::PushfCliSti))),
             T::Sti => Some((dispatch + p.sti, Cause::Microcode(Microcode::PushfCliSti))),
             T::Rdtscp => Some((start + p.rdtscp, Cause::Serial(Serialise::Rdtscp))),
@@ -536,6 +578,17 @@ impl X86Model {
                 // Ends the group without losing a cycle.
                 self.fe_min = self.fe_min.max(min);
             }
+        }
+    }
+
+    /// For a sequencer instruction: its stall kind and how long it keeps the sequencer.
+    fn sequenced(&self, class: TimingClass) -> Option<(Microcode, u64)> {
+        let p = &self.params;
+        match class {
+            TimingClass::Rdtsc => Some((Microcode::Rdtsc, p.rdtsc)),
+            TimingClass::Popf => Some((Microcode::Popf, p.popf)),
+            TimingClass::Pushf => Some((Microcode::PushfCliSti, p.pushf)),
+            _ => None,
         }
     }
 
@@ -589,7 +642,7 @@ impl X86Model {
             T::Xchg => p.xchg,
             T::LockedRmw => p.locked_rmw,
             T::Cmpxchg => p.cmpxchg,
-            T::Rdtsc => p.rdtsc,
+            T::Rdtsc => p.rdtsc_latency,
             T::Rdtscp => p.rdtscp,
             T::Popf => p.popf,
             T::Pushf => p.pushf,

@@ -6,7 +6,11 @@
 //! Sources, cited by name because they cannot be fetched here: [UOPS] uops.info tables (ADL-P for
 //! Golden Cove, ZEN4), [AGNER] Agner Fog's instruction tables and microarchitecture guide,
 //! [INTEL] Intel 64 and IA-32 Architectures Optimization Reference Manual, [CAL] our own
-//! calibration.txt (the calibration machine), [REF] shared/reference/x86-host.md. A figure
+//! calibration.txt (the calibration machine), [REF] shared/reference/x86-host.md, [MCA] the
+//! scheduling model of llvm-mca-19 (`llvm-mca-19 -mcpu=sapphirerapids -instruction-info`, run on
+//! these machines: a published per-instruction model, read here, not recalled), [CAL-GC]
+//! `arch-x86/timing-data/calibration-golden-cove.txt` (calibrate.sh on a Sapphire Rapids guest,
+//! GenuineIntel family 6 model 167, with short runs: CALIB_ITER=10000 CALIB_REPS=201). A figure
 //! recalled rather than read is marked GUESS; so is every figure with no source at all.
 
 use std::fmt::Write as _;
@@ -113,15 +117,15 @@ pub struct X86Params {
     pub locked_rmw: u64,
     /// Unlocked cmpxchg latency.
     pub cmpxchg: u64,
-    /// pushf: front-end cost (microcode) and latency of the value it stores.
+    /// pushf: back-to-back cost (microcode-sequencer occupancy) and latency of the value it stores.
     pub pushf: u64,
-    /// popf: front-end cost (microcoded, may change IF/AC/TF) and flags latency.
+    /// popf: back-to-back cost (microcode-sequencer occupancy; may change IF/AC/TF) and flags latency.
     pub popf: u64,
     /// cli: front-end cost.
     pub cli: u64,
     /// sti: front-end cost.
     pub sti: u64,
-    /// rdtsc: front-end cost and result latency.
+    /// rdtsc: back-to-back cost (microcode-sequencer occupancy).
     pub rdtsc: u64,
     /// rdtscp: waits for earlier instructions; front-end cost and result latency.
     pub rdtscp: u64,
@@ -133,6 +137,19 @@ pub struct X86Params {
     pub pause: u64,
     /// TSC ticks per 1000 core cycles (rdtsc returns the cycle times this / 1000).
     pub tsc_per_kcycle: u64,
+    // microcode sequencer (issue 15)
+    /// Uops the microcode sequencer delivers per cycle (front-end hold = uops / this, rounded up).
+    pub ms_uops_per_cycle: u64,
+    /// Uops of pushf (front-end delivery; its back-to-back cost is `pushf`).
+    pub pushf_uops: u64,
+    /// Uops of popf (front-end delivery; its back-to-back cost is `popf`).
+    pub popf_uops: u64,
+    /// Uops of rdtsc (front-end delivery; its back-to-back cost is `rdtsc`).
+    pub rdtsc_uops: u64,
+    /// rdtsc: cycles from execution to edx:eax ready.
+    pub rdtsc_latency: u64,
+    /// Extra completion cycles of a locked RMW that waited for a microcoded instruction.
+    pub lock_after_microcode: u64,
 }
 
 impl Default for X86Params {
@@ -170,6 +187,11 @@ const fn g(text: &'static str) -> (&'static str, bool) {
 }
 
 impl X86Params {
+    /// Front-end cycles the microcode sequencer needs to deliver `uops` (at least 1).
+    pub fn delivery(&self, uops: u64) -> u64 {
+        uops.div_ceil(self.ms_uops_per_cycle.max(1)).max(1)
+    }
+
     /// Golden Cove, the core of Sapphire Rapids.
     pub fn golden_cove() -> Self {
         X86Params {
@@ -194,39 +216,45 @@ impl X86Params {
             bit_scan: 3,
             popcnt: 3,
             imul: 3,
-            mul: 4,
+            mul: 3,
             cmov: 1,
             setcc: 1,
             cqo: 1,
             xchg: 2,
             div8: 15,
             div16: 15,
-            div32: 12,
-            div64: 15,
+            div32: 11,
+            div64: 14,
             idiv8: 15,
             idiv16: 15,
-            idiv32: 14,
-            idiv64: 18,
+            idiv32: 11,
+            idiv64: 14,
             div_busy32: 6,
             div_busy64: 10,
             load: 5,
-            store_forward: 5,
+            store_forward: 1,
             store_forward_fail: 19,
             taken_branch_bubble: 0,
             call: 2,
             ret: 2,
             locked_rmw: 18,
-            cmpxchg: 6,
+            cmpxchg: 7,
             pushf: 1,
-            popf: 20,
+            popf: 28,
             cli: 4,
             sti: 13,
-            rdtsc: 25,
-            rdtscp: 32,
-            lfence: 6,
-            mfence: 33,
-            pause: 140,
-            tsc_per_kcycle: 667,
+            rdtsc: 29,
+            rdtscp: 46,
+            lfence: 12,
+            mfence: 38,
+            pause: 35,
+            tsc_per_kcycle: 724,
+            ms_uops_per_cycle: 4,
+            pushf_uops: 4,
+            popf_uops: 7,
+            rdtsc_uops: 15,
+            rdtsc_latency: 18,
+            lock_after_microcode: 13,
         }
     }
 
@@ -287,10 +315,16 @@ impl X86Params {
             mfence: 58,
             pause: 90,
             tsc_per_kcycle: 712,
+            ms_uops_per_cycle: 4,
+            pushf_uops: 4,
+            popf_uops: 8,
+            rdtsc_uops: 16,
+            rdtsc_latency: 35,
+            lock_after_microcode: 0,
         }
     }
 
-    fn rows(&self) -> [Row; 53] {
+    fn rows(&self) -> [Row; 59] {
         let p = self;
         [
             row(
@@ -328,26 +362,26 @@ impl X86Params {
             row("bit_scan", p.bit_scan, s("[UOPS] ADL-P tzcnt/bsf 3 on p1"), g("[AGNER] Zen 4 tzcnt/lzcnt 1 (bsf 3+)")),
             row("popcnt", p.popcnt, s("[UOPS] ADL-P popcnt 3 on p1"), s("[AGNER] Zen 4 popcnt 1")),
             row("imul", p.imul, s("[UOPS] ADL-P imul r64,r64 3"), s("[CAL] imul_chain 3")),
-            row("mul", p.mul, g("[UOPS] ADL-P mul r64 [3;4]"), s("[CAL] mul_chain 3 (rax)")),
+            row("mul", p.mul, s("[CAL-GC] mul_chain 3.00 (rax)"), s("[CAL] mul_chain 3 (rax)")),
             row("cmov", p.cmov, s("[UOPS] ADL-P cmov 1"), s("[AGNER] 1")),
             row("setcc", p.setcc, s("[UOPS] ADL-P setcc 1"), s("[AGNER] 1")),
             row("cqo", p.cqo, s("[UOPS] ADL-P cqo 1"), s("[AGNER] 1")),
             row("xchg", p.xchg, g("[UOPS] ADL-P xchg r,r 3 uops [1;2]"), g("[AGNER] Zen 4 xchg r,r 1 (renamed)")),
             row("div8", p.div8, g("[AGNER] Ice Lake div r8 ~15"), g("[AGNER] Zen 4 div r8 ~10")),
             row("div16", p.div16, g("[AGNER] Ice Lake div r16 ~15"), g("[AGNER] Zen 4 div r16 ~11")),
-            row("div32", p.div32, g("[AGNER] Ice Lake div r32 12"), s("[CAL] div32_chain 12.2")),
-            row("div64", p.div64, g("[AGNER] Ice Lake div r64 15"), s("[CAL] div64_chain 15.1")),
+            row("div32", p.div32, s("[CAL-GC] div32_chain 11.0"), s("[CAL] div32_chain 12.2")),
+            row("div64", p.div64, s("[CAL-GC] div64_chain 14.0"), s("[CAL] div64_chain 15.1")),
             row("idiv8", p.idiv8, g("[AGNER] Ice Lake idiv r8 ~15"), g("[AGNER] Zen 4 idiv r8 ~10")),
             row("idiv16", p.idiv16, g("[AGNER] Ice Lake idiv r16 ~15"), g("[AGNER] Zen 4 idiv r16 ~11")),
-            row("idiv32", p.idiv32, g("[AGNER] Ice Lake idiv r32 14"), s("[CAL] idiv32_chain 12.8")),
-            row("idiv64", p.idiv64, g("[AGNER] Ice Lake idiv r64 18"), s("[CAL] idiv64_chain 14.9")),
+            row("idiv32", p.idiv32, s("[CAL-GC] idiv32_chain 11.0"), s("[CAL] idiv32_chain 12.8")),
+            row("idiv64", p.idiv64, s("[CAL-GC] idiv64_chain 14.0"), s("[CAL] idiv64_chain 14.9")),
             row("div_busy32", p.div_busy32, g("[AGNER] Ice Lake div r32 rtp 6"), g("[AGNER] Zen 4 div r32 rtp 6")),
             row("div_busy64", p.div_busy64, g("[AGNER] Ice Lake div r64 rtp 10"), g("[AGNER] Zen 4 div r64 rtp 9")),
             row("load", p.load, s("[INTEL] Golden Cove L1D load-to-use 5"), s("[CAL] load_chain 4.0")),
             row(
                 "store_forward",
                 p.store_forward,
-                g("[AGNER] Intel store forwarding ~5"),
+                s("[CAL-GC] stlf_chain 0.5 (forwarded faster than a load: memory renaming; 1 is the model's floor)"),
                 s("[CAL] stlf_chain 1.0 (memory renaming)"),
             ),
             row(
@@ -359,25 +393,25 @@ impl X86Params {
             row(
                 "taken_branch_bubble",
                 p.taken_branch_bubble,
-                g("[INTEL] zero-bubble taken branches from the BTB"),
+                g("[INTEL] zero-bubble taken branches from the BTB; [CAL-GC] jmp_taken 3.1 is ten jumps in a row, not a loop"),
                 s("[CAL] jmp_taken 2.9 = 1 + 2"),
             ),
-            row("call", p.call, g("[AGNER] Skylake call rtp 2-3"), s("[CAL] call_ret 4.1-4.8, split evenly")),
-            row("ret", p.ret, g("[AGNER] Skylake ret rtp 1-2"), s("[CAL] call_ret 4.1-4.8, split evenly")),
+            row("call", p.call, s("[CAL-GC] call_ret 4.4, split evenly"), s("[CAL] call_ret 4.1-4.8, split evenly")),
+            row("ret", p.ret, s("[CAL-GC] call_ret 4.4, split evenly"), s("[CAL] call_ret 4.1-4.8, split evenly")),
             row(
                 "locked_rmw",
                 p.locked_rmw,
-                g("[AGNER] Skylake lock add rtp 18"),
+                s("[CAL-GC] lock_add 18.0, lock_cmpxchg 19.5"),
                 s("[CAL] lock_add 7.5, lock_cmpxchg 9.1"),
             ),
-            row("cmpxchg", p.cmpxchg, g("[AGNER] Skylake cmpxchg m,r rtp ~6"), s("[CAL] cmpxchg 9.0")),
+            row("cmpxchg", p.cmpxchg, s("[CAL-GC] cmpxchg 7.0"), s("[CAL] cmpxchg 9.0")),
             row(
                 "pushf",
                 p.pushf,
-                g("[AGNER] Skylake pushf rtp 1"),
+                s("[CAL-GC] pushf_pop 1.0 (pop is a load)"),
                 s("[CAL] pushf_pop 4.0-5.8 over two runs (pop is a load)"),
             ),
-            row("popf", p.popf, g("[AGNER] Skylake popf rtp 20"), s("[CAL] pushf_popf 19-21 minus pushf")),
+            row("popf", p.popf, s("[CAL-GC] pushf_popf 28.7 minus pushf"), s("[CAL] pushf_popf 19-21 minus pushf")),
             row(
                 "cli",
                 p.cli,
@@ -390,16 +424,43 @@ impl X86Params {
                 g("none: not measurable at CPL 3; Skylake-era figure recalled"),
                 g("none: not measurable at CPL 3"),
             ),
-            row("rdtsc", p.rdtsc, g("[AGNER] Skylake rdtsc rtp 25"), s("[CAL] rdtsc 35.0")),
-            row("rdtscp", p.rdtscp, g("[AGNER] Skylake rdtscp rtp 32"), s("[CAL] rdtscp 64.9")),
-            row("lfence", p.lfence, g("[UOPS] ADL-P lfence tp ~6 recalled"), s("[CAL] lfence 17.0")),
-            row("mfence", p.mfence, g("[AGNER] Skylake mfence rtp 33"), s("[CAL] mfence 57.9")),
-            row("pause", p.pause, g("[INTEL] Skylake-SP pause ~140"), s("[CAL] pause 89.8")),
+            row("rdtsc", p.rdtsc, s("[CAL-GC] rdtsc 29.0"), s("[CAL] rdtsc 35.0")),
+            row("rdtscp", p.rdtscp, s("[CAL-GC] rdtscp 46.1"), s("[CAL] rdtscp 64.9")),
+            row("lfence", p.lfence, s("[CAL-GC] lfence 12.1"), s("[CAL] lfence 17.0")),
+            row("mfence", p.mfence, s("[CAL-GC] mfence 38.2"), s("[CAL] mfence 57.9")),
+            row("pause", p.pause, s("[CAL-GC] pause 34.7"), s("[CAL] pause 89.8")),
             row(
                 "tsc_per_kcycle",
                 p.tsc_per_kcycle,
-                s("[REF] 0.65-0.69 TSC ticks per add"),
+                s("[CAL-GC] tsc_ticks_per_add 0.7237 ([REF] 0.65-0.69)"),
                 s("[CAL] tsc_ticks_per_add 0.712"),
+            ),
+            // microcode sequencer (issue 15)
+            row(
+                "ms_uops_per_cycle",
+                p.ms_uops_per_cycle,
+                s("[INTEL] the MSROM delivers up to 4 uops per cycle"),
+                g("Intel's figure assumed for Zen 4's microcode ROM"),
+            ),
+            row("pushf_uops", p.pushf_uops, s("[MCA] SPR model: pushfq 4 uops"), g("recalled; LLVM's znver4 says 1")),
+            row("popf_uops", p.popf_uops, s("[MCA] SPR model: popfq 7 uops"), g("recalled; LLVM's znver4 says 1")),
+            row(
+                "rdtsc_uops",
+                p.rdtsc_uops,
+                s("[MCA] SPR model: rdtsc 15 uops"),
+                g("recalled; LLVM's znver4 has 100 (placeholder)"),
+            ),
+            row(
+                "rdtsc_latency",
+                p.rdtsc_latency,
+                s("[MCA] SPR model: rdtsc latency 18"),
+                g("no latency figure apart from the cost: [CAL] rdtsc 35.0 as an upper bound"),
+            ),
+            row(
+                "lock_after_microcode",
+                p.lock_after_microcode,
+                s("[CAL-GC] pushf_popf_lock 59.4 - 28.7 - 18.0; rdtsc_lock 60.0 - 29.0 - 18.0"),
+                g("not measured on the Zen 4 machine"),
             ),
         ]
     }

@@ -120,12 +120,28 @@ fn load_partly_covered_by_a_store_pays_the_failed_forwarding() {
 }
 
 #[test]
-fn rdtsc_holds_the_front_end_for_its_cost() {
+fn rdtsc_holds_the_front_end_only_for_its_uops_and_the_sequencer_for_its_cost() {
+    // issue 15: independent work overlaps a microcoded instruction; a second one waits.
     let mut m = model();
     let r = m.issue(&IssueInfo { dsts: &[RAX, RDX], ..op(T::Rdtsc) });
-    assert_eq!(m.issue(&op(T::Nop)), r + p().rdtsc);
+    assert_eq!(m.issue(&op(T::Nop)), r + p().delivery(p().rdtsc_uops));
+    assert!(p().delivery(p().rdtsc_uops) < p().rdtsc);
+    let u = m.issue(&IssueInfo { srcs: &[RAX], dsts: &[RBX], ..op(T::Alu) });
+    assert_eq!(u, r + p().rdtsc_latency);
     let r2 = m.issue(&IssueInfo { dsts: &[RAX, RDX], ..op(T::Rdtsc) });
     assert_eq!(r2, r + p().rdtsc);
+    assert!(m.summary().stalls.contains_key("port microcode (rdtsc) busy"));
+}
+
+#[test]
+fn pushf_popf_pairs_share_the_sequencer() {
+    // A pushf; popf loop costs both back-to-back costs per pair, as calibration measured.
+    let mut m = model();
+    let a = m.issue(&IssueInfo { srcs: &[XReg::Flags, RSP], dsts: &[RSP], store: Some((0x7ff0, 8)), ..op(T::Pushf) });
+    let b = m.issue(&IssueInfo { srcs: &[RSP], dsts: &[RSP, XReg::Flags], load: Some((0x7ff0, 8)), ..op(T::Popf) });
+    assert_eq!(b, a + p().pushf);
+    let c = m.issue(&IssueInfo { srcs: &[XReg::Flags, RSP], dsts: &[RSP], store: Some((0x7ff0, 8)), ..op(T::Pushf) });
+    assert!(c >= a + p().pushf + p().popf, "{a} {b} {c}");
 }
 
 #[test]
@@ -187,7 +203,8 @@ fn locked_rmw_waits_for_earlier_work_and_orders_later_loads() {
 
 #[test]
 fn popf_and_sti_hold_the_front_end() {
-    for (class, cost) in [(T::Popf, p().popf), (T::Sti, p().sti), (T::Cli, p().cli), (T::Pause, p().pause)] {
+    let popf = p().delivery(p().popf_uops);
+    for (class, cost) in [(T::Popf, popf), (T::Sti, p().sti), (T::Cli, p().cli), (T::Pause, p().pause)] {
         let mut m = model();
         let c = m.issue(&op(class));
         assert_eq!(m.issue(&op(T::Nop)), c + cost);

@@ -17,8 +17,9 @@ const RECURSION: [u64; 8] = [0, 0, 0, 0, 0, 0, 1, u32::MAX as u64];
 /// struct task_struct (nohz_syscall.c): pointer words mm, signal, sighand, cpuacct.
 const TASK_SIZE: u64 = 120;
 const TASK_PTRS: &[u64] = &[80, 88, 96, 104];
-/// struct cpu_data: cpustat[10], preempt_count, ct_active, ct_state, ct_recursion, warnings, pad, idle.
-const CPU_DATA_SIZE: u64 = 112;
+/// struct cpu_data: cpustat[10], preempt_count, ct_active, ct_state, ct_recursion, warnings, pad, idle,
+/// then the RCU dynticks state (issue 15): dynticks_nesting, dynticks, pad, nocb_defer_wakeup[2].
+const CPU_DATA_SIZE: u64 = 136;
 const CPU_DATA_PTRS: &[u64] = &[104];
 /// struct cyc2ns: data[2] (24 bytes each), head, tail.
 const CYC2NS_SIZE: u64 = 64;

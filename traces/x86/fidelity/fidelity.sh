@@ -79,6 +79,11 @@ native() {
 		m = ++cnt[k]; fr[k, m] = $3; fe[k, m] = $4; calls[k] = $5
 		next
 	}
+	$1 == "MEDIAN" {
+		k = $2
+		m = ++mcnt[k]; mr[k, m] = $3; me[k, m] = $4
+		next
+	}
 	$1 == "RESULT" && seen_result[$2]++ { next }
 	{ print }
 	function median(a, k, n,    i, j, t, v) {
@@ -90,6 +95,7 @@ native() {
 		for (i = 1; i <= nk; i++) {
 			k = keys[i]
 			printf "ROW %s %.2f %.2f %s\n", k, median(fr, k, cnt[k]), median(fe, k, cnt[k]), calls[k]
+			if (mcnt[k]) printf "MEDIAN %s %.2f %.2f\n", k, median(mr, k, mcnt[k]), median(me, k, mcnt[k])
 		}
 	}' "$work/$obj-native.txt"
 }
@@ -125,11 +131,24 @@ while read -r obj n; do
 done < "$work/cli.txt"
 
 # --- 3. the model -------------------------------------------------------------------------------
+# The preset of the host's core, from CPUID (issue 15): Intel family 6 is taken as Golden Cove
+# (these machines are Sapphire Rapids guests, shared/reference/x86-host.md), AMD family 25 (0x19)
+# as Zen 4. FIDELITY_PRESET overrides; any other CPU must name one.
+vendor=$(grep -m1 '^vendor_id' /proc/cpuinfo | sed 's/^[^:]*: //')
+family=$(grep -m1 '^cpu family' /proc/cpuinfo | sed 's/^[^:]*: //')
+case "${FIDELITY_PRESET:-$vendor/$family}" in
+golden-cove | GenuineIntel/6) preset=golden-cove ;;
+zen4 | AuthenticAMD/25) preset=zen4 ;;
+*)
+	echo "fidelity.sh: no preset for $vendor family $family; set FIDELITY_PRESET=golden-cove or zen4" >&2
+	exit 1
+	;;
+esac
 (cd "$here/model" && cargo build --offline --quiet)
 model="$CARGO_TARGET_DIR/debug/fidelity-model"
 rm -rf "$work/mca" && mkdir -p "$work/mca"
-"$model" "$work" -user.o "$x86/harness" "$work/mca" > "$work/model.txt"
-"$model" "$x86/obj" .o "$x86/harness" > "$work/model-catalogue.txt"
+"$model" --preset "$preset" "$work" -user.o "$x86/harness" "$work/mca" > "$work/model.txt"
+"$model" --preset "$preset" "$x86/obj" .o "$x86/harness" > "$work/model-catalogue.txt"
 cat "$work/model.txt"
 
 # --- 4. llvm-mca on each executed-instruction listing ---------------------------------------
@@ -157,6 +176,8 @@ cpuinfo() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | sed 's/^[^:]*: //'; }
 	echo "model=$(cpuinfo model)"
 	echo "tsc_mhz=$(cpuinfo 'cpu MHz')"
 	echo "nproc=$(nproc)"
+	echo "preset=$preset"
+	echo "load=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "gcc=$("$CC" -dumpfullversion)"
 	echo "mca=$("$MCA" --version | grep -m1 -i 'llvm version' | sed 's/^ *//')"
 } > "$work/env.txt"

@@ -1,9 +1,10 @@
 //! The model side of the x86 fidelity table (traces/x86/fidelity/fidelity.sh).
 //!
-//! `fidelity-model OBJDIR SUFFIX HARNESSDIR [TRACEDIR]`: for every row of [`rows::all`], loads
-//! `OBJDIR/<object>SUFFIX` with its externs resolved to the harness regions of the same name (as
-//! the CLI's `load_trace_object` does), applies `HARNESSDIR/<harness>`, runs the row's calls in
-//! the emulator with the default timing model (`X86Params::default()`, Zen 4) and prints
+//! `fidelity-model [--preset zen4|golden-cove] OBJDIR SUFFIX HARNESSDIR [TRACEDIR]`: for every row
+//! of [`rows::all`], loads `OBJDIR/<object>SUFFIX` with its externs resolved to the harness regions
+//! of the same name (as the CLI's `load_trace_object` does), applies `HARNESSDIR/<harness>`, runs
+//! the row's calls in the emulator with the preset's timing model (default `X86Params::default()`,
+//! Zen 4; fidelity.sh passes the preset of the host's core, from CPUID) and prints
 //!     MODEL key back_to_back drained instructions
 //! With TRACEDIR, also writes `TRACEDIR/<key>.s`: the instructions one iteration executed, for
 //! llvm-mca.
@@ -16,6 +17,7 @@ mod rows;
 use std::path::Path;
 
 use arch_x86::run::{load_object_with, prepare, RunConfig, SENTINEL};
+use arch_x86::timing::X86Params;
 use emu_core::harness::Harness;
 
 use call::{Call, Frame};
@@ -35,6 +37,7 @@ fn run_row(
     suffix: &str,
     harnessdir: &Path,
     tracedir: Option<&Path>,
+    params: &X86Params,
 ) -> Result<(), ModelError> {
     let setup = |what: String| ModelError::Setup { row: row.key.clone(), what };
     let bytes = read(&objdir.join(format!("{}{suffix}", row.object)))?;
@@ -47,6 +50,7 @@ fn run_row(
 
     let cfg = RunConfig { harness: Some(harness.clone()), max_insns: BUDGET, ..RunConfig::default() };
     let (mut machine, harness) = prepare(&image, &cfg).map_err(|e| setup(e.to_string()))?;
+    machine.cpu.set_timing(params.clone());
     let symbol = |name: &str| match name {
         "sentinel" => Some(SENTINEL),
         _ => image.symbol(name).map(|s| s.value),
@@ -79,16 +83,25 @@ fn run_row(
 }
 
 fn main() -> std::process::ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.as_slice() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut params = Ok(X86Params::default());
+    if args.first().map(String::as_str) == Some("--preset") {
+        params = match args.get(1).map(String::as_str) {
+            Some("zen4") => Ok(X86Params::zen4()),
+            Some("golden-cove") => Ok(X86Params::golden_cove()),
+            other => Err(ModelError::Usage(format!("unknown preset {other:?} (zen4, golden-cove)"))),
+        };
+        args.drain(..args.len().min(2));
+    }
+    let result = params.and_then(|params| match args.as_slice() {
         [objdir, suffix, harnessdir, rest @ ..] if rest.len() <= 1 => {
             let tracedir = rest.first().map(Path::new);
             rows::all()
                 .iter()
-                .try_for_each(|row| run_row(row, Path::new(objdir), suffix, Path::new(harnessdir), tracedir))
+                .try_for_each(|row| run_row(row, Path::new(objdir), suffix, Path::new(harnessdir), tracedir, &params))
         }
         _ => Err(ModelError::Usage(format!("{} arguments", args.len()))),
-    };
+    });
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
