@@ -3,9 +3,10 @@
 //! facts and the issue group it opens, all worked out once when the code is loaded.
 
 use crate::bundle::{SlotUnit, Template};
+use crate::exec::op::Op;
 use crate::exec::predecode::{CodeRegion, Exec, RegKind, SlotRec};
 use crate::res::Res;
-use crate::timing::{IssueInfo, Itanium2, RegOperand, SlotShape, SlotTiming, Src};
+use crate::timing::{ClockUse, IssueInfo, Itanium2, RegOperand, SlotShape, SlotTiming, Src};
 
 /// All loaded code, by region, with the region hit last (steps stay in one region for long).
 #[derive(Debug, Clone, Default)]
@@ -33,6 +34,8 @@ pub(crate) struct Bundle {
 pub(crate) struct Slot {
     pub(crate) rec: SlotRec,
     pub(crate) timing: SlotTiming,
+    /// Held-group ITC (issue 15): whether the slot reads or writes ar.itc, worked out once.
+    pub(crate) clock: Option<ClockUse>,
 }
 
 impl Code {
@@ -47,10 +50,7 @@ impl Code {
                 let timing = prepared.get(i).copied().unwrap_or_default();
                 let [t0, t1, t2] = timing;
                 let [s0, s1, s2] = b.slots;
-                Bundle {
-                    flow: BundleFlow::of(b.template),
-                    slots: [Slot { rec: s0, timing: t0 }, Slot { rec: s1, timing: t1 }, Slot { rec: s2, timing: t2 }],
-                }
+                Bundle { flow: BundleFlow::of(b.template), slots: [slot(s0, t0), slot(s1, t1), slot(s2, t2)] }
             })
             .collect();
         self.regions.push(Region { base: code.base, bundles });
@@ -72,6 +72,37 @@ impl Code {
             }
         };
         self.regions.get(self.last)?.bundles.get(index)
+    }
+}
+
+/// A slot's record with its timing facts and its use of the clock.
+fn slot(rec: SlotRec, timing: SlotTiming) -> Slot {
+    Slot { rec, timing, clock: clock_use(&rec) }
+}
+
+/// Held-group ITC (issue 15): how the instruction uses ar.itc, if it does (`mov r=ar.itc`,
+/// `mov ar.itc=r`, `mov ar.itc=imm`).
+fn clock_use(rec: &SlotRec) -> Option<ClockUse> {
+    let SlotRec::Insn(e) = rec else { return None };
+    let itc = i64::from(crate::regs::ar::ITC);
+    match e.op {
+        Op::MovFromAr if e.ops[1] == itc => u8::try_from(e.ops[0]).ok().map(ClockUse::Read),
+        Op::MovToAr | Op::MovToArImm if e.ops[0] == itc => Some(ClockUse::Write),
+        _ => None,
+    }
+}
+
+/// Moves an ar.itc access of the open issue group `ticks` later: the value a `mov r=ar.itc`
+/// read grows by them, and the counter a `mov ar.itc=` set was set that much later.
+pub(crate) fn hold_clock_use(state: &mut crate::state::State, clock: ClockUse, ticks: u64) {
+    match clock {
+        ClockUse::Read(r) => {
+            if let Ok((v, nat)) = state.gr.read(r) {
+                // The register was just written by this group, so the write cannot fail.
+                let _ = state.gr.write(r, v.wrapping_add(ticks), nat);
+            }
+        }
+        ClockUse::Write => state.itc_offset = state.itc_offset.wrapping_sub(ticks),
     }
 }
 

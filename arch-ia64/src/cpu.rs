@@ -383,6 +383,17 @@ impl Cpu for Ia64Cpu {
             crate::exec::nullified(&mut self.state, e);
             Ok(Flow::Next)
         };
+        // held-group ITC (issue 15): in lockstep a later slot of this issue group that waits
+        // holds the whole group, so an ar.itc access of an earlier slot happened at the held
+        // cycle; the model reports each such wait and the value moves by as much (exact: no
+        // slot of the group may read the register the access wrote, see `timing/held.rs`).
+        if let Some(t) = &mut self.timing {
+            if let (Some(clock), true, Ok(_)) = (here.clock, executes, &flow) {
+                t.note_clock_use(clock);
+            }
+            let (state, per_cycle) = (&mut self.state, self.config.itc_per_cycle);
+            t.settle_clock_uses(|clock, held| crate::code::hold_clock_use(state, clock, held.wrapping_mul(per_cycle)));
+        }
         self.instructions += 1;
         self.nops += u64::from(e.nop);
         let stop_here = flow_info.stop_after(slot);
