@@ -355,6 +355,10 @@ struct TreeFlags {
     /// Round trips of each entry kind (with --tree or an ia64/linux-6.1 trace).
     #[arg(long, value_name = "N", default_value_t = 20)]
     calls: usize,
+    /// With --tree or an ia64/linux-6.1 trace: the entry kinds' table only, without the
+    /// accounting check (seed 004's loop with ticks, true against accounted time).
+    #[arg(long)]
+    paths_only: bool,
 }
 
 impl TreeFlags {
@@ -416,7 +420,7 @@ impl TreeFlags {
             }),
             (None, None) => None,
         };
-        Ok(Some(cli::kernel_tree::TreeRequest { a, b, entries, calls: self.calls, json }))
+        Ok(Some(cli::kernel_tree::TreeRequest { a, b, entries, calls: self.calls, json, accounting: !self.paths_only }))
     }
 }
 
@@ -569,6 +573,21 @@ fn run(args: Args) -> Result<String, CliError> {
             {
                 return cli::kernel_tree::run(&req);
             }
+            // Two ia64/linux-6.1 traces: the installed tree's files (issue 14).
+            if let (Some(an), Some(bn), None) = (&a, &b, &patch) {
+                if let (Some(sa), Some(sb)) =
+                    (cli::kernel_tree::catalogue_side(an)?, cli::kernel_tree::catalogue_side(bn)?)
+                {
+                    return cli::kernel_tree::run(&cli::kernel_tree::TreeRequest {
+                        a: sa,
+                        b: Some(sb),
+                        entries: tree.entries()?,
+                        calls: tree.calls,
+                        json,
+                        accounting: !tree.paths_only,
+                    });
+                }
+            }
             let run_workload = workload.workload_for(a.iter().chain(&b).map(String::as_str))?;
             cli::diff::run(&cli::diff::DiffRequest {
                 a,
@@ -599,6 +618,7 @@ fn run(args: Args) -> Result<String, CliError> {
                     entries: tree.entries()?,
                     calls: tree.calls,
                     json,
+                    accounting: !tree.paths_only,
                 });
             }
             cli::scenario::run(&cli::scenario::ScenarioRequest {

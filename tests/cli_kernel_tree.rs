@@ -21,7 +21,7 @@ fn scratch(name: &str) -> PathBuf {
 fn scenario_prints_cycles_and_instructions_per_entry_kind() {
     let Some(tree) = common::kernel_source() else { return };
     let t = tree.display().to_string();
-    let o = acctemu(&["scenario", "--tree", &t, "--kernel-config", V2, "--calls", "3"]);
+    let o = acctemu(&["scenario", "--tree", &t, "--kernel-config", V2, "--calls", "3", "--paths-only"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for kind in ["break", "epc", "fsys-getpid", "tick"] {
@@ -50,6 +50,7 @@ fn scenario_json_has_the_register_state_at_the_return() {
         "break",
         "--format",
         "json",
+        "--paths-only",
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -80,7 +81,9 @@ fn diff_with_a_patch_or_an_overlay_shows_the_difference() {
     let p = dir.join("p.diff").display().to_string();
     let ov = overlay.display().to_string();
     for side_b in [["--patch", p.as_str()], ["--tree-b", ov.as_str()]] {
-        let o = acctemu(&[
+        // The accounting check once (with the patch), the paths alone with the overlay.
+        let check = side_b[0] == "--patch";
+        let mut args = vec![
             "diff",
             "--tree",
             &t,
@@ -94,7 +97,11 @@ fn diff_with_a_patch_or_an_overlay_shows_the_difference() {
             "break",
             "--entry-kind",
             "fsys-getpid",
-        ]);
+        ];
+        if !check {
+            args.push("--paths-only");
+        }
+        let o = acctemu(&args);
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let insns_delta = |kind: &str| -> f64 {
@@ -105,6 +112,24 @@ fn diff_with_a_patch_or_an_overlay_shows_the_difference() {
         // passes there.
         assert_eq!(insns_delta("break"), 3.0, "{out}");
         assert_eq!(insns_delta("fsys-getpid"), 0.0, "{out}");
+        if check {
+            // Over the tree with accounting off (here A itself): A adds nothing, B's group
+            // is on the four heavy calls' way out and not on getpid's.
+            let row = |name: &str| -> Vec<String> {
+                let l =
+                    out.lines().find(|l| l.starts_with(name) && l.contains("epc")).unwrap_or_else(|| panic!("{out}"));
+                l.split_whitespace().map(str::to_string).collect()
+            };
+            let it = out.lines().find(|l| l.starts_with("iteration")).unwrap_or_else(|| panic!("{out}"));
+            let f: Vec<&str> = it.split_whitespace().collect();
+            assert_eq!(f[f.len() - 2], "+0.0", "A overhead: {out}");
+            assert!(f[f.len() - 1].parse::<f64>().unwrap() > 0.0, "B overhead: {out}");
+            assert_eq!(row("getpid").last().unwrap(), "+0.0", "{out}");
+            assert!(out.contains("A adds no cycles over none"), "{out}");
+            assert_eq!(out.matches("verdict: ").count(), 2, "both sides' verdicts: {out}");
+        } else {
+            assert!(!out.contains("verdict"), "{out}");
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -142,6 +167,118 @@ fn the_catalogue_names_run_the_installed_tree() {
     };
     let (none, v2) = (run("ia64/linux-6.1/none"), run("ia64/linux-6.1/v2"));
     assert!(insns(&v2) > insns(&none), "V.2's stamps cost instructions");
+    // V.1 needs nothing more than the tree: its files are made in memory.
     let v1 = run("ia64/linux-6.1/v1");
-    assert!(!v1.status.success() && String::from_utf8_lossy(&v1.stderr).contains("ACCTEMU_LINUX_V1"));
+    assert!(insns(&v1) > insns(&v2), "V.1's stamps cost more instructions than V.2's");
+}
+
+/// A command's arguments and its output.
+type Run = (&'static [&'static str], &'static std::process::Output);
+
+/// One run of each command the accounting tests read (the runs are the slow part).
+fn catalogue_output(args: &'static [&'static str]) -> Option<&'static std::process::Output> {
+    use std::sync::{Mutex, OnceLock};
+    static RUNS: OnceLock<Mutex<Vec<Run>>> = OnceLock::new();
+    let tree = common::kernel_source()?;
+    let runs = RUNS.get_or_init(|| Mutex::new(Vec::new()));
+    let mut runs = runs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, o)) = runs.iter().find(|(a, _)| *a == args) {
+        return Some(o);
+    }
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_acctemu"))
+        .args(args)
+        .env("ACCTEMU_LINUX_TREE", &tree)
+        .env_remove("ACCTEMU_LINUX_V1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    let o: &'static std::process::Output = Box::leak(Box::new(o));
+    runs.push((args, o));
+    Some(o)
+}
+
+const V1_TEXT: &[&str] = &["scenario", "ia64/linux-6.1/v1", "--calls", "3"];
+const V1_JSON: &[&str] = &["scenario", "ia64/linux-6.1/v1", "--calls", "3", "--format", "json"];
+const DIFF_JSON: &[&str] =
+    &["diff", "ia64/linux-6.1/v1", "ia64/linux-6.1/v2", "--calls", "2", "--entry-kind", "break", "--format", "json"];
+
+#[test]
+fn scenario_v1_prints_the_accounting_check() {
+    let Some(o) = catalogue_output(V1_TEXT) else { return };
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("CONFIG_VIRT_CPU_ACCOUNTING_NATIVE on"), "{out}");
+    // The loop's five calls with the entry each takes, and the iteration.
+    for (call, entry) in [
+        ("dup", "epc (fsys_bubble_down)"),
+        ("close", "epc (fsys_bubble_down)"),
+        ("getpid", "epc (light-weight fsys)"),
+        ("getuid", "epc (fsys_bubble_down)"),
+        ("umask", "epc (fsys_bubble_down)"),
+    ] {
+        let row = out.lines().find(|l| l.starts_with(&format!("{call} "))).unwrap_or_else(|| panic!("{call}: {out}"));
+        assert!(row.contains(entry), "{row}");
+        let cycles: f64 = row.split_whitespace().rev().nth(1).unwrap().parse().unwrap();
+        assert!(cycles > 0.0, "{row}");
+    }
+    assert!(out.lines().any(|l| l.starts_with("iteration")), "{out}");
+    for field in ["utime: true ", "stime: true "] {
+        assert!(out.lines().any(|l| l.starts_with(field) && l.contains("accounted")), "{field}: {out}");
+    }
+    assert!(out.contains("verdict: "), "{out}");
+    assert!(out.contains("where the time is:"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("why: ")), "{out}");
+    assert!(out.contains("ticks") && out.contains("switches"), "{out}");
+}
+
+#[test]
+fn scenario_v1_json_has_the_states_and_the_accounting() {
+    let Some(o) = catalogue_output(V1_JSON) else { return };
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let paths = v["a"]["paths"].as_array().unwrap();
+    let names: Vec<&str> = paths.iter().map(|p| p["entry"].as_str().unwrap()).collect();
+    assert_eq!(names, ["break", "epc", "fsys-getpid", "tick"]);
+    for p in paths {
+        let name = p["entry"].as_str().unwrap().replace('-', "_");
+        insta::assert_yaml_snapshot!(format!("cli_{name}_v1_state"), p["state"]);
+    }
+    let acc = &v["a"]["accounting"];
+    assert_eq!(acc["native"], true);
+    assert_eq!(acc["calls"].as_array().unwrap().len(), 5);
+    assert_eq!(acc["calls"][2]["entry"], "epc (light-weight fsys)");
+    let verdict = &acc["verdict"];
+    let (ut, st) = (verdict["utime"]["true_ns"].as_u64().unwrap(), verdict["stime"]["true_ns"].as_u64().unwrap());
+    assert!(ut > 0 && st > 0, "{verdict}");
+    let correct = verdict["utime"]["within_tolerance"] == true && verdict["stime"]["within_tolerance"] == true;
+    assert_eq!(verdict["correct"], correct);
+    assert!(!verdict["where"].as_array().unwrap().is_empty());
+    assert!(acc["run"]["ticks"].as_u64().unwrap() > 0 && acc["run"]["switches"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn diff_v1_v2_json_gives_overheads_over_none_and_both_verdicts() {
+    let Some(o) = catalogue_output(DIFF_JSON) else { return };
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["a"]["tree"], "ia64/linux-6.1/v1");
+    assert_eq!(v["b"]["tree"], "ia64/linux-6.1/v2");
+    assert_eq!(v["none"]["tree"], "ia64/linux-6.1/none");
+    assert_eq!(v["none"]["accounting"]["native"], false);
+    for side in ["a", "b"] {
+        assert_eq!(v[side]["accounting"]["native"], true, "{side}");
+        assert!(v[side]["accounting"]["verdict"]["correct"].is_boolean(), "{side}");
+    }
+    let calls = v["diff"]["calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 6, "five calls and the iteration");
+    let f = |c: &serde_json::Value, k: &str| c[k].as_f64().unwrap();
+    for c in calls {
+        assert!((f(c, "delta") - (f(c, "b_cycles") - f(c, "a_cycles"))).abs() < 1e-9);
+        assert!((f(c, "a_overhead") - (f(c, "a_cycles") - f(c, "none_cycles"))).abs() < 1e-9);
+    }
+    // getpid's light-weight path stamps nothing in either version.
+    assert_eq!(f(&calls[2], "a_overhead"), 0.0);
+    assert_eq!(f(&calls[2], "b_overhead"), 0.0);
+    let it = &calls[5];
+    assert!(f(it, "a_overhead") > 0.0 && f(it, "b_overhead") > 0.0, "{it}");
+    let ratio = v["diff"]["overhead_ratio_b_over_a"].as_f64().unwrap();
+    assert!((ratio - f(it, "b_overhead") / f(it, "a_overhead")).abs() < 1e-9);
+    eprintln!("(V.2 overhead)/(V.1 overhead) = {ratio:.3} (seed 004: 0.670)");
 }

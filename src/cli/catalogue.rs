@@ -35,7 +35,7 @@ fn linux_6_1() -> String {
     let mut out = String::new();
     for (v, about) in [
         ("none", "CONFIG_VIRT_CPU_ACCOUNTING_NATIVE off"),
-        ("v1", "seed 004's patch reversed on the files (ACCTEMU_LINUX_V1=DIR), the option on"),
+        ("v1", "seed 004's patch reversed on the files (made in memory by acctemu), the option on"),
         ("v2", "the files as shipped, CONFIG_VIRT_CPU_ACCOUNTING_NATIVE on"),
     ] {
         let _ = writeln!(out, "ia64/linux-6.1/{v}");

@@ -116,12 +116,12 @@ impl KernelSources {
         }
     }
 
-    /// Preprocesses and assembles the [`PATH_FILES`].
+    /// The tree's files as this build reads them: the overlay and the replaced texts in
+    /// front of the file system (what the C layouts of the accounting check are read from).
     ///
     /// # Errors
-    /// An unreadable tree or overlay file; any preprocessing or assembly error (located).
-    pub fn build(&self) -> Result<KernelObjects, SourcesError> {
-        let tree_err = |e: emu_core::kernel::KernelError| SourcesError::Tree(format!("kernel tree: {e}"));
+    /// The overlay directory cannot be read.
+    pub fn loader(&self) -> Result<impl SourceLoader, SourcesError> {
         let mut overlay = match &self.overlay {
             Some(dir) => overlay_files(dir, &self.tree)?,
             None => MemLoader::new(),
@@ -129,7 +129,16 @@ impl KernelSources {
         for (rel, text) in &self.replaced {
             overlay.insert(self.tree.join(rel), text.clone());
         }
-        let base = TreeLoader { overlay };
+        Ok(TreeLoader { overlay })
+    }
+
+    /// Preprocesses and assembles the [`PATH_FILES`].
+    ///
+    /// # Errors
+    /// An unreadable tree or overlay file; any preprocessing or assembly error (located).
+    pub fn build(&self) -> Result<KernelObjects, SourcesError> {
+        let tree_err = |e: emu_core::kernel::KernelError| SourcesError::Tree(format!("kernel tree: {e}"));
+        let base = self.loader()?;
         let offsets = match &self.asm_offsets {
             Some(t) => t.clone(),
             None => crate::asm_offsets::generate(&self.tree, &self.config, &base).map_err(tree_err)?,

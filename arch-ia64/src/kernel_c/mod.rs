@@ -18,9 +18,12 @@
 //! - [`stubs`]: the [`emu_core::stub::Stub`] implementations binding those symbols.
 //! - [`truth`]: the true user/system time of a run against what the log reports.
 //! - [`workload`]: Unixbench's "System Call Overhead" loop as the scenario runs it.
+//! - [`check`]: the whole check of one tree (build, accounting run, cycles per call) and
+//!   the diff of two against a third without accounting.
 //! - [`scenario`]: the workload on the kernel harness ([`crate::kernel`]) with these stubs
 //!   bound, the truth from psr.cpl beside it, and the verdict.
 
+pub mod check;
 pub mod cputime_c;
 pub mod guest;
 pub mod irq_c;
