@@ -202,20 +202,7 @@ impl Assembler {
                 }
             }
             ".ascii" | ".asciz" | ".string" | "string" | "stringz" => {
-                let zero = name != ".ascii" && name != "string";
-                let mut bytes = Vec::new();
-                for a in args {
-                    match &a.value {
-                        DirArg::Str(s) => {
-                            bytes.extend(s.chars().map(|c| c as u32 as u8));
-                            if zero {
-                                bytes.push(0);
-                            }
-                        }
-                        _ => self.error(&a.loc, format!("`{name}` needs strings")),
-                    }
-                }
-                self.raw_data(bytes, loc);
+                self.string_data(name, args, name != ".ascii" && name != "string", loc)
             }
             ".pred.rel" | ".pred.rel.mutex" | ".pred.rel.clear" | ".pred.rel.imply" | ".pred.safe_across_calls" => {
                 self.pred_rel(name, args, loc)
@@ -229,6 +216,24 @@ impl Assembler {
             }
             _ => self.error(loc, format!("unknown directive `{name}`")),
         }
+    }
+
+    /// The string directives (`.ascii`, `.string`, `.xstring`, ...): each string's bytes, NUL
+    /// terminated when `zero`; a non-string argument is an error naming the directive.
+    pub(super) fn string_data(&mut self, name: &str, args: &[Located<DirArg>], zero: bool, loc: &SourceLoc) {
+        let mut bytes = Vec::new();
+        for a in args {
+            match &a.value {
+                DirArg::Str(s) => {
+                    bytes.extend(s.chars().map(|c| c as u32 as u8));
+                    if zero {
+                        bytes.push(0);
+                    }
+                }
+                _ => self.error(&a.loc, format!("`{name}` needs strings")),
+            }
+        }
+        self.raw_data(bytes, loc);
     }
 
     pub(super) fn error(&mut self, loc: &SourceLoc, msg: impl Into<String>) {

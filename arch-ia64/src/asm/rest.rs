@@ -136,21 +136,7 @@ impl Assembler {
             }
             ".xstring" | ".xstringz" if !unaligned => {
                 let zero = base == ".xstringz";
-                self.emit_into_section(name, args, loc, |asm, rest| {
-                    let mut bytes = Vec::new();
-                    for a in rest {
-                        match &a.value {
-                            DirArg::Str(s) => {
-                                bytes.extend(s.chars().map(|c| c as u32 as u8));
-                                if zero {
-                                    bytes.push(0);
-                                }
-                            }
-                            _ => asm.error(&a.loc, format!("`{name}` needs strings")),
-                        }
-                    }
-                    asm.raw_data(bytes, loc);
-                });
+                self.emit_into_section(name, args, loc, |asm, rest| asm.string_data(name, rest, zero, loc));
             }
             _ => return false,
         }
