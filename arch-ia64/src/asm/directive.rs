@@ -472,6 +472,18 @@ impl Assembler {
     /// (gas bundles `[99:] ld1 ;; .xdata4 "__ex_table", 99b-. ; st1` as `ld1 ;; · st1`).
     fn xdata(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) {
         let size: usize = name.strip_prefix(".xdata").and_then(|n| n.parse().ok()).unwrap_or(1);
+        self.emit_into_section(name, args, loc, |asm, rest| asm.data(size, true, rest, loc));
+    }
+
+    /// Runs `emit` with the arguments after the first, in the section the first names, then
+    /// comes back (no flush point, as `.xdataN`).
+    pub(super) fn emit_into_section(
+        &mut self,
+        name: &str,
+        args: &[Located<DirArg>],
+        loc: &SourceLoc,
+        emit: impl FnOnce(&mut Assembler, &[Located<DirArg>]),
+    ) {
         let Some(sec_name) = args.first().and_then(|a| section_name(&a.value)) else {
             self.error(loc, format!("`{name}` needs a section name"));
             return;
@@ -491,7 +503,7 @@ impl Assembler {
         }
         let back = self.current;
         self.current = target;
-        self.data(size, true, args.get(1..).unwrap_or_default(), loc);
+        emit(self, args.get(1..).unwrap_or_default());
         self.current = back;
     }
 
