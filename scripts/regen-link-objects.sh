@@ -1,28 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the linker's test objects (tests/data/link/NAME.o) from the committed sources
-# tests/data/link/NAME.S with GNU as 2.40 for ia64 (`ia64-linux-gnu-as -x`, run inside a temp
-# dir so no path leaks into the object).
+# tests/data/link/NAME.S with GNU as 2.40 for ia64 (see scripts/lib/assemble-objects.sh).
 #
 # Usage: scripts/regen-link-objects.sh
-# The tool can be overridden with IA64_AS. Deterministic: sorted order, LC_ALL=C.
+# The tool can be overridden with IA64_AS.
 set -euo pipefail
-export LC_ALL=C
-
-AS=${IA64_AS:-ia64-linux-gnu-as}
-command -v "$AS" >/dev/null 2>&1 || { echo "regen-link-objects: $AS not found (install binutils-ia64-linux-gnu)" >&2; exit 1; }
-version=$("$AS" --version | sed -n '1s/.* \([0-9][0-9.]*\)$/\1/p')
-[[ "$version" == "2.40" ]] || { echo "regen-link-objects: $AS is $version; the objects are pinned to 2.40" >&2; exit 1; }
-
-dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../tests/data/link" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-count=0
-for path in $(cd "$dir" && printf '%s\n' *.S | sort); do
-    name=${path%.S}
-    rm -f "$work"/*
-    cp "$dir/$name.S" "$work/$name.S"
-    (cd "$work" && "$AS" -x "$name.S" -o "$name.o") 2>/dev/null || { echo "regen-link-objects: $name.S failed" >&2; exit 1; }
-    cp "$work/$name.o" "$dir/$name.o"
-    count=$((count + 1))
-done
-echo "regen-link-objects: $count objects written"
+exec "$(dirname "${BASH_SOURCE[0]}")/lib/assemble-objects.sh" regen-link-objects tests/data/link

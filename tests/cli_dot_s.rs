@@ -13,9 +13,7 @@ const SOURCE: &str =
     "#define COUNT 5\n\t.text\n#if 0\n\tnop.m 1 /* a comment\n   over two lines */\n#endif\n\tnop.m 2\n\t;;\n";
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acctemu-dot-s-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    dir
+    common::scratch_dir(&format!("dot-s-{tag}"))
 }
 
 /// The `.text` bytes `acctemu asm` writes for `file`, and its stdout.

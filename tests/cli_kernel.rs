@@ -7,9 +7,7 @@ use common::acctemu;
 use std::path::PathBuf;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acctemu-cli-kernel-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("cli-kernel-{name}"))
 }
 
 #[test]

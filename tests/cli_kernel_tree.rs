@@ -12,9 +12,7 @@ const V2: &str = "traces/ia64/linux-6.1/v2.config";
 const NONE: &str = "traces/ia64/linux-6.1/none.config";
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acctemu-cli-kernel-tree-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir(&format!("cli-kernel-tree-{name}"))
 }
 
 #[test]

@@ -19,9 +19,7 @@ fn twice(args: &[&str]) -> String {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acctemu-cli-sweep-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::scratch_dir(&format!("cli-sweep-{name}"))
 }
 
 fn u(v: &serde_json::Value) -> u64 {

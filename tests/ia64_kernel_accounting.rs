@@ -93,35 +93,24 @@ fn options() -> ScenarioOptions {
 fn show(name: &str, r: &AccountingRun) -> String {
     let user_ticks = r.log.ticks.iter().filter(|t| t.1).count();
     let e = &r.stamps;
-    if e.unstamped_trips == e.trips {
-        return format!(
-            "{name}: {} cycles, {} instructions, {} kernel entries, {} ticks ({user_ticks} of them in user mode), {} \
-             switches, {} reports\n{}no stamps (thread_info has no accounting fields)\n",
-            r.cycles,
-            r.instructions,
-            r.entries,
-            r.ticks,
-            r.log.switches.len(),
-            r.log.reports.len(),
-            r.verdict
-        );
-    }
-    format!(
+    let head = format!(
         "{name}: {} cycles, {} instructions, {} kernel entries, {} ticks ({user_ticks} of them in user mode), {} \
-         switches, {} reports\n{}stamps: {} round trips; kernel cycles on the user side of the ledger: {} before the \
-         entry's first stamp, {} after the exit's last, {} in {} trips with no stamp (light-weight fsys)\n",
+         switches, {} reports\n{}",
         r.cycles,
         r.instructions,
         r.entries,
         r.ticks,
         r.log.switches.len(),
         r.log.reports.len(),
-        r.verdict,
-        e.trips,
-        e.head_cycles,
-        e.tail_cycles,
-        e.unstamped_cycles,
-        e.unstamped_trips,
+        r.verdict
+    );
+    if e.unstamped_trips == e.trips {
+        return format!("{head}no stamps (thread_info has no accounting fields)\n");
+    }
+    format!(
+        "{head}stamps: {} round trips; kernel cycles on the user side of the ledger: {} before the entry's first \
+         stamp, {} after the exit's last, {} in {} trips with no stamp (light-weight fsys)\n",
+        e.trips, e.head_cycles, e.tail_cycles, e.unstamped_cycles, e.unstamped_trips,
     )
 }
 

@@ -18,7 +18,8 @@ use std::path::PathBuf;
 
 /// A scratch directory of this test process, emptied first.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acctemu-robustness-objects-{}-{name}", std::process::id()));
+    let dir = common::scratch_dir(&format!("robustness-objects-{name}"));
+    // Fresh: a stale directory of the same name would keep earlier files.
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir

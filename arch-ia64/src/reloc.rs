@@ -375,6 +375,20 @@ pub fn choose_gp(layout: &GpLayout) -> Result<u64, String> {
 /// ld's LDXMOV relaxation: the `ld8 r1 = [r3]` at `offset` (bundle + slot) becomes
 /// `(qp) mov r1 = r3` (A4 `adds r1 = 0, r3`), or `nop.m 0` when r1 = r3.
 fn relax_ldxmov(bytes: &mut [u8], offset: u64, ctx: &RelocCtx) -> Result<(), ElfError> {
+    let (word, mut bundle, slot) = bundle_at(bytes, offset, ctx)?;
+    let shift = 5 + 41 * slot;
+    let mask = ((1u128 << 41) - 1) << shift;
+    let insn = ((bundle & mask) >> shift) as u64;
+    let (r1, r3) = ((insn >> 6) & 0x7F, (insn >> 20) & 0x7F);
+    let new = if r1 == r3 { 0x800_0000 } else { (insn & 0x7F0_1FFF) | 0x108_0000_0000 };
+    bundle = (bundle & !mask) | (u128::from(new) << shift);
+    word.copy_from_slice(&bundle.to_le_bytes());
+    Ok(())
+}
+
+/// The bundle holding the instruction at `offset` (bundle address + slot): its bytes, its
+/// value and the slot; slot 3 or a bundle past the section's end is out of the section.
+fn bundle_at<'a>(bytes: &'a mut [u8], offset: u64, ctx: &RelocCtx) -> Result<(&'a mut [u8], u128, u32), ElfError> {
     let out = || ElfError::OutOfSection { type_name: ctx.type_name.clone(), section: ctx.section.clone(), offset };
     let slot = (offset & 3) as u32;
     if slot == 3 {
@@ -384,15 +398,8 @@ fn relax_ldxmov(bytes: &mut [u8], offset: u64, ctx: &RelocCtx) -> Result<(), Elf
     let word = bytes.get_mut(start..start.checked_add(16).ok_or_else(out)?).ok_or_else(out)?;
     let mut b = [0u8; 16];
     b.copy_from_slice(word);
-    let mut bundle = u128::from_le_bytes(b);
-    let shift = 5 + 41 * slot;
-    let mask = ((1u128 << 41) - 1) << shift;
-    let insn = ((bundle & mask) >> shift) as u64;
-    let (r1, r3) = ((insn >> 6) & 0x7F, (insn >> 20) & 0x7F);
-    let new = if r1 == r3 { 0x800_0000 } else { (insn & 0x7F0_1FFF) | 0x108_0000_0000 };
-    bundle = (bundle & !mask) | (u128::from(new) << shift);
-    word.copy_from_slice(&bundle.to_le_bytes());
-    Ok(())
+    let bundle = u128::from_le_bytes(b);
+    Ok((word, bundle, slot))
 }
 
 /// The thread control block below the TLS block (variant I): 16 bytes rounded up to the
@@ -429,16 +436,7 @@ fn install(field: Field, value: u64, offset: u64, bytes: &mut [u8], ctx: &RelocC
         Field::Data64(endian) => return patch(bytes, offset, 8, value, endian, ctx),
         _ => {}
     }
-    let out = || ElfError::OutOfSection { type_name: ctx.type_name.clone(), section: ctx.section.clone(), offset };
-    let slot = (offset & 3) as u32;
-    if slot == 3 {
-        return Err(out());
-    }
-    let start = usize::try_from(offset & !0xF).map_err(|_| out())?;
-    let word = bytes.get_mut(start..start.checked_add(16).ok_or_else(out)?).ok_or_else(out)?;
-    let mut b = [0u8; 16];
-    b.copy_from_slice(word);
-    let mut bundle = u128::from_le_bytes(b);
+    let (word, mut bundle, slot) = bundle_at(bytes, offset, ctx)?;
     // Instruction bit k of slot n is bundle bit 5 + 41n + k.
     let put = |bundle: &mut u128, slot: u32, at: u32, width: u32, bits: u64| {
         let shift = 5 + 41 * slot + at;

@@ -56,6 +56,30 @@ pub struct RelocCtx {
     pub type_name: String,
 }
 
+impl Reloc {
+    /// The object relocation `r` in a section placed at `sec_addr`, against a symbol of value
+    /// `symbol`; no GOT slot yet.
+    pub(crate) fn of(r: &goblin::elf::Reloc, sec_addr: u64, symbol: u64) -> Self {
+        Reloc {
+            r_type: r.r_type,
+            offset: r.r_offset,
+            place: sec_addr.wrapping_add(r.r_offset),
+            symbol,
+            addend: r.r_addend.unwrap_or(0),
+            got: None,
+        }
+    }
+}
+
+impl RelocCtx {
+    /// The names of a relocation of type `r_type` in `section` against `symbol`; the type is
+    /// named by `rules`, or by its number when they do not know it.
+    pub(crate) fn of(rules: &dyn Relocations, r_type: u32, section: &str, symbol: String) -> Self {
+        let type_name = rules.name(r_type).map_or_else(|| format!("type {r_type}"), str::to_string);
+        RelocCtx { section: section.to_string(), symbol, type_name }
+    }
+}
+
 /// An architecture's relocation rules.
 pub trait Relocations {
     /// The `e_machine` these rules are for (EM_X86_64 = 62, EM_S390 = 22).
@@ -499,6 +523,29 @@ pub fn add_symbols(elf: &Elf<'_>, index_of: &[Option<usize>], relocatable: bool,
     read_symbols(elf, index_of, relocatable, image);
 }
 
+/// The kind and bytes of the allocated section `sh` named `name` (zeros for NOBITS, at most
+/// 4 GiB); a size that does not fit or a section past the end of `bytes` is an error.
+pub(crate) fn section_contents(
+    sh: &goblin::elf::SectionHeader,
+    bytes: &[u8],
+    name: &str,
+) -> Result<(SectionKind, Vec<u8>), ElfError> {
+    let size = usize::try_from(sh.sh_size).map_err(|_| ElfError::SectionTooLarge(name.to_string()))?;
+    if sh.sh_type == SHT_NOBITS {
+        if size > 1 << 32 {
+            return Err(ElfError::SectionTooLarge(name.to_string()));
+        }
+        return Ok((SectionKind::Bss, vec![0; size]));
+    }
+    let slice = sh
+        .sh_offset
+        .checked_add(sh.sh_size)
+        .and_then(|end| bytes.get(usize::try_from(sh.sh_offset).ok()?..usize::try_from(end).ok()?))
+        .ok_or_else(|| ElfError::TruncatedSection(name.to_string()))?;
+    let kind = if sh.sh_flags & u64::from(SHF_EXECINSTR) != 0 { SectionKind::Code } else { SectionKind::Data };
+    Ok((kind, slice.to_vec()))
+}
+
 /// Copies the allocated sections; returns ELF section index -> image section index.
 fn read_sections(elf: &Elf<'_>, bytes: &[u8], image: &mut Image) -> Result<Vec<Option<usize>>, ElfError> {
     let mut index_of = vec![None; elf.section_headers.len()];
@@ -507,21 +554,7 @@ fn read_sections(elf: &Elf<'_>, bytes: &[u8], image: &mut Image) -> Result<Vec<O
             continue;
         }
         let name = elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("").to_string();
-        let size = usize::try_from(sh.sh_size).map_err(|_| ElfError::SectionTooLarge(name.clone()))?;
-        let (kind, data) = if sh.sh_type == SHT_NOBITS {
-            if size > 1 << 32 {
-                return Err(ElfError::SectionTooLarge(name));
-            }
-            (SectionKind::Bss, vec![0; size])
-        } else {
-            let slice = sh
-                .sh_offset
-                .checked_add(sh.sh_size)
-                .and_then(|end| bytes.get(usize::try_from(sh.sh_offset).ok()?..usize::try_from(end).ok()?))
-                .ok_or_else(|| ElfError::TruncatedSection(name.clone()))?;
-            let kind = if sh.sh_flags & u64::from(SHF_EXECINSTR) != 0 { SectionKind::Code } else { SectionKind::Data };
-            (kind, slice.to_vec())
-        };
+        let (kind, data) = section_contents(sh, bytes, &name)?;
         // A section whose end wraps past 2^64 cannot be mapped or run (executables keep
         // their addresses; the IA-64 fuzz target found the case first).
         if sh.sh_addr.checked_add(sh.sh_size).is_none() {
@@ -674,18 +707,10 @@ fn relocate(
                 let next = got_slots.len() as u64 * 8;
                 got_slots.entry((symbol_name.clone(), symbol)).or_insert(next);
             }
-            let type_name = rules.name(r.r_type).map_or_else(|| format!("type {}", r.r_type), str::to_string);
             pending.push(Pending {
                 target,
-                reloc: Reloc {
-                    r_type: r.r_type,
-                    offset: r.r_offset,
-                    place: sec_addr.wrapping_add(r.r_offset),
-                    symbol,
-                    addend: r.r_addend.unwrap_or(0),
-                    got: None,
-                },
-                ctx: RelocCtx { section: sec_name.clone(), symbol: symbol_name, type_name },
+                reloc: Reloc::of(&r, sec_addr, symbol),
+                ctx: RelocCtx::of(rules, r.r_type, &sec_name, symbol_name),
             });
         }
     }

@@ -359,22 +359,14 @@ pub fn load_objects(
                     }
                     continue;
                 };
-                let type_name = rules.name(r.r_type).map_or_else(|| format!("type {}", r.r_type), str::to_string);
                 pending.push(Pending {
                     obj: oi,
                     target,
-                    reloc: Reloc {
-                        r_type: r.r_type,
-                        offset: r.r_offset,
-                        place: sec_addr.wrapping_add(r.r_offset),
-                        symbol,
-                        addend: r.r_addend.unwrap_or(0),
-                        got: None,
-                    },
+                    reloc: Reloc::of(&r, sec_addr, symbol),
                     section_base,
                     is_gp: name == "__gp" && !values.contains_key("__gp"),
                     local: r.r_sym != 0 && sym.st_bind() == STB_LOCAL,
-                    ctx: RelocCtx { section: sec_name.clone(), symbol: name, type_name },
+                    ctx: RelocCtx::of(rules, r.r_type, &sec_name, name),
                 });
             }
         }

@@ -18,6 +18,17 @@ pub fn acctemu(args: &[&str]) -> std::process::Output {
         .expect("runs acctemu")
 }
 
+/// The scratch directory `acctemu-NAME-PID` under the system temp dir, created if missing.
+///
+/// # Panics
+/// When the directory cannot be created.
+#[allow(dead_code)] // not every test file uses every helper
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("acctemu-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
 /// Whether the oracles must be present (`ACCTEMU_REQUIRE_ORACLES=1`, set by `.ci/run`).
 pub fn oracles_required() -> bool {
     std::env::var("ACCTEMU_REQUIRE_ORACLES").is_ok_and(|v| v == "1")

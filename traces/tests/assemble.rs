@@ -2,18 +2,10 @@
 //! run through the C preprocessor with the same defines (live when the tools are installed;
 //! required when `ACCTEMU_REQUIRE_ORACLES=1`).
 
-use std::path::PathBuf;
 use std::process::Command;
 
-/// The full path of `tool` on PATH; a missing tool skips the live check unless the oracles
-/// are required, in which case the test fails.
-fn oracle(tool: &str) -> Option<PathBuf> {
-    let found =
-        std::env::var_os("PATH").iter().flat_map(std::env::split_paths).map(|d| d.join(tool)).find(|p| p.is_file());
-    let required = std::env::var("ACCTEMU_REQUIRE_ORACLES").is_ok_and(|v| v == "1");
-    assert!(found.is_some() || !required, "oracle `{tool}` not on PATH but ACCTEMU_REQUIRE_ORACLES=1");
-    found
-}
+mod oracles;
+use oracles::oracle;
 
 /// The catalogue's ia64 versions (the x86 ones are compiled objects: tests/x86_objects.rs).
 fn ia64() -> impl Iterator<Item = &'static traces::Trace> {

@@ -7,16 +7,13 @@ use std::process::Command;
 
 use traces::bench::{Loops, S390X, X86_64};
 
-fn required() -> bool {
-    std::env::var("ACCTEMU_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
-}
+mod oracles;
+use oracles::required;
 
 /// Whether `tool` is on PATH; a missing tool skips the live check unless the oracles are
 /// required, in which case the test fails.
 fn on_path(tool: &str) -> bool {
-    let found = std::env::var_os("PATH").iter().flat_map(std::env::split_paths).any(|d| d.join(tool).is_file());
-    assert!(found || !required(), "oracle `{tool}` not on PATH but ACCTEMU_REQUIRE_ORACLES=1");
-    found
+    oracles::oracle(tool).is_some()
 }
 
 fn bench_dir() -> PathBuf {

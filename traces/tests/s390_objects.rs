@@ -11,18 +11,8 @@ use std::process::Command;
 use emu_core::harness::Harness;
 use traces::{Arch, PathKind, Trace};
 
-/// The full path of `tool` on PATH; a missing tool skips the live check unless the oracles
-/// are required, in which case the test fails.
-fn oracle(tool: &str) -> Option<PathBuf> {
-    let found =
-        std::env::var_os("PATH").iter().flat_map(std::env::split_paths).map(|d| d.join(tool)).find(|p| p.is_file());
-    assert!(found.is_some() || !required(), "oracle `{tool}` not on PATH but ACCTEMU_REQUIRE_ORACLES=1");
-    found
-}
-
-fn required() -> bool {
-    std::env::var("ACCTEMU_REQUIRE_ORACLES").is_ok_and(|v| v == "1")
-}
+mod oracles;
+use oracles::{oracle, required};
 
 fn s390_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("s390")

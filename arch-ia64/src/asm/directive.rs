@@ -202,20 +202,7 @@ impl Assembler {
                 }
             }
             ".ascii" | ".asciz" | ".string" | "string" | "stringz" => {
-                let zero = name != ".ascii" && name != "string";
-                let mut bytes = Vec::new();
-                for a in args {
-                    match &a.value {
-                        DirArg::Str(s) => {
-                            bytes.extend(s.chars().map(|c| c as u32 as u8));
-                            if zero {
-                                bytes.push(0);
-                            }
-                        }
-                        _ => self.error(&a.loc, format!("`{name}` needs strings")),
-                    }
-                }
-                self.raw_data(bytes, loc);
+                self.string_data(name, args, name != ".ascii" && name != "string", loc)
             }
             ".pred.rel" | ".pred.rel.mutex" | ".pred.rel.clear" | ".pred.rel.imply" | ".pred.safe_across_calls" => {
                 self.pred_rel(name, args, loc)
@@ -229,6 +216,24 @@ impl Assembler {
             }
             _ => self.error(loc, format!("unknown directive `{name}`")),
         }
+    }
+
+    /// The string directives (`.ascii`, `.string`, `.xstring`, ...): each string's bytes, NUL
+    /// terminated when `zero`; a non-string argument is an error naming the directive.
+    pub(super) fn string_data(&mut self, name: &str, args: &[Located<DirArg>], zero: bool, loc: &SourceLoc) {
+        let mut bytes = Vec::new();
+        for a in args {
+            match &a.value {
+                DirArg::Str(s) => {
+                    bytes.extend(s.chars().map(|c| c as u32 as u8));
+                    if zero {
+                        bytes.push(0);
+                    }
+                }
+                _ => self.error(&a.loc, format!("`{name}` needs strings")),
+            }
+        }
+        self.raw_data(bytes, loc);
     }
 
     pub(super) fn error(&mut self, loc: &SourceLoc, msg: impl Into<String>) {
@@ -467,6 +472,18 @@ impl Assembler {
     /// (gas bundles `[99:] ld1 ;; .xdata4 "__ex_table", 99b-. ; st1` as `ld1 ;; · st1`).
     fn xdata(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) {
         let size: usize = name.strip_prefix(".xdata").and_then(|n| n.parse().ok()).unwrap_or(1);
+        self.emit_into_section(name, args, loc, |asm, rest| asm.data(size, true, rest, loc));
+    }
+
+    /// Runs `emit` with the arguments after the first, in the section the first names, then
+    /// comes back (no flush point, as `.xdataN`).
+    pub(super) fn emit_into_section(
+        &mut self,
+        name: &str,
+        args: &[Located<DirArg>],
+        loc: &SourceLoc,
+        emit: impl FnOnce(&mut Assembler, &[Located<DirArg>]),
+    ) {
         let Some(sec_name) = args.first().and_then(|a| section_name(&a.value)) else {
             self.error(loc, format!("`{name}` needs a section name"));
             return;
@@ -486,7 +503,7 @@ impl Assembler {
         }
         let back = self.current;
         self.current = target;
-        self.data(size, true, args.get(1..).unwrap_or_default(), loc);
+        emit(self, args.get(1..).unwrap_or_default());
         self.current = back;
     }
 

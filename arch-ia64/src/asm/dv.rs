@@ -281,6 +281,15 @@ struct Mutex {
     path: usize,
 }
 
+/// One instruction as both modes see it before checking (see `DvChecker::prepare`).
+struct Prepared {
+    class: Class,
+    loop_branch: bool,
+    branch: bool,
+    taken: bool,
+    uses: Uses,
+}
+
 /// The uses of one instruction: `regs` are recorded, `chks` are checked against the record.
 #[derive(Default)]
 struct Uses {
@@ -399,6 +408,15 @@ impl DvChecker {
     }
 
     fn check_and_record(&mut self, insn: &DvInsn) -> Vec<Diagnostic> {
+        let p = self.prepare(insn);
+        let out = self.check(insn, &p.uses);
+        self.record(insn, &p);
+        out
+    }
+
+    /// What both modes derive from `insn` before checking it: its class, how it branches and
+    /// the uses it makes (with `.mem.offset` applied).
+    fn prepare(&mut self, insn: &DvInsn) -> Prepared {
         let class = classify(insn);
         let loop_branch = is_loop_branch(insn);
         let branch = !loop_branch && matches!(insn.kind, DvKind::Branch { .. });
@@ -407,15 +425,18 @@ impl DvChecker {
                 || matches!(insn.sem, Some(Op::Branch { kind: BrKind::Ia, .. })));
         let mut uses = collect_uses(insn, class, branch || insn.kind == DvKind::Rfi || wtop_wexit(insn));
         self.apply_mem_offset(class, &mut uses);
-        let out = self.check(insn, &uses);
+        Prepared { class, loop_branch, branch, taken, uses }
+    }
+
+    /// Records a checked `insn` as both modes do.
+    fn record(&mut self, insn: &DvInsn, p: &Prepared) {
         // Branches and rfi record only their predicate read, and no row of this module has a
         // branch predicate read on its first side.
-        if !branch && insn.kind != DvKind::Rfi {
-            self.mark(insn, &uses);
+        if !p.branch && insn.kind != DvKind::Rfi {
+            self.mark(insn, &p.uses);
         }
-        self.update(insn, branch, taken);
-        self.note_predicates(insn, branch, taken, loop_branch);
-        out
+        self.update(insn, p.branch, p.taken);
+        self.note_predicates(insn, p.branch, p.taken, p.loop_branch);
     }
 
     fn check(&self, insn: &DvInsn, uses: &Uses) -> Vec<Diagnostic> {
@@ -680,26 +701,15 @@ impl DvChecker {
     /// serialization, and the search starts over), then record `insn` as [`DvChecker::insn`]
     /// does. Returns what must be inserted before `insn`, in order; no warning is made.
     pub fn auto_insn(&mut self, insn: &DvInsn) -> Vec<AutoAction> {
-        let class = classify(insn);
-        let loop_branch = is_loop_branch(insn);
-        let branch = !loop_branch && matches!(insn.kind, DvKind::Branch { .. });
-        let taken = branch
-            && (matches!(insn.kind, DvKind::Branch { unconditional: true, .. })
-                || matches!(insn.sem, Some(Op::Branch { kind: BrKind::Ia, .. })));
-        let mut uses = collect_uses(insn, class, branch || insn.kind == DvKind::Rfi || wtop_wexit(insn));
-        self.apply_mem_offset(class, &mut uses);
-        dv_sys::add(insn, class, self.rot_grs, &mut uses);
+        let mut p = self.prepare(insn);
+        dv_sys::add(insn, p.class, self.rot_grs, &mut p.uses);
         let mut actions = Vec::new();
         // Each round removes at least the conflicting entry, so this ends.
-        while let Some(i) = self.entries.iter().position(|e| self.conflict(e, insn, &uses).is_some()) {
+        while let Some(i) = self.entries.iter().position(|e| self.conflict(e, insn, &p.uses).is_some()) {
             let e = self.entries[i].clone();
             self.resolve(&e, i, &mut actions);
         }
-        if !branch && insn.kind != DvKind::Rfi {
-            self.mark(insn, &uses);
-        }
-        self.update(insn, branch, taken);
-        self.note_predicates(insn, branch, taken, loop_branch);
+        self.record(insn, &p);
         actions
     }
 

@@ -251,6 +251,16 @@ impl Expr {
         }
         out
     }
+
+    /// Whether the expression refers to the current location `.`.
+    pub fn has_dot(&self) -> bool {
+        match self {
+            Expr::Dot => true,
+            Expr::Unary(_, x) | Expr::RelocFn(_, x) => x.has_dot(),
+            Expr::Binary(_, a, b) => a.has_dot() || b.has_dot(),
+            _ => false,
+        }
+    }
 }
 
 /// The internal symbol name of the `instance`-th definition (1-based) of numeric local

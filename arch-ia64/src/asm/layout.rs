@@ -528,7 +528,7 @@ impl Assembler {
     fn relocatable(&self, e: &Expr) -> bool {
         // After layout: the value must not change when the sections move (each by a different
         // amount), as for `add r=(end - 16 - start),r2` with both labels in one section.
-        if !self.placed.is_empty() && !has_dot(e) {
+        if !self.placed.is_empty() && !e.has_dot() {
             let at = |shift: u64| {
                 let env = PlacedEnv { asm: self, shift };
                 e.eval(&env)
@@ -947,16 +947,6 @@ impl Assembler {
                 None
             }
         }
-    }
-}
-
-/// Whether `e` refers to the current location `.`.
-fn has_dot(e: &Expr) -> bool {
-    match e {
-        Expr::Dot => true,
-        Expr::Unary(_, x) | Expr::RelocFn(_, x) => has_dot(x),
-        Expr::Binary(_, a, b) => has_dot(a) || has_dot(b),
-        _ => false,
     }
 }
 

@@ -11,7 +11,6 @@ use super::layout::Assembler;
 use super::reloc::{Reloc, RelocType};
 use super::syntax::{DirArg, Located, Reg};
 use emu_core::error::{Diagnostic, SourceLoc};
-use emu_core::image::SectionKind;
 
 /// The MSB twin of each little-endian data relocation gas can emit (its number is one less).
 const MSB: &[(u32, &str)] = &[
@@ -136,21 +135,7 @@ impl Assembler {
             }
             ".xstring" | ".xstringz" if !unaligned => {
                 let zero = base == ".xstringz";
-                self.emit_into_section(name, args, loc, |asm, rest| {
-                    let mut bytes = Vec::new();
-                    for a in rest {
-                        match &a.value {
-                            DirArg::Str(s) => {
-                                bytes.extend(s.chars().map(|c| c as u32 as u8));
-                                if zero {
-                                    bytes.push(0);
-                                }
-                            }
-                            _ => asm.error(&a.loc, format!("`{name}` needs strings")),
-                        }
-                    }
-                    asm.raw_data(bytes, loc);
-                });
+                self.emit_into_section(name, args, loc, |asm, rest| asm.string_data(name, rest, zero, loc));
             }
             _ => return false,
         }
@@ -186,39 +171,5 @@ impl Assembler {
         if !word.eq_ignore_ascii_case("c") {
             self.error(&a.loc, format!("Radix `{word}' unsupported or invalid"));
         }
-    }
-
-    /// Runs `emit` with the arguments after the first, in the section the first names, then
-    /// comes back (no flush point, like `.xdataN`).
-    fn emit_into_section(
-        &mut self,
-        name: &str,
-        args: &[Located<DirArg>],
-        loc: &SourceLoc,
-        emit: impl FnOnce(&mut Assembler, &[Located<DirArg>]),
-    ) {
-        let sec_name = match args.first().map(|a| &a.value) {
-            Some(DirArg::Expr(Expr::Sym(s))) | Some(DirArg::Str(s)) => s.clone(),
-            _ => {
-                self.error(loc, format!("`{name}` needs a section name"));
-                return;
-            }
-        };
-        // gas's `.data` and `.bss` exist from the start (issue 13: no warning for them).
-        if !self.section_index.contains_key(&sec_name) && !matches!(sec_name.as_str(), ".data" | ".bss") {
-            self.warnings.push(Diagnostic::warning(
-                loc.clone(),
-                "Creating sections with .xdataN/.xrealN/.xstringZ is deprecated.",
-            ));
-        }
-        let target = self.section_id(&sec_name, None);
-        if self.sections[target].kind == SectionKind::Code {
-            self.error(loc, format!("`{name}` into code section `{sec_name}` is not supported"));
-            return;
-        }
-        let back = self.current;
-        self.current = target;
-        emit(self, args.get(1..).unwrap_or_default());
-        self.current = back;
     }
 }

@@ -8,15 +8,6 @@ use super::reloc::{split, Field, Reloc, RelocType};
 use super::syntax::{InsnSyntax, Located, Operand};
 use emu_core::error::{Diagnostic, SourceLoc};
 
-fn has_dot(e: &Expr) -> bool {
-    match e {
-        Expr::Dot => true,
-        Expr::Unary(_, x) | Expr::RelocFn(_, x) => has_dot(x),
-        Expr::Binary(_, a, b) => has_dot(a) || has_dot(b),
-        _ => false,
-    }
-}
-
 /// The name gas gives the relocation operators `funcs` would need in `field` when no such
 /// relocation exists (`@gprel` in `adds`'s 14 bits is "GPREL14"); gas then warns "Cannot
 /// express ... relocation" and relocates the plain value instead (gas's `reloc-bad.s`).
@@ -110,7 +101,7 @@ impl Assembler {
     /// relocation code takes as PC-relative (issue 13). `place` is the field's offset in the
     /// section (a bundle's for an instruction). `None` when `e` has no such form.
     pub(super) fn label_difference(&self, e: &Expr, section: usize, place: u64) -> Option<Expr> {
-        if !matches!(e, Expr::Binary(..) | Expr::Unary(..)) || has_dot(e) {
+        if !matches!(e, Expr::Binary(..) | Expr::Unary(..)) || e.has_dot() {
             return None;
         }
         let local = |s: &str| match self.placed.get(s) {

@@ -141,10 +141,9 @@ fn model_cycles(params: &X86Params, elem: &[IssueInfo<'static>], minus_or: bool)
     }
 }
 
-/// `(name, measured cycles)` for every numeric line of calibration.txt.
-fn measurements() -> Vec<(&'static str, f64)> {
-    CALIBRATION
-        .lines()
+/// `(name, measured cycles)` for every numeric line of a calibration file's `text`.
+fn measurements_of(text: &'static str) -> Vec<(&'static str, f64)> {
+    text.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| {
             let mut w = l.split_whitespace();
@@ -155,9 +154,19 @@ fn measurements() -> Vec<(&'static str, f64)> {
         .collect()
 }
 
-/// Rows `(kernel, measured, model)` for `params`.
+/// `(name, measured cycles)` for every numeric line of calibration.txt.
+fn measurements() -> Vec<(&'static str, f64)> {
+    measurements_of(CALIBRATION)
+}
+
+/// Rows `(kernel, measured, model)` for `params` against calibration.txt.
 fn compare(params: &X86Params) -> Vec<(&'static str, f64, f64)> {
-    measurements()
+    compare_with(params, CALIBRATION)
+}
+
+/// Rows `(kernel, measured, model)` for `params` against the calibration file's `text`.
+fn compare_with(params: &X86Params, text: &'static str) -> Vec<(&'static str, f64, f64)> {
+    measurements_of(text)
         .into_iter()
         .filter_map(|(name, measured)| {
             let (elem, minus_or) = kernel(name)?;
@@ -233,21 +242,7 @@ const GC_UNMODELLED: [(&str, &str); 4] = [
 ];
 
 fn compare_gc() -> Vec<(&'static str, f64, f64)> {
-    let params = X86Params::golden_cove();
-    CALIBRATION_GC
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| {
-            let mut w = l.split_whitespace();
-            let name = w.next()?;
-            let value = w.next()?.parse::<f64>().ok()?;
-            (w.next() == Some("cycles")).then_some((name, value))
-        })
-        .filter_map(|(name, measured)| {
-            let (elem, minus_or) = kernel(name)?;
-            Some((name, measured, model_cycles(&params, &elem, minus_or)))
-        })
-        .collect()
+    compare_with(&X86Params::golden_cove(), CALIBRATION_GC)
 }
 
 #[test]

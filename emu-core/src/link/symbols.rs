@@ -3,14 +3,14 @@
 
 use std::collections::BTreeMap;
 
-use goblin::elf::section_header::{SHF_ALLOC, SHF_EXECINSTR, SHN_ABS, SHN_COMMON, SHN_UNDEF, SHT_NOBITS};
+use goblin::elf::section_header::{SHF_ALLOC, SHN_ABS, SHN_COMMON, SHN_UNDEF};
 use goblin::elf::sym::{STB_LOCAL, STB_WEAK, STT_FILE, STT_FUNC, STT_OBJECT, STT_SECTION};
 use goblin::elf::Elf;
 
 use super::layout::{output_base_of, Output};
 use super::LinkError;
-use crate::elf::ElfError;
-use crate::image::{Binding, Image, Section, SectionKind, Symbol, SymbolKind};
+use crate::elf::section_contents;
+use crate::image::{Binding, Image, Section, Symbol, SymbolKind};
 
 /// One parsed input object.
 pub(super) struct Input<'a> {
@@ -59,22 +59,7 @@ pub(super) fn read_sections(
             }
             let name = input.elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("").to_string();
             let err = |error| LinkError::Object { object: input.name.clone(), error: Box::new(error) };
-            let size = usize::try_from(sh.sh_size).map_err(|_| err(ElfError::SectionTooLarge(name.clone())))?;
-            let (kind, data) = if sh.sh_type == SHT_NOBITS {
-                if size > 1 << 32 {
-                    return Err(err(ElfError::SectionTooLarge(name)));
-                }
-                (SectionKind::Bss, vec![0; size])
-            } else {
-                let slice = sh
-                    .sh_offset
-                    .checked_add(sh.sh_size)
-                    .and_then(|end| bytes.get(usize::try_from(sh.sh_offset).ok()?..usize::try_from(end).ok()?))
-                    .ok_or_else(|| err(ElfError::TruncatedSection(name.clone())))?;
-                let kind =
-                    if sh.sh_flags & u64::from(SHF_EXECINSTR) != 0 { SectionKind::Code } else { SectionKind::Data };
-                (kind, slice.to_vec())
-            };
+            let (kind, data) = section_contents(sh, bytes, &name).map_err(err)?;
             if let Some(slot) = input.placed.get_mut(i) {
                 *slot = Some(image.sections.len());
             }
