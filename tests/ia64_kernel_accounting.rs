@@ -3,32 +3,22 @@
 //! CONFIG_VIRT_CPU_ACCOUNTING_NATIVE on) and v1 (seed 004's patch reversed by acctemu's patch
 //! code, `tests/ia64_v1_patch.rs`). The real entry.S/ivt.S/fsys.S/gate.S run on the kernel
 //! harness; the accounting C (`arch_ia64::kernel_c`) is bound as stubs; the truth is psr.cpl
-//! of every instruction. Prints true vs accounted utime/stime, where the time went, cycles
-//! per loop iteration and (V.2 overhead)/(V.1 overhead) next to seed 004's 0.670.
+//! of every instruction. The check is the library's (`kernel_c::check`, what `acctemu
+//! scenario ia64/linux-6.1/VERSION` prints); this test prints true vs accounted utime/stime,
+//! where the time went, cycles per loop iteration and per entry kind, and (V.2 overhead)/(V.1
+//! overhead) next to seed 004's 0.670, and checks what holds whatever the verdict.
 //!
 //! Needs the Linux 6.1 tree (`tests/common` `kernel_source`).
 
 mod common;
 
 use acctemu::cli::seed004_v1;
-use arch_ia64::kernel::harness::{HarnessOptions, KernelHarness};
-use arch_ia64::kernel::paths::EntryKind;
 use arch_ia64::kernel::KernelSources;
-use arch_ia64::kernel_c::irq_c::CTiming;
-use arch_ia64::kernel_c::scenario::{self, AccountingRun, ScenarioOptions};
-use arch_ia64::kernel_c::stubs::Peer;
+use arch_ia64::kernel_c::check::{self, AccountingCheck, CheckOptions};
+use arch_ia64::kernel_c::scenario::AccountingRun;
 use arch_ia64::kernel_c::truth::cycles_to_ns;
-use arch_ia64::kernel_c::workload::{Switches, Workload};
-use arch_ia64::kernel_c::{KernelCConfig, TaskLayout};
 use emu_core::kernel::KernelConfig;
-use emu_core::preprocess::{FsLoader, MemLoader, OverlayLoader};
 use std::path::Path;
-
-/// The ITC frequency of seed 004's machine (Madison 1.5 GHz).
-const ITC_FREQ: u64 = 1_500_000_000;
-/// The interval timer's period, scaled down from Linux's itc_freq / HZ (6,000,000 at HZ 250)
-/// so a test run covers many ticks: the C's HZ is set to match (ITC_FREQ / TICK_CYCLES).
-const TICK_CYCLES: u64 = 150_000;
 
 struct Version {
     name: &'static str,
@@ -49,45 +39,12 @@ fn config(native: bool) -> KernelConfig {
     KernelConfig::parse(name, &text).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn build(tree: &Path, v: &Version, v1: &seed004_v1::V1Tree) -> (KernelHarness, TaskLayout) {
-    let config = config(v.native);
-    let mut src = KernelSources::new(tree, config.clone());
-    let mut overlay = MemLoader::new();
+fn run_check(tree: &Path, v: &Version, v1: &seed004_v1::V1Tree, opts: &CheckOptions) -> AccountingCheck {
+    let mut src = KernelSources::new(tree, config(v.native));
     if v.v1 {
         src.replaced = v1.files.iter().map(|f| (f.path.clone(), f.text.clone())).collect();
-        overlay = seed004_v1::overlay(tree, v1);
     }
-    let objects = src.build().unwrap_or_else(|e| panic!("{}: {e}", v.name));
-    let opts = HarnessOptions { timing: true, tick_interval: TICK_CYCLES, budget_per_trip: 1_000_000 };
-    let h = KernelHarness::new(objects, opts).unwrap_or_else(|e| panic!("{}: {e}", v.name));
-    let fs = FsLoader;
-    let loader = OverlayLoader::new(overlay, &fs);
-    let types = arch_ia64::asm_offsets::layouts(tree, &config, &loader).unwrap_or_else(|e| panic!("{e}"));
-    let layout = TaskLayout::from_types(&types).unwrap_or_else(|e| panic!("{e}"));
-    // The C's layout and the assembly's must agree.
-    assert_eq!(Some(layout.task_size), h.offsets.opt("IA64_TASK_SIZE"), "{}", v.name);
-    for (ti, macro_name) in [
-        ("ac_stamp", "TI_AC_STAMP"),
-        ("ac_leave", "TI_AC_LEAVE"),
-        ("ac_stime", "TI_AC_STIME"),
-        ("ac_utime", "TI_AC_UTIME"),
-    ] {
-        assert_eq!(layout.ti(ti), h.offsets.opt(macro_name), "{}: {ti}", v.name);
-    }
-    (h, layout)
-}
-
-fn options() -> ScenarioOptions {
-    let mut workload = Workload::syscall_overhead(20, ITC_FREQ, ITC_FREQ / TICK_CYCLES);
-    workload.tick_cycles = TICK_CYCLES;
-    workload.switches = Switches::EveryTicks(4);
-    ScenarioOptions {
-        workload,
-        timing: CTiming::default(),
-        peer: Peer { task: 0xe000_0000_7000_0000, cycles: 20_000, idle: true },
-        ticks: 12,
-        budget: 40_000_000,
-    }
+    check::check(&src, opts).unwrap_or_else(|e| panic!("{}: {e}", v.name))
 }
 
 fn show(name: &str, r: &AccountingRun) -> String {
@@ -124,44 +81,23 @@ fn assembly_user_ns(r: &AccountingRun) -> u64 {
 fn what_the_kernel_reports_against_the_truth_for_none_v2_v1() {
     let Some(tree) = common::kernel_source() else { return };
     let v1 = seed004_v1::v1_files(&tree).unwrap_or_else(|e| panic!("{e}"));
-    let opts = options();
+    let opts = CheckOptions::default();
     let mut report = String::new();
-    let mut per_iteration = Vec::new();
+    let mut checks = Vec::new();
     for v in &VERSIONS {
-        let (h, layout) = build(&tree, v, &v1);
-        let config = KernelCConfig { native: v.native, hz: ITC_FREQ / TICK_CYCLES, itc_freq: ITC_FREQ };
-        let run = scenario::run(&h, config.clone(), layout, &opts).unwrap_or_else(|e| panic!("{}: {e}", v.name));
-        report.push_str(&show(v.name, &run));
-        report.push('\n');
-
-        // Cycles per loop iteration without ticks (the benchmark's figure), the workload's
-        // iterations.
-        let iterations = opts.workload.iterations as usize;
-        let calls = scenario::calls(&h, &opts.workload).unwrap_or_else(|e| panic!("{e}"));
-        let trips = calls.len() * iterations;
-        let p = h.run(&calls, None, trips, Vec::new()).unwrap_or_else(|e| panic!("{}: {e}", v.name));
-        let kernel: u64 = p.trips.iter().map(|t| t.cycles).sum();
-        let per = kernel as f64 / iterations as f64;
+        let c = run_check(&tree, v, &v1, &opts);
+        let run = &c.run;
+        report.push_str(&show(v.name, run));
         report.push_str(&format!(
-            "{}: {per:.1} kernel cycles per loop iteration ({trips} calls, {} instructions per iteration)\n\n",
-            v.name,
-            p.trips.iter().map(|t| t.instructions).sum::<u64>() / iterations as u64
+            "{}: {:.1} kernel cycles per loop iteration ({} iterations, {:.0} instructions per iteration)\n",
+            v.name, c.cycles_per_iteration, opts.iterations, c.instructions_per_iteration
         ));
-        per_iteration.push(per);
-
-        // Each entry kind on its own (the harness's default stubs: the paths' own cost).
-        for kind in EntryKind::ALL {
-            let p = h.run_kind(kind, 12, Vec::new()).unwrap_or_else(|e| panic!("{} {}: {e}", v.name, kind.name()));
+        for e in &c.entries {
             report.push_str(&format!(
-                "{} {:>11}: {:.1} cycles, {:.1} instructions per round trip (after 2 warm-up trips)\n",
-                v.name,
-                kind.name(),
-                p.mean_cycles(2),
-                p.mean_instructions(2)
+                "{} {:>11}: {:.1} cycles, {:.1} instructions per round trip (after {} warm-up trips)\n",
+                v.name, e.name, e.cycles, e.instructions, opts.warm_up
             ));
         }
-        report.push('\n');
-
         // Checks that hold whatever the verdict.
         assert!(run.truth.user_cycles > 0 && run.truth.kernel_cycles > 0, "{}", v.name);
         assert_eq!(run.ticks, opts.ticks, "{}", v.name);
@@ -174,29 +110,33 @@ fn what_the_kernel_reports_against_the_truth_for_none_v2_v1() {
             assert!(unexplained <= u128::from(run.verdict.tolerance_ns), "{}: {unexplained} ns in no field", v.name);
             // The assembly's own user sum is the true user time plus the kernel cycles its
             // stamps leave on the user side (less what is after the last stamp at the end).
-            let asm_user = assembly_user_ns(&run) as i128 + run.verdict.unexplained_ns;
-            let expected = (run.verdict.utime.true_ns + cycles_to_ns(run.stamps.total(), ITC_FREQ)) as i128;
+            let asm_user = assembly_user_ns(run) as i128 + run.verdict.unexplained_ns;
+            let edges = cycles_to_ns(run.stamps.total(), opts.itc_freq);
+            let expected = (run.verdict.utime.true_ns + edges) as i128;
             report.push_str(&format!(
-                "{}: the assembly's user sum {asm_user} ns = true user {} ns + stamp edges {} ns ({:+} ns)\n",
+                "{}: the assembly's user sum {asm_user} ns = true user {} ns + stamp edges {edges} ns ({:+} ns)\n",
                 v.name,
                 run.verdict.utime.true_ns,
-                cycles_to_ns(run.stamps.total(), ITC_FREQ),
                 asm_user - expected
             ));
             assert!((asm_user - expected).abs() <= 2 * run.stamps.trips as i128 + 1000, "{}", v.name);
         } else {
             // Without the config every tick reports one whole TICK_NSEC.
             let reported = run.verdict.utime.reported_ns + run.verdict.stime.reported_ns;
-            assert_eq!(reported, run.ticks * config.tick_nsec(), "{}", v.name);
+            assert_eq!(reported, run.ticks * c.config.tick_nsec(), "{}", v.name);
         }
+        report.push('\n');
+        checks.push(c);
     }
-    let (none, v2, v1c) = (per_iteration[0], per_iteration[1], per_iteration[2]);
-    let ratio = (v2 - none) / (v1c - none);
+    // A = V.1, B = V.2; the last row is the whole iteration.
+    let d = check::diff(&checks[0], &checks[2], &checks[1]).unwrap_or_else(|e| panic!("{e}"));
+    let iteration = d.calls.last().expect("the iteration row");
     report.push_str(&format!(
-        "overhead per iteration: V.2 {:.1} cycles, V.1 {:.1} cycles; (V.2 overhead)/(V.1 overhead) = {ratio:.3} (seed 004: 0.670)\n",
-        v2 - none,
-        v1c - none
+        "overhead per iteration: V.2 {:.1} cycles, V.1 {:.1} cycles; (V.2 overhead)/(V.1 overhead) = {:.3} (seed 004: 0.670)\n",
+        iteration.b_overhead(),
+        iteration.a_overhead(),
+        d.ratio.unwrap_or(f64::NAN)
     ));
     eprintln!("{report}");
-    assert!(v1c > none && v2 > none, "{report}");
+    assert!(iteration.a_overhead() > 0.0 && iteration.b_overhead() > 0.0, "{report}");
 }
