@@ -371,3 +371,30 @@ fn the_cli_refuses_objects_of_mixed_architectures() {
         "{err}"
     );
 }
+
+#[test]
+fn a_call_through_pltoff_reaches_the_function_through_its_descriptor() {
+    // PLTOFF22, PLTOFF64I and PLTOFF64LSB give the same gp-relative offset of the callee's
+    // descriptor; the call through it returns 30 + 12.
+    let d = "tests/data/link";
+    let o = common::acctemu(&[
+        "run",
+        &format!("{d}/pltoff_a.o"),
+        &format!("{d}/pltoff_b.o"),
+        "--entry",
+        "pltcaller",
+        "--set",
+        "r1=__gp",
+    ]);
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.starts_with("stop: returned to the sentinel\n"), "{out}");
+    assert!(out.contains("r8: \"0x000000000000002a\""), "{out}");
+    let reg = |name: &str| {
+        let line = out.lines().find(|l| l.trim_start().starts_with(&format!("{name}: "))).expect(name);
+        u64::from_str_radix(line.split('"').nth(1).expect("quoted").trim_start_matches("0x"), 16).expect("hex")
+    };
+    let (gp, imm, desc, word) = (reg("r1"), reg("r9"), reg("r10"), reg("r11"));
+    assert_eq!(imm, word, "PLTOFF64I and PLTOFF64LSB agree");
+    assert_eq!(desc, gp + imm, "the offset is from gp");
+}

@@ -66,6 +66,10 @@ enum Expr {
     Fptr,
     /// Linkage-table slot holding the descriptor of S + A, minus GP.
     LtOffFptr,
+    /// The function's official descriptor, minus GP (`@pltoff`). ld places that descriptor
+    /// in `.IA_64.pltoff`; this link uses the function's one descriptor (the one `@fptr`
+    /// names), so the value differs from ld's while the call through it is the same.
+    PltOff,
     /// Linkage-table slot holding a TLS value of S + A (tprel, dtpmod, dtprel), minus GP.
     LtOffTls(GotContent),
     /// S + A - P (instruction: P with the slot bits cleared).
@@ -116,6 +120,10 @@ fn kind(r_type: u32) -> Option<(Expr, Field)> {
         0x32 | 0x86 => (E::LtOff, F::Imm22),
         0x33 => (E::LtOff, F::Imm64),
         0x87 => (E::None, F::None),
+        0x3a => (E::PltOff, F::Imm22),
+        0x3b => (E::PltOff, F::Imm64),
+        0x3e => (E::PltOff, F::Data64(Endian::Big)),
+        0x3f => (E::PltOff, F::Data64(Endian::Little)),
         0x43 => (E::Fptr, F::Imm64),
         0x44..=0x47 => data(r_type, E::Fptr),
         0x48 => (E::PcRel, F::Tgt60B),
@@ -189,7 +197,7 @@ impl Relocations for Ia64Relocations {
     }
 
     fn needs_descriptor(&self, r_type: u32) -> bool {
-        matches!(kind(r_type), Some((Expr::Fptr | Expr::LtOffFptr, _)))
+        matches!(kind(r_type), Some((Expr::Fptr | Expr::LtOffFptr | Expr::PltOff, _)))
     }
 
     fn got_slot_includes_addend(&self) -> bool {
@@ -280,6 +288,7 @@ impl Relocations for Ia64Relocations {
                 r.got.ok_or_else(|| missing("a linkage-table slot"))?.wrapping_sub(gp()?)
             }
             Expr::Fptr => link.descriptor.ok_or_else(|| missing("a function descriptor"))?,
+            Expr::PltOff => link.descriptor.ok_or_else(|| missing("a function descriptor"))?.wrapping_sub(gp()?),
             Expr::PcRel => {
                 let p = if matches!(field, Field::Data32(_) | Field::Data64(_)) { r.place } else { r.place & !3 };
                 s_a.wrapping_sub(p)
