@@ -13,8 +13,10 @@ pub mod dv;
 mod dv_feed;
 pub mod expr;
 mod incbin;
+mod late_alias;
 mod layout;
 mod macros;
+mod manual_checks;
 // remaining directives (issue 13): data_real, rest, rest_group, rest_reloc, rest_unwind
 mod data_real;
 pub mod matcher;
@@ -165,6 +167,11 @@ pub fn assemble_in_mode(
         _ => d,
     };
     if !errors.is_empty() {
+        // gas prints its warnings beside its errors, in source order (issue 13).
+        errors.extend(result.warnings);
+        if errors.windows(2).all(|w| w[0].loc.file == w[1].loc.file) {
+            errors.sort_by_key(|d| d.loc.line);
+        }
         return Err(Diagnostics(errors.into_iter().map(with_lines).collect()));
     }
     let mut assembly = result;

@@ -812,7 +812,14 @@ impl Parser<'_> {
         };
         let Some(sizes) = sizes else { return Ok(()) };
         let mut exprs = Vec::new();
-        for s in sizes {
+        for (k, s) in sizes.iter().enumerate() {
+            // gas's wording for a size that is not a constant (issue 13).
+            if let Operand::Expr(e) = &s.value {
+                if e.eval(&self.consts).is_err() {
+                    let msg = super::matcher::alloc_size_error(k, inputs.len() == 5);
+                    return Err(PErr { col: s.loc.col, msg });
+                }
+            }
             match &s.value {
                 Operand::Expr(e) => exprs.push((e, s.loc.col)),
                 _ => return Ok(()),
