@@ -277,8 +277,12 @@ fn assembler_errors_name_file_line_and_column() {
                 &["l.S:3:14: error: immediate 5000 out of range for `ld`"],
             )
             .file("l.S", ia64("\tld8 r1=[r2],5000 ;;\n")),
-            case("operands match no form", &["asm", "o.S"], &["o.S:3:9: error: operands do not match any form"])
-                .file("o.S", ia64("\tadd r1=f2,r3 ;;\n")),
+            case(
+                "operands match no form",
+                &["asm", "o.S"],
+                &["o.S:3:9: error: Operand 2 of `add' should be a general register"],
+            )
+            .file("o.S", ia64("\tadd r1=f2,r3 ;;\n")),
             case("unknown register", &["asm", "g.S"], &["g.S:3:6: error: unknown register 'r200'"])
                 .file("g.S", ia64("\tadd r200=r2,r3 ;;\n")),
             case("unknown branch register", &["asm", "b.S"], &["b.S:3:9: error: unknown register 'b9'"])

@@ -8,7 +8,17 @@ use emu_core::preprocess::{FsLoader, PreprocessOptions};
 use std::path::{Path, PathBuf};
 
 /// Error inputs whose messages match gas's text exactly.
-const EXACT: &[&str] = &["err_alloc_sizes", "err_manual_placement"];
+const EXACT: &[&str] = &[
+    "err_alloc_sizes",
+    "err_hint_b",
+    "err_manual_placement",
+    "err_operand_words",
+    "err_proc_names",
+    "err_radix_rot",
+    "err_rot_counts",
+    "err_template_slot",
+    "err_unwind_place",
+];
 
 fn errors_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/ia64/errors")

@@ -297,7 +297,7 @@ fn rewrite(syn: &InsnSyntax) -> Rewrite {
 }
 
 /// Whether a syntax operand can stand for an operand of `kind`.
-fn fits(op: &Operand, kind: OpKind) -> bool {
+pub(super) fn fits(op: &Operand, kind: OpKind) -> bool {
     let spec = kind.spec();
     match (op, spec.class) {
         (Operand::Reg(Reg::Gr(_)), OpClass::Gr) => true,
@@ -472,7 +472,9 @@ fn find(
         (_, Some(d)) => Err(d),
         (true, None) => Err(Diagnostic::error(
             ins.first().or(outs.first()).map_or_else(|| SourceLoc::new("".into(), 0, 0), |o| o.loc.clone()),
-            "operands do not match any form of this instruction",
+            // gas's words where known (issue 13: `operand_msg.rs`).
+            super::operand_msg::gas_operand_error(mnemonic, outs, ins)
+                .unwrap_or_else(|| "operands do not match any form of this instruction".to_string()),
         )),
         (false, None) => Ok(None),
     }

@@ -21,6 +21,7 @@ mod manual_checks;
 mod data_real;
 pub mod matcher;
 pub mod object;
+mod operand_msg;
 pub mod parse;
 pub mod reloc;
 mod rest;
@@ -169,15 +170,23 @@ pub fn assemble_in_mode(
     if !errors.is_empty() {
         // gas prints its warnings beside its errors, in source order (issue 13).
         errors.extend(result.warnings);
-        if errors.windows(2).all(|w| w[0].loc.file == w[1].loc.file) {
-            errors.sort_by_key(|d| d.loc.line);
-        }
+        in_source_order(&mut errors);
         return Err(Diagnostics(errors.into_iter().map(with_lines).collect()));
     }
     let mut assembly = result;
+    in_source_order(&mut assembly.warnings);
     assembly.warnings = assembly.warnings.into_iter().map(with_lines).collect();
     for entry in &mut assembly.listing {
         entry.source = entry.loc.as_ref().and_then(source_line);
     }
     Ok(assembly)
+}
+
+/// Puts one file's messages in gas's order: by line, and on one line the instruction's own
+/// messages (e.g. "Cannot express ... relocation", found late here) before its dependency
+/// warnings, the ones with notes. Messages from several files keep the order found.
+fn in_source_order(ds: &mut [Diagnostic]) {
+    if ds.windows(2).all(|w| w[0].loc.file == w[1].loc.file) {
+        ds.sort_by_key(|d| (d.loc.line, !d.notes.is_empty()));
+    }
 }

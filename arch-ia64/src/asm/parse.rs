@@ -737,9 +737,15 @@ impl Parser<'_> {
             let col = c.col();
             let e = self.expr(c, "after '['")?;
             c.expect("]", "after the register count")?;
-            let n = e
-                .eval(&self.consts)
-                .map_err(|x| PErr { col, msg: format!("bad or irreducible absolute expression: {x}") })?;
+            // gas reports a count that is not a constant, then takes it as 0 (issue 13).
+            let n = match e.eval(&self.consts) {
+                Ok(n) => n,
+                Err(_) => {
+                    let loc = self.loc(col);
+                    self.diags.push(Diagnostic::error(loc, "bad or irreducible absolute expression"));
+                    0
+                }
+            };
             // gas's words for a count of zero or less (issue 13).
             if n <= 0 {
                 return err(col, "Number of elements must be positive");
