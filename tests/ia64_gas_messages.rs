@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// Error inputs whose messages match gas's text exactly.
 const EXACT: &[&str] = &[
+    "err_alias_dup",
     "err_alloc_sizes",
     "err_hint_b",
     "err_manual_placement",

@@ -5,6 +5,7 @@
 //! [`bundler`] (gas's template choice) -> layout of sections and labels -> [`crate::encode`].
 //! Dependency violations are reported as warnings by [`dv`], never changing the code.
 
+mod alias_dup;
 mod auto;
 pub use auto::DvMode;
 pub mod bundler;
