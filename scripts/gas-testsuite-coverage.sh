@@ -14,6 +14,11 @@
 # Two comparisons: the whole object `acctemu asm -o` writes against GNU as's,
 # byte for byte; and `.text` alone (`acctemu asm --raw`) against
 # `objcopy -O binary -j .text` of GNU as's object.
+# Messages: every warning and error of both, reduced to `LINE: Kind: text` (gas's
+# `FILE:LINE: Error:` / `Warning:`, our `FILE:LINE:COL: error:` / `warning:` /
+# `note:`, the note being gas's "location of the conflicting usage" warning), are
+# compared per file, in order; the summary counts the files whose lists are equal.
+# MSGDIFF=1 prints the first differing lines of each file whose messages differ.
 #
 # The acctemu binary is $ACCTEMU, or target/debug/acctemu built on demand.
 set -euo pipefail
@@ -38,7 +43,16 @@ command -v "$AS" >/dev/null || { echo "$AS not found" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-total=0 gas_ok=0 ours_ok=0 both=0 same=0 same_obj=0
+total=0 gas_ok=0 ours_ok=0 both=0 same=0 same_obj=0 same_msg=0 gas_msgs=0 our_msgs=0
+
+# gas's stderr and ours as `LINE: Error|Warning: text`, one a line, file names dropped.
+gas_messages() {
+    sed -n -e 's/^[^:]*:\([0-9][0-9]*\): \(Error\|Warning\): /\1: \2: /p' "$1"
+}
+our_messages() {
+    sed -n -e 's/^[^:]*:\([0-9][0-9]*\):[0-9][0-9]*: error: /\1: Error: /p' \
+        -e 's/^[^:]*:\([0-9][0-9]*\):[0-9][0-9]*: \(warning\|note\): /\1: Warning: /p' "$1"
+}
 : >"$work/unknown"
 : >"$work/keywords"
 : >"$work/messages"
@@ -48,7 +62,7 @@ for src in "$dir"/*.s; do
     total=$((total + 1))
     g=no o=no verdict=""
     # Assemble from inside DIR so that `.include` finds its neighbours.
-    if (cd "$dir" && "$AS" -x "$name.s" -o "$work/$name.o") >/dev/null 2>&1; then
+    if (cd "$dir" && "$AS" -x "$name.s" -o "$work/$name.o") >/dev/null 2>"$work/$name.gas.err"; then
         g=yes
         gas_ok=$((gas_ok + 1))
         "$OBJCOPY" -O binary -j .text "$work/$name.o" "$work/$name.gas.bin"
@@ -63,6 +77,16 @@ for src in "$dir"/*.s; do
         grep -o "unknown keyword '@[A-Za-z0-9_]*'" "$work/$name.err" | sed "s/.*'\(.*\)'/\1/" >>"$work/keywords" || true
         # Every error message without its location, quoted names folded.
         grep ': error: ' "$work/$name.err" | sed -e 's/^.*: error: //' -e 's/`[^`]*`/`X`/g' -e "s/'[^']*'/'X'/g" -e 's/[0-9][0-9]*/N/g' >>"$work/messages" || true
+    fi
+    gas_messages "$work/$name.gas.err" >"$work/$name.gas.msg"
+    our_messages "$work/$name.err" >"$work/$name.ours.msg"
+    gas_msgs=$((gas_msgs + $(wc -l <"$work/$name.gas.msg")))
+    our_msgs=$((our_msgs + $(wc -l <"$work/$name.ours.msg")))
+    if cmp -s "$work/$name.gas.msg" "$work/$name.ours.msg"; then
+        same_msg=$((same_msg + 1))
+        msgs="messages identical ($(wc -l <"$work/$name.gas.msg"))"
+    else
+        msgs="messages differ (gas $(wc -l <"$work/$name.gas.msg"), ours $(wc -l <"$work/$name.ours.msg"))"
     fi
     if [ $g = yes ] && [ $o = yes ]; then
         both=$((both + 1))
@@ -79,11 +103,15 @@ for src in "$dir"/*.s; do
             verdict="$verdict, object differs"
         fi
     fi
-    printf '%-20s gas:%-3s ours:%-3s %s\n' "$name" "$g" "$o" "$verdict"
+    printf '%-20s gas:%-3s ours:%-3s %s%s%s\n' "$name" "$g" "$o" "$verdict" "${verdict:+; }" "$msgs"
+    if [ -n "${MSGDIFF:-}" ] && ! cmp -s "$work/$name.gas.msg" "$work/$name.ours.msg"; then
+        diff "$work/$name.gas.msg" "$work/$name.ours.msg" | head -n "${MSGDIFF_LINES:-8}" | sed 's/^/    /' || true
+    fi
 done
 
 echo
 echo "files: $total; GNU as accepts $gas_ok; we accept $ours_ok; both accept $both; identical .text $same; identical objects $same_obj"
+echo "messages: files with identical warnings and errors $same_msg of $total; lines gas $gas_msgs, ours $our_msgs"
 echo
 echo "unknown instructions (top $TOP of $(sort -u "$work/unknown" | wc -l) distinct, $(wc -l <"$work/unknown") lines):"
 sort "$work/unknown" | uniq -c | sort -rn | head -n "$TOP"

@@ -277,8 +277,12 @@ fn assembler_errors_name_file_line_and_column() {
                 &["l.S:3:14: error: immediate 5000 out of range for `ld`"],
             )
             .file("l.S", ia64("\tld8 r1=[r2],5000 ;;\n")),
-            case("operands match no form", &["asm", "o.S"], &["o.S:3:9: error: operands do not match any form"])
-                .file("o.S", ia64("\tadd r1=f2,r3 ;;\n")),
+            case(
+                "operands match no form",
+                &["asm", "o.S"],
+                &["o.S:3:9: error: Operand 2 of `add' should be a general register"],
+            )
+            .file("o.S", ia64("\tadd r1=f2,r3 ;;\n")),
             case("unknown register", &["asm", "g.S"], &["g.S:3:6: error: unknown register 'r200'"])
                 .file("g.S", ia64("\tadd r200=r2,r3 ;;\n")),
             case("unknown branch register", &["asm", "b.S"], &["b.S:3:9: error: unknown register 'b9'"])
@@ -291,7 +295,7 @@ fn assembler_errors_name_file_line_and_column() {
             .file("a.S", ia64("\tmov ar.k9=r1 ;;\n")),
             case("bad qualifying predicate", &["asm", "p.S"], &["p.S:3:2: error: expected a predicate register"])
                 .file("p.S", ia64("(p64) add r1=r2,r3 ;;\n")),
-            case("wrong slot type", &["asm", "s.S"], &["s.S:5:2: error: `add` does not fit into the BBB template"])
+            case("wrong slot type", &["asm", "s.S"], &["s.S:5:2: error: `add' does not fit into BBB template"])
                 .file("s.S", ia64("\tnop.m 0\n\t.bbb\n\tadd r1=r2,r3 ;;\n")),
             // A named symbol defined nowhere is an external (a relocation, as in gas) unless
             // the operand needs a constant; an undefined numeric label is always an error.
@@ -325,7 +329,7 @@ fn assembler_errors_name_file_line_and_column() {
             usage("unknown -x mode", &["asm", "-xbogus", "d.S"], &["asm: Unrecognized option '-xbogus'"])
                 .file("d.S", "\t.text\n\t.auto\n"),
             // gas: "`nop.i' does not fit into bundle" on the fourth instruction of a manual bundle.
-            case("explicit bundle", &["asm", "d.S"], &["d.S:7:2: error: `nop.i` does not fit into bundle"])
+            case("explicit bundle", &["asm", "d.S"], &["d.S:7:2: error: `nop.i' does not fit into bundle"])
                 .file("d.S", ia64("{ .mii\n\tnop.m 0\n\tnop.i 0\n\tnop.i 0\n\tnop.i 0\n}\n")),
             case("run of a bad source", &["run", "bad.S"], &["bad.S:3:2: error: unknown instruction `frob`"])
                 .file("bad.S", ia64("\tfrob\n")),

@@ -175,12 +175,8 @@ impl Assembler {
                     _ => None,
                 };
                 match (target, alias) {
-                    (Some(t), Some(a)) if name == ".secalias" => {
-                        self.sec_aliases.insert(t, a);
-                    }
-                    (Some(t), Some(a)) => {
-                        self.sym_aliases.insert(t, a);
-                    }
+                    // gas's duplicate checks (issue 13): `alias_dup.rs`.
+                    (Some(t), Some(a)) => self.set_alias(name == ".secalias", t, a, loc),
                     _ => self.error(loc, format!("`{name}` needs a name and a string (`{name} name, \"alias\"`)")),
                 }
             }

@@ -118,6 +118,10 @@ pub(super) struct Assembler {
     pub mode: super::auto::ModeState,
     /// The remaining directives (issue 13): section groups.
     pub rest: super::rest::RestState,
+    /// `name = label` assignments resolved at the end (issue 13: `late_alias.rs`).
+    pub late_aliases: Vec<super::late_alias::LateAlias>,
+    /// gas's placement errors in manual bundles (issue 13: `manual_checks.rs`).
+    pub manual: super::manual_checks::ManualChecks,
 }
 
 impl SectionState {
@@ -263,6 +267,8 @@ impl Assembler {
             obj: Default::default(),
             mode: super::auto::ModeState::new(super::auto::DvMode::Explicit),
             rest: Default::default(),
+            late_aliases: Vec::new(),
+            manual: Default::default(),
         }
     }
 
@@ -355,6 +361,9 @@ impl Assembler {
                     }
                 }
                 self.brace_mode_switch(open, &loc);
+                if !open {
+                    self.manual_close();
+                }
                 // The unwind regions count a manual bundle's filler slots (issue 13).
                 let cur = self.current;
                 if !open && !self.sections[cur].insns.is_empty() {
@@ -388,6 +397,7 @@ impl Assembler {
         }
         match expr.eval(&EarlyEnv { asm: self }) {
             Ok(v) => self.define(name, SymDef::Abs(v as u64), loc, true),
+            Err(_) if self.defer_alias(name, expr, loc) => {}
             Err(e) => self
                 .errors
                 .push(Diagnostic::error(loc.clone(), format!("cannot evaluate `{}`: {e}", display_name(name)))),
@@ -413,7 +423,7 @@ impl Assembler {
             ));
             return;
         }
-        let matched = match match_insn(syn, &EarlyEnv { asm: self }) {
+        let mut matched = match match_insn(syn, &EarlyEnv { asm: self }) {
             Ok(m) => m,
             Err(d) => {
                 self.errors.push(d);
@@ -470,10 +480,15 @@ impl Assembler {
         }
 
         let template = self.user_template.take();
+        self.manual_note_insn(template);
         self.sections[cur].pad_to_bundle();
         let placement = matched.placement;
         if placement == super::bundler::Placement::First && self.sections[cur].bundler.pending() > 0 {
             self.dv.stop();
+        }
+        // gas names `ld8.mov` in its dependency messages (issue 13, ltoff22x).
+        if ldxmov.is_some() {
+            matched.gas_name.push_str(".mov");
         }
         let facts = super::dv_feed::facts(&matched);
         // Automatic mode resolves the dependencies before the instruction is queued; a
@@ -509,15 +524,19 @@ impl Assembler {
 
     /// The instructions the packer could not place as a template directive demanded.
     fn report_packing_errors(&mut self, section: usize) {
-        let sec = &mut self.sections[section];
-        for d in sec.bundler.take_diagnostics() {
-            let Some(rec) = sec.insns.get(d.index) else { continue };
+        let diagnostics = self.sections[section].bundler.take_diagnostics();
+        for d in diagnostics {
+            let Some(rec) = self.sections[section].insns.get(d.index) else { continue };
+            if self.manual.suppressed(section, d.index) {
+                continue;
+            }
+            // gas's wording (issue 13: `manual_checks.rs`).
             let message = match d.kind {
                 DiagnosticKind::DoesNotFitTemplate { template } => {
-                    format!("`{}` does not fit into the {} template", rec.mnemonic, template.name())
+                    format!("`{}' does not fit into {} template", rec.mnemonic, template.name())
                 }
                 DiagnosticKind::HintInBUnit => "`hint` cannot be used in a B slot".to_string(),
-                DiagnosticKind::DoesNotFitBundle => format!("`{}` does not fit into bundle", rec.mnemonic),
+                DiagnosticKind::DoesNotFitBundle => self.leftover_message(section, d.index, &rec.mnemonic),
             };
             self.errors.push(Diagnostic::error(rec.loc.clone(), message));
         }
@@ -663,6 +682,7 @@ impl Assembler {
             self.settle_labels();
             self.report_packing_errors(i);
         }
+        self.resolve_late_aliases();
         // .text at 0, the others after it in order of first use, each aligned.
         let mut bases = vec![0u64; self.sections.len()];
         let mut next = 0u64;

@@ -5,6 +5,7 @@
 //! [`bundler`] (gas's template choice) -> layout of sections and labels -> [`crate::encode`].
 //! Dependency violations are reported as warnings by [`dv`], never changing the code.
 
+mod alias_dup;
 mod auto;
 pub use auto::DvMode;
 pub mod bundler;
@@ -13,12 +14,15 @@ pub mod dv;
 mod dv_feed;
 pub mod expr;
 mod incbin;
+mod late_alias;
 mod layout;
 mod macros;
+mod manual_checks;
 // remaining directives (issue 13): data_real, rest, rest_group, rest_reloc, rest_unwind
 mod data_real;
 pub mod matcher;
 pub mod object;
+mod operand_msg;
 pub mod parse;
 pub mod reloc;
 mod rest;
@@ -165,12 +169,25 @@ pub fn assemble_in_mode(
         _ => d,
     };
     if !errors.is_empty() {
+        // gas prints its warnings beside its errors, in source order (issue 13).
+        errors.extend(result.warnings);
+        in_source_order(&mut errors);
         return Err(Diagnostics(errors.into_iter().map(with_lines).collect()));
     }
     let mut assembly = result;
+    in_source_order(&mut assembly.warnings);
     assembly.warnings = assembly.warnings.into_iter().map(with_lines).collect();
     for entry in &mut assembly.listing {
         entry.source = entry.loc.as_ref().and_then(source_line);
     }
     Ok(assembly)
+}
+
+/// Puts one file's messages in gas's order: by line, and on one line the instruction's own
+/// messages (e.g. "Cannot express ... relocation", found late here) before its dependency
+/// warnings, the ones with notes. Messages from several files keep the order found.
+fn in_source_order(ds: &mut [Diagnostic]) {
+    if ds.windows(2).all(|w| w[0].loc.file == w[1].loc.file) {
+        ds.sort_by_key(|d| (d.loc.line, !d.notes.is_empty()));
+    }
 }

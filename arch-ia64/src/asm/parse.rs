@@ -571,6 +571,13 @@ impl Parser<'_> {
                 c.pos += 2;
                 Ok(())
             }
+            // A rotating register (`.reg.val r[1], 0`; issue 13).
+            Tk::Ident(name) | Tk::ForcedSym(name) if c.is_p(1, "[") && self.rot.contains_key(name) => {
+                let col = t.col;
+                let r = self.rotating_reg(c)?;
+                args.push(self.located(DirArg::Reg(r), col));
+                Ok(())
+            }
             Tk::Ident(name) if c.peek_kind(1).is_none() || c.is_p(1, ",") => {
                 match lookup_reg(name, self.frame) {
                     RegLookup::Yes(r) => args.push(self.located(DirArg::Reg(r), t.col)),
@@ -595,10 +602,13 @@ impl Parser<'_> {
             c.pos += 1;
             let t = c.peek();
             let reg = match t.map(|t| &t.kind) {
-                Some(Tk::Ident(n)) if c.is_p(1, "[") && self.rot.contains_key(n) => match self.rotating_reg(&mut c)? {
-                    Reg::Pr(p) => Some(p),
-                    _ => None,
-                },
+                // `name#[i]` is the rotating name too (gas's pound test; issue 13).
+                Some(Tk::Ident(n) | Tk::ForcedSym(n)) if c.is_p(1, "[") && self.rot.contains_key(n) => {
+                    match self.rotating_reg(&mut c)? {
+                        Reg::Pr(p) => Some(p),
+                        _ => None,
+                    }
+                }
                 Some(Tk::Ident(n)) => match lookup_reg(n, self.frame) {
                     RegLookup::Yes(Reg::Pr(p)) => {
                         c.pos += 1;
@@ -728,7 +738,7 @@ impl Parser<'_> {
         self.rot.retain(|_, (r, _)| std::mem::discriminant(r) != std::mem::discriminant(&base(0)));
         let mut next = 0u32;
         loop {
-            let Some(Tk::Ident(name)) = c.peek_kind(0) else {
+            let Some(Tk::Ident(name) | Tk::ForcedSym(name)) = c.peek_kind(0) else {
                 return err(c.col(), format!("expected a register name after '{dir}', found {}", c.found()));
             };
             let name = name.clone();
@@ -737,9 +747,15 @@ impl Parser<'_> {
             let col = c.col();
             let e = self.expr(c, "after '['")?;
             c.expect("]", "after the register count")?;
-            let n = e
-                .eval(&self.consts)
-                .map_err(|x| PErr { col, msg: format!("bad or irreducible absolute expression: {x}") })?;
+            // gas reports a count that is not a constant, then takes it as 0 (issue 13).
+            let n = match e.eval(&self.consts) {
+                Ok(n) => n,
+                Err(_) => {
+                    let loc = self.loc(col);
+                    self.diags.push(Diagnostic::error(loc, "bad or irreducible absolute expression"));
+                    0
+                }
+            };
             // gas's words for a count of zero or less (issue 13).
             if n <= 0 {
                 return err(col, "Number of elements must be positive");
@@ -763,7 +779,7 @@ impl Parser<'_> {
 
     /// `name[index]` for a rotating register name.
     fn rotating_reg(&self, c: &mut Cur<'_>) -> Result<Reg, PErr> {
-        let Some(Tk::Ident(name)) = c.peek_kind(0) else {
+        let Some(Tk::Ident(name) | Tk::ForcedSym(name)) = c.peek_kind(0) else {
             return err(c.col(), "expected a rotating register name");
         };
         let Some(&(reg, count)) = self.rot.get(name) else {
@@ -812,7 +828,14 @@ impl Parser<'_> {
         };
         let Some(sizes) = sizes else { return Ok(()) };
         let mut exprs = Vec::new();
-        for s in sizes {
+        for (k, s) in sizes.iter().enumerate() {
+            // gas's wording for a size that is not a constant (issue 13).
+            if let Operand::Expr(e) = &s.value {
+                if e.eval(&self.consts).is_err() {
+                    let msg = super::matcher::alloc_size_error(k, inputs.len() == 5);
+                    return Err(PErr { col: s.loc.col, msg });
+                }
+            }
             match &s.value {
                 Operand::Expr(e) => exprs.push((e, s.loc.col)),
                 _ => return Ok(()),
@@ -874,7 +897,9 @@ impl Parser<'_> {
                 c.pos += 1;
                 Ok(Operand::Mem(self.bracketed_reg(c)?))
             }
-            Tk::Ident(name) if c.is_p(1, "[") && self.rot.contains_key(name) => Ok(Operand::Reg(self.rotating_reg(c)?)),
+            Tk::Ident(name) | Tk::ForcedSym(name) if c.is_p(1, "[") && self.rot.contains_key(name) => {
+                Ok(Operand::Reg(self.rotating_reg(c)?))
+            }
             Tk::Ident(name) if c.is_p(1, "[") => {
                 // gas 2.40 also knows the upper-case `CPUID` (regs.s), and no other spelling.
                 let name_lc = if name == "CPUID" { "cpuid" } else { name.as_str() };

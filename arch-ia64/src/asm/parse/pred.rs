@@ -55,6 +55,13 @@ impl Parser<'_> {
     fn predicate(&self, c: &mut Cur<'_>, name: &str) -> Result<u8, PErr> {
         let col = c.col();
         let reg = match c.peek().map(|t| &t.kind) {
+            // A rotating predicate name, `#` or not (gas's pound test; issue 13).
+            Some(Tk::Ident(n) | Tk::ForcedSym(n)) if c.is_p(1, "[") && self.rot.contains_key(n) => {
+                return match self.rotating_reg(c)? {
+                    Reg::Pr(p) => Ok(p),
+                    _ => err(col, format!("expected a predicate register in {name}, found {n}")),
+                };
+            }
             Some(Tk::Ident(n)) => match lookup_reg(n, self.frame) {
                 RegLookup::Yes(Reg::Pr(p)) => Some(p),
                 _ => None,
