@@ -1,4 +1,5 @@
-//! `.macro` / `.endm`: GNU as's text macros, expanded before parsing.
+//! `.macro` / `.endm`: GNU as's text macros, expanded before parsing (with the repeated
+//! blocks `.rept`/`.irp`/`.irpc`, [`super::repeat`]).
 //!
 //! What is modelled (checked against `ia64-linux-gnu-as` 2.40): parameters separated by commas
 //! or blanks, `name=default` defaults, `:req` and `:vararg` qualifiers; arguments separated by
@@ -64,7 +65,8 @@ struct Expander<'a> {
 /// recursion deeper than 100 invocations.
 pub fn expand(text: &str, locate: &dyn Fn(u32, u32) -> SourceLoc) -> Result<Expanded, Vec<Diagnostic>> {
     // Quick exit: most files define no macro.
-    if !text.contains(".macro") && !text.contains(".MACRO") {
+    let any = |w: &str| text.contains(w) || text.contains(&w.to_ascii_uppercase());
+    if !any(".macro") && !any(".rept") && !any(".irp") {
         return Ok(Expanded {
             text: text.to_string(),
             origin: (1..=text.split('\n').count() as u32).map(|l| (l, true)).collect(),
@@ -163,6 +165,50 @@ impl Expander<'_> {
                         self.origin.push((origin(k), false));
                     }
                     i += 1;
+                    continue;
+                }
+                Some((w, after)) if matches!(w.as_str(), ".rept" | ".irp" | ".irpc") => {
+                    let word = |l: &str| head(l).map(|(w, _)| w.to_ascii_lowercase());
+                    let Some((body, end)) = super::repeat::block(lines, i, &word) else {
+                        // gas reports it where the input ends: the line after the last one.
+                        let last = if lines.last().is_some_and(|l| l.is_empty()) {
+                            lines.len().saturating_sub(1)
+                        } else {
+                            lines.len()
+                        };
+                        self.error(origin(last), format!("{} without ENDR", w[1..].to_ascii_uppercase()));
+                        return;
+                    };
+                    let start = i;
+                    // The directive and its `.endr` become blank lines; the bodies keep their
+                    // own lines' origins.
+                    self.out.push(String::new());
+                    self.origin.push((origin(start), false));
+                    let body_origin = |k: usize| origin(start + 1 + k);
+                    match super::repeat::bodies(&w, after, &split_args) {
+                        Ok(super::repeat::Repeats::Times(n)) => {
+                            for _ in 0..n {
+                                if self.out.len() > MAX_LINES || !self.errors.is_empty() {
+                                    self.error(origin(start), format!("`{w}` expansion exceeds {MAX_LINES} lines"));
+                                    return;
+                                }
+                                self.lines(&body, &body_origin, depth + 1);
+                            }
+                        }
+                        Ok(super::repeat::Repeats::Values(name, values)) => {
+                            for v in values {
+                                let bound = [(name.clone(), v)];
+                                let text: Vec<String> =
+                                    body.iter().map(|l| substitute(l, &bound, self.count, self.alt)).collect();
+                                let refs: Vec<&str> = text.iter().map(String::as_str).collect();
+                                self.lines(&refs, &body_origin, depth + 1);
+                            }
+                        }
+                        Err(m) => self.error(origin(start), m),
+                    }
+                    self.out.push(String::new());
+                    self.origin.push((origin(end), false));
+                    i = end + 1;
                     continue;
                 }
                 Some((w, after)) if self.macros.contains_key(&w) => {

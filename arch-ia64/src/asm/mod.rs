@@ -25,6 +25,7 @@ pub mod object;
 mod operand_msg;
 pub mod parse;
 pub mod reloc;
+mod repeat;
 mod rest;
 mod rest_group;
 mod rest_reloc;
