@@ -465,6 +465,19 @@ impl Cpu for Ia64Cpu {
     fn snapshot(&self, _mem: &Memory) -> Snapshot {
         crate::snapshot::capture(&self.state, self.itc())
     }
+
+    // The runner's view (issue 16): the inherent methods, through the trait.
+    fn summary(&self) -> TimingSummary {
+        Ia64Cpu::summary(self)
+    }
+
+    fn add_code(&mut self, addr: u64, bytes: &[u8]) {
+        Ia64Cpu::add_code(self, addr, bytes);
+    }
+
+    fn set_entry(&mut self, addr: u64) {
+        Ia64Cpu::set_entry(self, addr);
+    }
 }
 
 impl Ia64Cpu {

@@ -16,14 +16,16 @@ use crate::state::fr::Fr;
 use crate::state::psr::Psr;
 use crate::state::{ar, cr};
 use crate::timing::Itanium2Params;
-use emu_core::cpu::{Machine, StopReason, StopWhen};
-use emu_core::error::{Diagnostic, Diagnostics, SourceLoc};
+use emu_core::cpu::{Machine, StopReason};
+use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::{Env, Harness, ValueExpr};
 use emu_core::image::{Image, SectionKind};
 use emu_core::memory::{Endian, Memory};
 use emu_core::preprocess::{FsLoader, PreprocessOptions};
 use emu_core::report::RunReport;
+use emu_core::run::Core;
 use emu_core::setup::{entry_point, error_at, set_origin};
+use emu_core::timing::Timeline;
 
 /// The address whose reach ends a path: b0 of the default harness. Never mapped.
 pub const SENTINEL: u64 = 0x0000_5e47_1ee1_0000;
@@ -58,62 +60,25 @@ b0 = "sentinel"
 "ar.bspstore" = "rbs"
 "#;
 
-/// How to run.
+/// How to run on the IA-64 core.
+pub type RunConfig = emu_core::run::RunConfig<Ia64Cpu>;
+
+/// Why an IA-64 run could not be set up or did not finish.
+pub type RunError = emu_core::run::RunError<ExecError>;
+
+pub use emu_core::run::{prepare, report, run_image, run_image_until};
+
+/// The IA-64 core's own run options.
 #[derive(Debug, Clone)]
-pub struct RunConfig {
-    /// Entry symbol (else the harness's, else the first label of `.text`).
-    pub entry: Option<String>,
-    /// The harness (else [`DEFAULT_HARNESS`]).
-    pub harness: Option<Harness>,
-    /// Register overrides `(name, value expression)` applied after the harness.
-    pub sets: Vec<(String, String)>,
-    /// Instruction budget.
-    pub max_insns: u64,
-    /// Use the Itanium 2 timing model (else one cycle per instruction group).
-    pub timing: bool,
-    /// Record the per-group timeline.
-    pub timeline: bool,
+pub struct Ia64Options {
     /// ar.itc ticks per modelled cycle (1 on Itanium 2, reference section 3).
     pub itc_per_cycle: u64,
-    /// Which events end the run.
-    pub stop_on_rfi: bool,
-    /// Stop when an interruption is delivered (else run the handler).
-    pub stop_on_interruption: bool,
 }
 
-impl Default for RunConfig {
+impl Default for Ia64Options {
     fn default() -> Self {
-        RunConfig {
-            entry: None,
-            harness: None,
-            sets: Vec::new(),
-            max_insns: 1_000_000,
-            timing: true,
-            timeline: false,
-            itc_per_cycle: 1,
-            stop_on_rfi: true,
-            stop_on_interruption: false,
-        }
+        Ia64Options { itc_per_cycle: 1 }
     }
-}
-
-/// Why a run could not be set up or did not finish.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The source did not assemble.
-    #[error("{0}")]
-    Assemble(Diagnostics),
-    /// The harness, an override or the entry is wrong.
-    #[error("{0}")]
-    Setup(Diagnostic),
-    /// Execution failed (an emulator error at a pc).
-    #[error("{error} (after {executed} instructions)")]
-    Exec {
-        /// What failed.
-        error: ExecError,
-        /// Instructions executed before it.
-        executed: u64,
-    },
 }
 
 /// Assembles `text` (named `file`) and runs it.
@@ -125,11 +90,36 @@ pub fn run_source(file: &str, text: &str, cfg: &RunConfig) -> Result<RunReport, 
     run_image(&asm.image, cfg)
 }
 
-/// Builds a machine for `image` as `cfg` says, ready at its entry point.
+impl Core for Ia64Cpu {
+    type Options = Ia64Options;
+    const DEFAULT_HARNESS: &'static str = DEFAULT_HARNESS;
+    const SENTINEL: u64 = SENTINEL;
+    const STOP_ON_INTERRUPTION: bool = false;
+
+    fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harness), RunError> {
+        prepare_ia64(image, cfg)
+    }
+
+    fn timeline(&self) -> Option<&Timeline> {
+        Ia64Cpu::timeline(self)
+    }
+
+    fn label_timeline(image: &Image, timeline: &mut Timeline) {
+        label_timeline(image, timeline);
+    }
+
+    fn stop_text(reason: &StopReason) -> String {
+        stop_text(reason)
+    }
+}
+
+/// Builds a machine for `image` as `cfg` says, ready at its entry point: the IA-64 set-up
+/// ([`StandardSetup`] does not fit it) starts from the harness's `psr` and `cpl` together, a
+/// TLB when it asks for translation, and the `gate` promote range.
 ///
 /// # Errors
 /// Harness, override and entry errors.
-pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harness), RunError> {
+fn prepare_ia64(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harness), RunError> {
     let default;
     let harness = match &cfg.harness {
         Some(h) => h,
@@ -146,7 +136,7 @@ pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harn
         gate: gate_range(harness, &env)?,
         timing: cfg.timing.then(Itanium2Params::default),
         timeline: cfg.timeline,
-        itc_per_cycle: cfg.itc_per_cycle,
+        itc_per_cycle: cfg.options.itc_per_cycle,
     };
     let mut cpu = Ia64Cpu::new(config);
     for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
@@ -265,31 +255,6 @@ fn first_label(image: &Image) -> Option<u64> {
     Some(first.unwrap_or(text.addr))
 }
 
-/// Runs `image` as `cfg` says.
-///
-/// # Errors
-/// Setup and execution errors.
-pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> {
-    run_image_until(image, cfg).map(|(report, _)| report)
-}
-
-/// Runs `image` as `cfg` says, and tells how the run stopped (whether the code reached its
-/// expected end is the caller's question: the command line maps it onto an exit status).
-///
-/// # Errors
-/// Setup and execution errors.
-pub fn run_image_until(image: &Image, cfg: &RunConfig) -> Result<(RunReport, StopReason), RunError> {
-    let (mut machine, harness) = prepare(image, cfg)?;
-    let stop = StopWhen {
-        on_sentinel: true,
-        on_rfi: cfg.stop_on_rfi,
-        on_interruption: cfg.stop_on_interruption,
-        max_insns: cfg.max_insns,
-    };
-    let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    Ok((report(image, &machine, &harness, stop_text(&reason))?, reason))
-}
-
 /// How a run ended, in words, with an IA-64 pc (`bundle | slot`) shown as the executor's errors
 /// show it: `0x10010 slot 1`.
 pub fn stop_text(reason: &StopReason) -> String {
@@ -303,28 +268,8 @@ pub fn stop_text(reason: &StopReason) -> String {
     }
 }
 
-/// The report of a finished machine.
-///
-/// # Errors
-/// A counter that cannot be read.
-pub fn report(
-    image: &Image,
-    machine: &Machine<Ia64Cpu>,
-    harness: &Harness,
-    stop: String,
-) -> Result<RunReport, RunError> {
-    let (snapshot, summary) = (machine.snapshot(), machine.cpu.summary());
-    let mut report = emu_core::setup::run_report(image, harness, SENTINEL, &machine.mem, snapshot, summary, stop)
-        .map_err(RunError::Setup)?;
-    report.timeline = machine.cpu.timeline().cloned();
-    if let Some(t) = &mut report.timeline {
-        label_timeline(image, t);
-    }
-    Ok(report)
-}
-
 /// Fills each timeline slot with its disassembly (the model records addresses only).
-fn label_timeline(image: &Image, timeline: &mut emu_core::timing::Timeline) {
+fn label_timeline(image: &Image, timeline: &mut Timeline) {
     use crate::decode::{decode_bundle, Slot};
     use crate::format::format_insn;
     for slot in timeline.groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {

@@ -357,4 +357,17 @@ impl Cpu for S390Cpu {
     fn snapshot(&self, _mem: &Memory) -> Snapshot {
         crate::snapshot::capture(&self.state)
     }
+
+    // The runner's view (issue 16): the inherent methods, through the trait.
+    fn summary(&self) -> TimingSummary {
+        S390Cpu::summary(self)
+    }
+
+    fn add_code(&mut self, addr: u64, bytes: &[u8]) {
+        S390Cpu::add_code(self, addr, bytes);
+    }
+
+    fn set_entry(&mut self, addr: u64) {
+        S390Cpu::set_entry(self, addr);
+    }
 }

@@ -1,17 +1,16 @@
 //! Running s390x code: an ELF object (undefined data symbols get zeroed slots), a harness
 //! (given or the default), register overrides, and the machine loop; the result is a
-//! [`RunReport`]. Calls follow the s390x ELF ABI: arguments in r2..r6, the result in r2, the
+//! [`emu_core::report::RunReport`]. Calls follow the s390x ELF ABI: arguments in r2..r6, the result in r2, the
 //! return address in r14 ([`SENTINEL`], so the function's `br %r14` ends the run) and r15 the
 //! stack pointer with the caller's 160-byte register save area above it.
 
-use emu_core::cpu::{Machine, StopReason, StopWhen};
 use emu_core::elf::ElfError;
+use emu_core::elf::Relocations;
 use emu_core::error::Diagnostic;
-use emu_core::harness::Harness;
-use emu_core::image::{Image, SectionKind};
+use emu_core::image::Image;
 use emu_core::memory::Endian;
-use emu_core::report::RunReport;
-use emu_core::setup::{error_at, SetupRequest};
+use emu_core::run::StandardSetup;
+use emu_core::setup::{error_at, Setup};
 
 use crate::cpu::{CpuConfig, ExecError, S390Cpu};
 use crate::reloc::S390Relocations;
@@ -25,128 +24,76 @@ pub const SAVE_AREA: u64 = 160;
 
 /// The harness used when none is given: a 64 KiB stack (r15 = top - 160, the caller's save
 /// area), r14 = the sentinel, and a zeroed 64 KiB data region for pointer arguments.
-pub const DEFAULT_HARNESS: &str = r#"
-[[region]]
-name = "stack"
-base = "0x0000000070000000"
-size = "0x10000"
-perms = "rw"
+pub const DEFAULT_HARNESS: &str = emu_core::standard_harness!("r15 = \"stack.top-160\"\n");
 
-[[region]]
-name = "data"
-base = "0x0000000071000000"
-size = "0x10000"
-perms = "rw"
+/// How to run on the s390x core.
+pub type RunConfig = emu_core::run::RunConfig<S390Cpu>;
 
-[registers]
-r15 = "stack.top-160"
-"#;
+/// Why an s390x run could not be set up or did not finish.
+pub type RunError = emu_core::run::RunError<ExecError>;
 
-/// How to run.
-#[derive(Debug, Clone)]
-pub struct RunConfig {
-    /// Entry symbol (else the harness's, else the start of `.text`).
-    pub entry: Option<String>,
-    /// The harness (else [`DEFAULT_HARNESS`]).
-    pub harness: Option<Harness>,
-    /// Register overrides `(name, value expression)` applied after the harness.
-    pub sets: Vec<(String, String)>,
-    /// Instruction budget.
-    pub max_insns: u64,
-    /// Use the timing model (else one cycle per instruction).
-    pub timing: bool,
+pub use emu_core::run::{prepare, report, run_image, run_image_until, run_object};
+
+/// The s390x core's own run options.
+#[derive(Debug, Clone, Default)]
+pub struct S390Options {
     /// The timing model's generation preset ([`S390Params::preset`]; default z13).
     pub model: S390Params,
 }
 
-impl Default for RunConfig {
-    fn default() -> Self {
-        RunConfig {
-            entry: None,
-            harness: None,
-            sets: Vec::new(),
-            max_insns: 1_000_000,
-            timing: true,
-            model: S390Params::default(),
-        }
-    }
-}
-
-/// Why a run could not be set up or did not finish.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The object did not load.
-    #[error("{0}")]
-    Elf(#[from] ElfError),
-    /// The harness, an override or the entry is wrong.
-    #[error("{0}")]
-    Setup(Diagnostic),
-    /// Execution failed.
-    #[error("{error} (after {executed} instructions)")]
-    Exec {
-        /// What failed.
-        error: ExecError,
-        /// Instructions executed before it.
-        executed: u64,
-    },
-}
-
-/// Loads an s390x ELF object; each undefined symbol gets a zeroed [`EXTERN_SLOT`]-byte slot in
-/// an `.externals` section at [`EXTERN_BASE`].
+/// Loads an object: [`ObjectCore::load_object_with`] with no symbols known.
 ///
 /// # Errors
 /// Whatever the loader reports.
 pub fn load_object(bytes: &[u8]) -> Result<Image, ElfError> {
-    load_object_with(bytes, &|_| None)
+    S390Cpu::load_object_with(bytes, &|_| None)
 }
 
-/// Like [`load_object`], resolving undefined symbols through `known` first.
+pub use emu_core::run::ObjectCore;
+
+/// [`ObjectCore::load_object_with`] for this core.
 ///
 /// # Errors
 /// Whatever the loader reports.
 pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Result<Image, ElfError> {
-    emu_core::elf::load_with_extern_slots(bytes, &S390Relocations, known, EXTERN_BASE, EXTERN_SLOT)
+    S390Cpu::load_object_with(bytes, known)
 }
 
-/// Builds a machine for `image` as `cfg` says, ready at its entry point with r14 = the
-/// sentinel and r15 = stack top - 160 (unless the harness or an override sets them).
-///
-/// # Errors
-/// Harness, override and entry errors.
-pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<S390Cpu>, Harness), RunError> {
-    let setup = emu_core::setup::prepare(&SetupRequest {
-        image,
-        harness: cfg.harness.as_ref(),
-        default_harness: DEFAULT_HARNESS,
-        endian: Endian::Big,
-        sentinel: SENTINEL,
-        sets: &cfg.sets,
-        entry: cfg.entry.as_deref(),
-        default_stack: Some((STACK_BASE, STACK_SIZE)),
-        status_register: "psw_mask",
-        cpl_refusal: "the s390x core has no privilege levels; set the problem-state bit (15) in psw_mask",
-    })
-    .map_err(RunError::Setup)?;
-    let config =
-        CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(|| cfg.model.clone()), ..CpuConfig::default() };
-    let mut cpu = S390Cpu::new(config);
-    for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
-        cpu.add_code(s.addr, &s.data);
+impl StandardSetup for S390Cpu {
+    type Options = S390Options;
+    const DEFAULT_HARNESS: &'static str = DEFAULT_HARNESS;
+    const RELOCATIONS: &'static dyn Relocations = &S390Relocations;
+    const ENDIAN: Endian = Endian::Big;
+    const STATUS_REGISTER: &'static str = "psw_mask";
+    const CPL_REFUSAL: &'static str =
+        "the s390x core has no privilege levels; set the problem-state bit (15) in psw_mask";
+
+    /// A CPU with r14 = the sentinel and r15 = stack top - 160 (unless the harness or an
+    /// override sets them).
+    fn new_cpu(cfg: &RunConfig) -> S390Cpu {
+        let timing = cfg.timing.then(|| cfg.options.model.clone());
+        let mut cpu = S390Cpu::new(CpuConfig { sentinel: SENTINEL, timing, ..CpuConfig::default() });
+        cpu.state.set_reg(14, SENTINEL);
+        cpu.state.set_reg(15, STACK_BASE + STACK_SIZE - SAVE_AREA);
+        cpu
     }
-    cpu.state.set_reg(14, SENTINEL);
-    cpu.state.set_reg(15, STACK_BASE + STACK_SIZE - SAVE_AREA);
-    // Its clocks start at modelled time zero, so only `itc = 0` means what it says.
-    if let Some(itc) = setup.harness.itc.filter(|itc| *itc != 0) {
-        let msg =
-            format!("itc = {itc}: the s390x core's cycle count starts at 0; set `tod` or `cpu_timer` in [registers]");
-        return Err(RunError::Setup(error_at(setup.harness.itc_origin.as_ref(), msg)));
+
+    /// Its clocks start at modelled time zero, so only `itc = 0` means what it says.
+    fn start(&mut self, setup: &Setup) -> Result<(), Diagnostic> {
+        match setup.harness.itc.filter(|itc| *itc != 0) {
+            Some(itc) => {
+                let msg = format!(
+                    "itc = {itc}: the s390x core's cycle count starts at 0; set `tod` or `cpu_timer` in [registers]"
+                );
+                Err(error_at(setup.harness.itc_origin.as_ref(), msg))
+            }
+            None => Ok(()),
+        }
     }
-    // The entry first, so a `psw_addr` the harness or the command line gives is the one that runs.
-    cpu.set_entry(setup.entry);
-    for r in &setup.registers {
-        set_register(&mut cpu, &r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
+
+    fn set_register(&mut self, name: &str, value: u64) -> Result<(), String> {
+        set_register(self, name, value)
     }
-    Ok((Machine::new(cpu, setup.mem), setup.harness))
 }
 
 /// Sets a register by name: r0..r15, psw_mask (CC included), psw_addr, cc, prefix, cpu_timer
@@ -196,48 +143,4 @@ fn checked_psw_mask(v: u64) -> Result<u64, String> {
         ));
     }
     Ok(v)
-}
-
-/// Runs `image` as `cfg` says.
-///
-/// # Errors
-/// Setup and execution errors.
-pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> {
-    run_image_until(image, cfg).map(|(report, _)| report)
-}
-
-/// Runs `image` as `cfg` says, and tells how the run stopped (whether the code reached its
-/// expected end is the caller's question: the command line maps it onto an exit status).
-///
-/// # Errors
-/// Setup and execution errors.
-pub fn run_image_until(image: &Image, cfg: &RunConfig) -> Result<(RunReport, StopReason), RunError> {
-    let (mut machine, harness) = prepare(image, cfg)?;
-    let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: cfg.max_insns };
-    let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    Ok((report(image, &machine, &harness, reason.to_string())?, reason))
-}
-
-/// Loads `bytes` as an object and runs it.
-///
-/// # Errors
-/// Load, setup and execution errors.
-pub fn run_object(bytes: &[u8], cfg: &RunConfig) -> Result<RunReport, RunError> {
-    let image = load_object(bytes)?;
-    run_image(&image, cfg)
-}
-
-/// The report of a finished machine.
-///
-/// # Errors
-/// A counter that cannot be read.
-pub fn report(
-    image: &Image,
-    machine: &Machine<S390Cpu>,
-    harness: &Harness,
-    stop: String,
-) -> Result<RunReport, RunError> {
-    let (snapshot, summary) = (machine.snapshot(), machine.cpu.summary());
-    emu_core::setup::run_report(image, harness, SENTINEL, &machine.mem, snapshot, summary, stop)
-        .map_err(RunError::Setup)
 }

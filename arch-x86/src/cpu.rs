@@ -287,4 +287,17 @@ impl Cpu for X86Cpu {
     fn snapshot(&self, _mem: &Memory) -> Snapshot {
         crate::snapshot::capture(&self.state)
     }
+
+    // The runner's view (issue 16): the inherent methods, through the trait.
+    fn summary(&self) -> TimingSummary {
+        X86Cpu::summary(self)
+    }
+
+    fn add_code(&mut self, addr: u64, bytes: &[u8]) {
+        X86Cpu::add_code(self, addr, bytes);
+    }
+
+    fn set_entry(&mut self, addr: u64) {
+        X86Cpu::set_entry(self, addr);
+    }
 }

@@ -1,17 +1,16 @@
 //! Running x86-64 code: an ELF object (undefined data symbols get zeroed slots), a harness
 //! (given or the default), register overrides, and the machine loop; the result is a
-//! [`RunReport`]. Calls follow the SysV ABI: arguments in rdi, rsi, rdx, rcx, r8, r9, the
+//! [`emu_core::report::RunReport`]. Calls follow the SysV ABI: arguments in rdi, rsi, rdx, rcx, r8, r9, the
 //! result in rax, and the return address on top of the stack; the default harness's return
 //! address is [`SENTINEL`], so the function's `ret` ends the run.
 
-use emu_core::cpu::{Machine, StopReason, StopWhen};
 use emu_core::elf::ElfError;
+use emu_core::elf::Relocations;
 use emu_core::error::Diagnostic;
-use emu_core::harness::Harness;
-use emu_core::image::{Image, SectionKind};
+use emu_core::image::Image;
 use emu_core::memory::Endian;
-use emu_core::report::RunReport;
-use emu_core::setup::{Setup, SetupRequest};
+use emu_core::run::StandardSetup;
+use emu_core::setup::Setup;
 
 use crate::cpu::{CpuConfig, ExecError, X86Cpu};
 use crate::reloc::X86Relocations;
@@ -23,130 +22,75 @@ pub use emu_core::setup::{EXTERN_BASE, EXTERN_SLOT, SENTINEL, STACK_BASE, STACK_
 /// The harness used when none is given: a 64 KiB stack whose top holds the sentinel
 /// return address (rsp = top - 8, so rsp + 8 is 16-byte aligned as at any SysV call), and
 /// a zeroed 64 KiB data region for pointer arguments (`--set rdi=data`).
-pub const DEFAULT_HARNESS: &str = r#"
-[[region]]
-name = "stack"
-base = "0x0000000070000000"
-size = "0x10000"
-perms = "rw"
+pub const DEFAULT_HARNESS: &str = emu_core::standard_harness!("rsp = \"stack.top-8\"\n");
 
-[[region]]
-name = "data"
-base = "0x0000000071000000"
-size = "0x10000"
-perms = "rw"
+/// How to run on the x86-64 core.
+pub type RunConfig = emu_core::run::RunConfig<X86Cpu>;
 
-[registers]
-rsp = "stack.top-8"
-"#;
+/// Why an x86-64 run could not be set up or did not finish.
+pub type RunError = emu_core::run::RunError<ExecError>;
 
-/// How to run.
-#[derive(Debug, Clone)]
-pub struct RunConfig {
-    /// Entry symbol (else the harness's, else the start of `.text`).
-    pub entry: Option<String>,
-    /// The harness (else [`DEFAULT_HARNESS`]).
-    pub harness: Option<Harness>,
-    /// Register overrides `(name, value expression)` applied after the harness.
-    pub sets: Vec<(String, String)>,
-    /// Instruction budget.
-    pub max_insns: u64,
-    /// Use the timing model (else one cycle per instruction).
-    pub timing: bool,
+pub use emu_core::run::{prepare, report, run_image, run_image_until, run_object};
+
+/// The x86-64 core's own run options.
+#[derive(Debug, Clone, Default)]
+pub struct X86Options {
     /// TSC ticks per modelled cycle, numerator / denominator (else the timing parameters').
     pub tsc_ratio: Option<(u64, u64)>,
 }
 
-impl Default for RunConfig {
-    fn default() -> Self {
-        RunConfig { entry: None, harness: None, sets: Vec::new(), max_insns: 1_000_000, timing: true, tsc_ratio: None }
-    }
-}
-
-/// Why a run could not be set up or did not finish.
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    /// The object did not load.
-    #[error("{0}")]
-    Elf(#[from] ElfError),
-    /// The harness, an override or the entry is wrong.
-    #[error("{0}")]
-    Setup(Diagnostic),
-    /// Execution failed.
-    #[error("{error} (after {executed} instructions)")]
-    Exec {
-        /// What failed.
-        error: ExecError,
-        /// Instructions executed before it.
-        executed: u64,
-    },
-}
-
-fn setup_error(msg: impl Into<String>) -> RunError {
-    RunError::Setup(emu_core::setup::setup_error(msg))
-}
-
-/// Loads an x86-64 ELF object; each undefined symbol gets a zeroed [`EXTERN_SLOT`]-byte
-/// slot in an `.externals` section at [`EXTERN_BASE`], listed in the image's symbols.
+/// Loads an object: [`ObjectCore::load_object_with`] with no symbols known.
 ///
 /// # Errors
 /// Whatever the loader reports.
 pub fn load_object(bytes: &[u8]) -> Result<Image, ElfError> {
-    load_object_with(bytes, &|_| None)
+    X86Cpu::load_object_with(bytes, &|_| None)
 }
 
-/// Like [`load_object`], resolving undefined symbols through `known` first (a harness's regions
-/// and symbols: `jiffies`, `cpu_tsc`, ...); only the rest get slots.
+pub use emu_core::run::ObjectCore;
+
+/// [`ObjectCore::load_object_with`] for this core.
 ///
 /// # Errors
 /// Whatever the loader reports.
 pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Result<Image, ElfError> {
-    emu_core::elf::load_with_extern_slots(bytes, &X86Relocations, known, EXTERN_BASE, EXTERN_SLOT)
+    X86Cpu::load_object_with(bytes, known)
 }
 
-/// Builds a machine for `image` as `cfg` says, ready at its entry point with the return
-/// address on the stack.
-///
-/// # Errors
-/// Harness, override and entry errors.
-pub fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<X86Cpu>, Harness), RunError> {
-    let setup = emu_core::setup::prepare(&SetupRequest {
-        image,
-        harness: cfg.harness.as_ref(),
-        default_harness: DEFAULT_HARNESS,
-        endian: Endian::Little,
-        sentinel: SENTINEL,
-        sets: &cfg.sets,
-        entry: cfg.entry.as_deref(),
-        // A harness that brings no stack gets the default one, so the C under test can call
-        // and return (the traces' harnesses describe only the data the C reaches).
-        default_stack: Some((STACK_BASE, STACK_SIZE)),
-        status_register: "rflags",
-        cpl_refusal: "the x86-64 core models privilege level 0 only",
-    })
-    .map_err(RunError::Setup)?;
-    let config =
-        CpuConfig { sentinel: SENTINEL, timing: cfg.timing.then(X86Params::default), tsc_ratio: cfg.tsc_ratio };
-    let mut cpu = X86Cpu::new(config);
-    for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
-        cpu.add_code(s.addr, &s.data);
+impl StandardSetup for X86Cpu {
+    type Options = X86Options;
+    const DEFAULT_HARNESS: &'static str = DEFAULT_HARNESS;
+    const RELOCATIONS: &'static dyn Relocations = &X86Relocations;
+    const ENDIAN: Endian = Endian::Little;
+    const STATUS_REGISTER: &'static str = "rflags";
+    const CPL_REFUSAL: &'static str = "the x86-64 core models privilege level 0 only";
+
+    fn new_cpu(cfg: &RunConfig) -> X86Cpu {
+        let timing = cfg.timing.then(X86Params::default);
+        X86Cpu::new(CpuConfig { sentinel: SENTINEL, timing, tsc_ratio: cfg.options.tsc_ratio })
     }
-    if let Some(itc) = setup.harness.itc {
-        cpu.state.tsc_offset = itc;
+
+    fn start(&mut self, setup: &Setup) -> Result<(), Diagnostic> {
+        if let Some(itc) = setup.harness.itc {
+            self.state.tsc_offset = itc;
+        }
+        Ok(())
     }
-    // The entry first, so a `rip` the harness or the command line gives is the one that runs.
-    cpu.set_entry(setup.entry);
-    for r in &setup.registers {
-        set_register(&mut cpu, &r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
+
+    fn set_register(&mut self, name: &str, value: u64) -> Result<(), String> {
+        set_register(self, name, value)
     }
-    if setup.default_stack && !setup.sets("rsp") {
-        cpu.state.set_reg(4, STACK_BASE + STACK_SIZE - 8);
+
+    /// The return address on top of the stack, at the default stack's top unless `rsp` is set.
+    fn finish(&mut self, setup: &mut Setup) -> Result<(), Diagnostic> {
+        if setup.default_stack && !setup.sets("rsp") {
+            self.state.set_reg(4, STACK_BASE + STACK_SIZE - 8);
+        }
+        let rsp = self.state.reg(4);
+        setup.mem.write_u64(rsp, SENTINEL).map_err(|e| {
+            emu_core::setup::setup_error(format!("cannot store the return address at rsp = {rsp:#x}: {e}"))
+        })
     }
-    let Setup { harness, mut mem, .. } = setup;
-    let rsp = cpu.state.reg(4);
-    mem.write_u64(rsp, SENTINEL)
-        .map_err(|e| setup_error(format!("cannot store the return address at rsp = {rsp:#x}: {e}")))?;
-    Ok((Machine::new(cpu, mem), harness))
 }
 
 /// Sets a register by name: rax..r15, rip, rflags (or eflags), fs_base, gs_base,
@@ -195,48 +139,4 @@ fn checked_rflags(name: &str, v: u64) -> Result<u64, String> {
 fn is_canonical(v: u64) -> bool {
     let high = v >> 47;
     high == 0 || high == (1 << 17) - 1
-}
-
-/// Runs `image` as `cfg` says.
-///
-/// # Errors
-/// Setup and execution errors.
-pub fn run_image(image: &Image, cfg: &RunConfig) -> Result<RunReport, RunError> {
-    run_image_until(image, cfg).map(|(report, _)| report)
-}
-
-/// Runs `image` as `cfg` says, and tells how the run stopped (whether the code reached its
-/// expected end is the caller's question: the command line maps it onto an exit status).
-///
-/// # Errors
-/// Setup and execution errors.
-pub fn run_image_until(image: &Image, cfg: &RunConfig) -> Result<(RunReport, StopReason), RunError> {
-    let (mut machine, harness) = prepare(image, cfg)?;
-    let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: cfg.max_insns };
-    let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    Ok((report(image, &machine, &harness, reason.to_string())?, reason))
-}
-
-/// Loads `bytes` as an object and runs it.
-///
-/// # Errors
-/// Load, setup and execution errors.
-pub fn run_object(bytes: &[u8], cfg: &RunConfig) -> Result<RunReport, RunError> {
-    let image = load_object(bytes)?;
-    run_image(&image, cfg)
-}
-
-/// The report of a finished machine.
-///
-/// # Errors
-/// A counter that cannot be read.
-pub fn report(
-    image: &Image,
-    machine: &Machine<X86Cpu>,
-    harness: &Harness,
-    stop: String,
-) -> Result<RunReport, RunError> {
-    let (snapshot, summary) = (machine.snapshot(), machine.cpu.summary());
-    emu_core::setup::run_report(image, harness, SENTINEL, &machine.mem, snapshot, summary, stop)
-        .map_err(RunError::Setup)
 }

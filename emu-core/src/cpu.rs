@@ -11,6 +11,7 @@ use thiserror::Error;
 
 use crate::memory::Memory;
 use crate::snapshot::Snapshot;
+use crate::timing::TimingSummary;
 
 /// What one step of a [`Cpu`] led to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -57,6 +58,15 @@ pub trait Cpu {
 
     /// The architectural state, for tests and `--snapshot`.
     fn snapshot(&self, mem: &Memory) -> Snapshot;
+
+    /// Cycle, instruction and stall totals so far.
+    fn summary(&self) -> TimingSummary;
+
+    /// Makes the `bytes` at `addr` executable code (the CPU predecodes what it fetches there).
+    fn add_code(&mut self, addr: u64, bytes: &[u8]);
+
+    /// Starts execution at `addr` (ia64: a bundle address | slot).
+    fn set_entry(&mut self, addr: u64);
 }
 
 /// Which events end [`Machine::run`], and the instruction budget.

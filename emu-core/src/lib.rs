@@ -35,6 +35,7 @@ pub mod plot;
 pub mod preprocess;
 pub mod report;
 pub mod rng;
+pub mod run;
 pub mod scenario;
 pub mod setup;
 pub mod snapshot;

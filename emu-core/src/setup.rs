@@ -28,6 +28,22 @@ pub const STACK_BASE: u64 = 0x7000_0000;
 /// The default stack's size.
 pub const STACK_SIZE: u64 = 0x1_0000;
 
+/// The default harness of a core that calls C through a stack: a 64 KiB stack at
+/// [`STACK_BASE`], a zeroed 64 KiB data region after it for pointer arguments
+/// (`--set rdi=data`), and the `[registers]` lines given (the stack pointer, the return
+/// address), as one literal.
+#[macro_export]
+macro_rules! standard_harness {
+    ($registers:literal) => {
+        concat!(
+            "\n[[region]]\nname = \"stack\"\nbase = \"0x0000000070000000\"\nsize = \"0x10000\"\nperms = \"rw\"\n",
+            "\n[[region]]\nname = \"data\"\nbase = \"0x0000000071000000\"\nsize = \"0x10000\"\nperms = \"rw\"\n",
+            "\n[registers]\n",
+            $registers
+        )
+    };
+}
+
 /// What a runner asks for.
 #[derive(Debug, Clone, Copy)]
 pub struct SetupRequest<'a> {

@@ -275,7 +275,7 @@ fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, Strin
         sets,
         max_insns: req.max_insns,
         timing: !req.no_timing,
-        itc_per_cycle: req.itc_ratio,
+        options: arch_ia64::run::Ia64Options { itc_per_cycle: req.itc_ratio },
         timeline: req.timeline,
         ..RunConfig::default()
     };
@@ -332,7 +332,10 @@ fn run_s390(
         sets,
         max_insns: req.max_insns,
         timing: !req.no_timing,
-        model: req.model.as_deref().map_or_else(|| Ok(arch_s390::timing::S390Params::default()), s390_model)?,
+        options: arch_s390::run::S390Options {
+            model: req.model.as_deref().map_or_else(|| Ok(arch_s390::timing::S390Params::default()), s390_model)?,
+        },
+        ..arch_s390::run::RunConfig::default()
     };
     let fail = |e| match e {
         arch_s390::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),

@@ -3,6 +3,7 @@ use std::fmt;
 use super::*;
 use crate::memory::{Endian, Perms};
 use crate::snapshot::Value;
+use crate::timing::TimingSummary;
 
 /// A counter CPU: each step stores its count at address 0 and yields the scripted event.
 struct Counter {
@@ -50,6 +51,16 @@ impl Cpu for Counter {
         let mut s = Snapshot::new();
         s.push("ip", Value::Hex(self.pc()));
         s
+    }
+
+    fn summary(&self) -> TimingSummary {
+        TimingSummary { cycles: self.cycles(), instructions: self.count, ..TimingSummary::default() }
+    }
+
+    fn add_code(&mut self, _addr: u64, _bytes: &[u8]) {}
+
+    fn set_entry(&mut self, addr: u64) {
+        self.count = addr / 4;
     }
 }
 
