@@ -3,6 +3,7 @@
 //! tracked as the register it really is.
 
 use crate::regs::{ar_name, cr_name};
+use emu_core::timing::Reg;
 use std::fmt;
 
 /// Number of physical stacked general registers modelled (Linux falls back to 96 when
@@ -100,26 +101,34 @@ impl Res {
     }
 }
 
+impl Res {
+    /// The register as a stall record names it (typed stall causes, issue 16): no allocation.
+    pub fn reg(self) -> Reg {
+        let n = self.0;
+        let num = |prefix: &'static str, number: u16| Reg::Numbered { prefix, number, suffix: "" };
+        match n {
+            _ if n < GR_BANK1 => num("r", n - GR_STATIC),
+            _ if n < GR_BANK0 => num("r", n - GR_BANK1 + 16),
+            _ if n < GR_STACKED => Reg::Numbered { prefix: "r", number: n - GR_BANK0 + 16, suffix: "(bank0)" },
+            _ if n < FR => num("stacked-gr", n - GR_STACKED),
+            _ if n < PR => num("f", n - FR),
+            _ if n < BR => num("p", n - PR),
+            _ if n < AR => num("b", n - BR),
+            _ if n < CR => match ar_name((n - AR) as u8) {
+                Some(name) => Reg::Named(name),
+                None => num("ar", n - AR),
+            },
+            _ => match cr_name((n - CR) as u8) {
+                Some(name) => Reg::Named(name),
+                None => num("cr", n - CR),
+            },
+        }
+    }
+}
+
 impl fmt::Display for Res {
     /// Names for stall reports: `r16`, `r16(bank0)`, `phys-gr40`, `f8`, `p6`, `b0`, `ar.itc`, `cr.ipsr`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.0;
-        match n {
-            _ if n < GR_BANK1 => write!(f, "r{}", n - GR_STATIC),
-            _ if n < GR_BANK0 => write!(f, "r{}", n - GR_BANK1 + 16),
-            _ if n < GR_STACKED => write!(f, "r{}(bank0)", n - GR_BANK0 + 16),
-            _ if n < FR => write!(f, "stacked-gr{}", n - GR_STACKED),
-            _ if n < PR => write!(f, "f{}", n - FR),
-            _ if n < BR => write!(f, "p{}", n - PR),
-            _ if n < AR => write!(f, "b{}", n - BR),
-            _ if n < CR => match ar_name((n - AR) as u8) {
-                Some(name) => f.write_str(name),
-                None => write!(f, "ar{}", n - AR),
-            },
-            _ => match cr_name((n - CR) as u8) {
-                Some(name) => f.write_str(name),
-                None => write!(f, "cr{}", n - CR),
-            },
-        }
+        self.reg().fmt(f)
     }
 }

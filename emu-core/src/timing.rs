@@ -11,29 +11,64 @@ use serde::{Serialize, Serializer};
 
 use crate::snapshot::hex64;
 
-/// Why issue waited.
+/// A register a stall waited on, named without allocating (the name is only built for a record).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Reg {
+    /// A register with a fixed name ("rax", "rflags", "ar.itc").
+    Named(&'static str),
+    /// A numbered register: `{prefix}{number}{suffix}` ("r16", "f8", "r16(bank0)", "ar70").
+    Numbered {
+        /// Text before the number ("r", "stacked-gr").
+        prefix: &'static str,
+        /// The register's number.
+        number: u16,
+        /// Text after the number ("" or "(bank0)").
+        suffix: &'static str,
+    },
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reg::Named(name) => f.write_str(name),
+            Reg::Numbered { prefix, number, suffix } => write!(f, "{prefix}{number}{suffix}"),
+        }
+    }
+}
+
+/// Why issue waited; shared by the IA-64, x86 and s390 models.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StallCause {
-    /// A source was not ready yet; holds the resource name ("r16", "p6", "ar.itc").
-    Dependency(String),
-    /// An execution port was taken; holds the port name ("M2").
-    Port(String),
-    /// The dispersal rules split the group; holds the rule ("MBB first").
-    Split(String),
+    /// A source register was not ready yet ("r16", "p6", "ar.itc", "rax").
+    Register(Reg),
+    /// A load waited for the store it forwards from (x86).
+    StoreForward,
+    /// A serialising instruction drained the pipeline; holds its kind ("cpuid", x86).
+    Serialisation(&'static str),
+    /// The microcode sequencer was busy; holds the microcoded kind (x86).
+    Microcode(&'static str),
+    /// An execution port or unit was taken; holds its name ("M2", "divider", "reorder buffer").
+    Unit(&'static str),
+    /// The dispersal rules split the group; holds the rule ("MBB first", "serialisation drain").
+    Split(&'static str),
     /// A taken branch's bubble.
     Branch,
     /// The cost of delivering or returning from an interruption.
     Interruption,
     /// The stated cost of a stub standing in for a function (linking, issue 14); holds the
-    /// stub's name.
+    /// stub's name (built once per summary, not per instruction).
     Stub(String),
 }
 
 impl fmt::Display for StallCause {
+    /// The text reports, timelines and the stall table have always printed.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StallCause::Dependency(res) => write!(f, "dependency on {res}"),
-            StallCause::Port(port) => write!(f, "port {port} busy"),
+            StallCause::Register(reg) => write!(f, "dependency on {reg}"),
+            StallCause::StoreForward => f.write_str("dependency on store-forwarded memory"),
+            StallCause::Serialisation(kind) => write!(f, "dependency on {kind} serialisation"),
+            StallCause::Microcode(kind) => write!(f, "port microcode ({kind}) busy"),
+            StallCause::Unit(unit) => write!(f, "port {unit} busy"),
             StallCause::Split(rule) => write!(f, "split issue: {rule}"),
             StallCause::Branch => f.write_str("branch"),
             StallCause::Interruption => f.write_str("interruption"),

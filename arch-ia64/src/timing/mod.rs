@@ -138,7 +138,7 @@ pub use prepared::{RegOperand, SlotTiming};
 use crate::bundle::{SlotUnit, Template};
 use crate::res::{Res, RES_COUNT, STACKED_PHYS};
 use crate::table::TimingClass;
-use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
+use emu_core::timing::{GroupRecord, Reg, SlotRef, StallCause, Timeline, TimingSummary};
 use group::{Block, Close, Full, Group};
 use ports::{PortBusy, Split};
 use scoreboard::{lane, latency, Lane, Latency, Scoreboard};
@@ -220,10 +220,12 @@ enum Cause {
 impl Cause {
     fn stall(self) -> StallCause {
         match self {
-            Cause::Dep(_, Some(n)) => StallCause::Dependency(format!("r{n}")),
-            Cause::Dep(res, None) => StallCause::Dependency(res.to_string()),
-            Cause::Port(p) => StallCause::Port(p.name().to_string()),
-            Cause::Split(s) => StallCause::Split(s.text().to_string()),
+            Cause::Dep(_, Some(n)) => {
+                StallCause::Register(Reg::Numbered { prefix: "r", number: u16::from(n), suffix: "" })
+            }
+            Cause::Dep(res, None) => StallCause::Register(res.reg()),
+            Cause::Port(p) => StallCause::Unit(p.name()),
+            Cause::Split(s) => StallCause::Split(s.text()),
             Cause::Branch => StallCause::Branch,
             Cause::Interruption => StallCause::Interruption,
         }

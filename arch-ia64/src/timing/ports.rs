@@ -64,7 +64,7 @@ impl PortBusy {
         }
     }
 
-    /// The port name used in `StallCause::Port`.
+    /// The port name used in `StallCause::Unit`.
     pub(crate) fn name(self) -> &'static str {
         const NAMES: [&str; PortBusy::COUNT] =
             ["M0", "M0/M1", "M2", "M2/M3", "M0-M3", "I0", "I1", "I0/I1", "F0", "F1", "B0", "B1", "B2", "", "", ""];

@@ -388,7 +388,7 @@ fn timeline_records_why_a_group_waited() {
     let groups = m.timeline().map(|t| t.groups.clone()).unwrap_or_default();
     assert_eq!(groups.len(), 2);
     assert_eq!(groups[1].first_cycle, 1);
-    assert_eq!(groups[1].waited, vec![(StallCause::Split("after semaphore".into()), 1)]);
+    assert_eq!(groups[1].waited, vec![(StallCause::Split("after semaphore"), 1)]);
 }
 
 #[test]

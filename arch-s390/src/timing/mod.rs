@@ -242,7 +242,7 @@ impl S390Model {
         let before = self.group_cycle.max(self.fetch_ready);
         let d = self.dispatch(c.grouping, not_before);
         if c.serialising && d > before {
-            self.summary.add_stall(&StallCause::Split("serialisation drain".into()), d - before);
+            self.summary.add_stall(&StallCause::Split("serialisation drain"), d - before);
         }
 
         // The register operand of a storage-operand operation is read after the address
@@ -279,7 +279,7 @@ impl S390Model {
         if c.serialising {
             self.group_used = None;
             self.fetch_ready = self.complete.saturating_add(self.params.serial_refill);
-            self.summary.add_stall(&StallCause::Split("serialisation refill".into()), self.params.serial_refill);
+            self.summary.add_stall(&StallCause::Split("serialisation refill"), self.params.serial_refill);
         }
         if i.taken && matches!(i.class, Class::Branch | Class::BranchCount | Class::Call) {
             self.group_used = None;

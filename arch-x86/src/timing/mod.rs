@@ -74,7 +74,7 @@ pub use params::{Core, X86Params};
 
 use std::fmt;
 
-use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
+use emu_core::timing::{GroupRecord, Reg, SlotRef, StallCause, Timeline, TimingSummary};
 use pipes::Pipes;
 use stores::{Forward, Stores};
 
@@ -107,15 +107,22 @@ impl XReg {
     }
 }
 
+impl XReg {
+    /// The register as a stall record names it.
+    fn reg(self) -> Reg {
+        match self {
+            XReg::Gpr(n) => match GPR_NAMES.get(usize::from(n)) {
+                Some(name) => Reg::Named(name),
+                None => Reg::Numbered { prefix: "gpr", number: u16::from(n), suffix: "" },
+            },
+            XReg::Flags => Reg::Named("rflags"),
+        }
+    }
+}
+
 impl fmt::Display for XReg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            XReg::Gpr(n) => match GPR_NAMES.get(usize::from(*n)) {
-                Some(name) => f.write_str(name),
-                None => write!(f, "gpr{n}"),
-            },
-            XReg::Flags => f.write_str("rflags"),
-        }
+        self.reg().fmt(f)
     }
 }
 
@@ -186,12 +193,12 @@ const CAUSES: usize = BRANCH_SLOT + 1;
 impl Cause {
     fn stall(self) -> StallCause {
         match self {
-            Cause::Dep(r) => StallCause::Dependency(r.to_string()),
-            Cause::Memory => StallCause::Dependency("store-forwarded memory".to_string()),
-            Cause::Serial(kind) => StallCause::Dependency(format!("{} serialisation", kind.name())),
-            Cause::Microcode(kind) => StallCause::Port(format!("microcode ({})", kind.name())),
-            Cause::Divider => StallCause::Port("divider".to_string()),
-            Cause::Rob => StallCause::Port("reorder buffer".to_string()),
+            Cause::Dep(r) => StallCause::Register(r.reg()),
+            Cause::Memory => StallCause::StoreForward,
+            Cause::Serial(kind) => StallCause::Serialisation(kind.name()),
+            Cause::Microcode(kind) => StallCause::Microcode(kind.name()),
+            Cause::Divider => StallCause::Unit("divider"),
+            Cause::Rob => StallCause::Unit("reorder buffer"),
             Cause::Branch => StallCause::Branch,
         }
     }

@@ -1,11 +1,11 @@
 use super::*;
 use crate::cpu::StopReason;
-use crate::timing::StallCause;
+use crate::timing::{Reg, StallCause};
 
 #[test]
 fn report_serializes_as_nested_json_in_field_order() {
     let mut summary = TimingSummary { cycles: 30, instructions: 12, nops: 4, groups: 6, ..TimingSummary::default() };
-    summary.add_stall(&StallCause::Dependency("r16".into()), 2);
+    summary.add_stall(&StallCause::Register(Reg::Numbered { prefix: "r", number: 16, suffix: "" }), 2);
     let mut snapshot = Snapshot::new();
     snapshot.push_hex("ip", 0x1000);
     let report = RunReport {

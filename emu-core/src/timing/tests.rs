@@ -7,14 +7,35 @@ fn slot(addr: u64, slot: u8, text: &str) -> SlotRef {
 #[test]
 fn stall_causes_read_well() {
     let causes = [
-        StallCause::Dependency("r16".into()),
-        StallCause::Port("M2".into()),
-        StallCause::Split("MBB first".into()),
+        StallCause::Register(Reg::Numbered { prefix: "r", number: 16, suffix: "" }),
+        StallCause::Unit("M2"),
+        StallCause::Split("MBB first"),
         StallCause::Branch,
         StallCause::Interruption,
+        StallCause::Register(Reg::Named("rflags")),
+        StallCause::Register(Reg::Numbered { prefix: "r", number: 16, suffix: "(bank0)" }),
+        StallCause::StoreForward,
+        StallCause::Serialisation("cpuid"),
+        StallCause::Microcode("rdtsc"),
+        StallCause::Stub("memcpy".to_string()),
     ];
     let texts: Vec<String> = causes.iter().map(ToString::to_string).collect();
-    assert_eq!(texts, ["dependency on r16", "port M2 busy", "split issue: MBB first", "branch", "interruption"]);
+    assert_eq!(
+        texts,
+        [
+            "dependency on r16",
+            "port M2 busy",
+            "split issue: MBB first",
+            "branch",
+            "interruption",
+            "dependency on rflags",
+            "dependency on r16(bank0)",
+            "dependency on store-forwarded memory",
+            "dependency on cpuid serialisation",
+            "port microcode (rdtsc) busy",
+            "stub memcpy",
+        ]
+    );
 }
 
 #[test]
@@ -29,7 +50,10 @@ fn timeline_has_one_line_per_group() {
             GroupRecord {
                 first_cycle: 3,
                 slots: vec![slot(0x1010, 0, "ld8 r17=[r16]")],
-                waited: vec![(StallCause::Dependency("r16".into()), 1), (StallCause::Port("M0".into()), 2)],
+                waited: vec![
+                    (StallCause::Register(Reg::Numbered { prefix: "r", number: 16, suffix: "" }), 1),
+                    (StallCause::Unit("M0"), 2),
+                ],
             },
         ],
     };
@@ -43,9 +67,9 @@ fn timeline_has_one_line_per_group() {
 #[test]
 fn summary_adds_stalls_by_cause_text_and_renders_a_table() {
     let mut s = TimingSummary { cycles: 12, instructions: 9, nops: 3, groups: 4, ..TimingSummary::default() };
-    s.add_stall(&StallCause::Dependency("r16".into()), 2);
+    s.add_stall(&StallCause::Register(Reg::Numbered { prefix: "r", number: 16, suffix: "" }), 2);
     s.add_stall(&StallCause::Branch, 1);
-    s.add_stall(&StallCause::Dependency("r16".into()), 3);
+    s.add_stall(&StallCause::Register(Reg::Numbered { prefix: "r", number: 16, suffix: "" }), 3);
     assert_eq!(s.stalls.get("dependency on r16"), Some(&5));
     assert_eq!(
         s.to_string(),
