@@ -503,7 +503,7 @@ fn run(args: Args) -> Result<String, CliError> {
         Command::Run { explain_model: true, model: Some(model), .. } => {
             Ok(cli::run::s390_model(&model)?.explain_model())
         }
-        Command::Run { explain_model: true, .. } => Ok(arch_ia64::timing::Itanium2Params::default().explain_model()),
+        Command::Run { explain_model: true, file, .. } => cli::run::explain_model(file.as_deref()),
         Command::Run {
             file,
             more,

@@ -191,6 +191,13 @@ impl S390Cpu {
         }
     }
 
+    /// Starts or stops recording the timing model's timeline (issue 16; no model, no timeline).
+    pub fn record_timeline(&mut self, on: bool) {
+        if let Some(m) = &mut self.model {
+            m.set_timeline(on);
+        }
+    }
+
     /// The timing model, when it runs.
     pub fn model(&self) -> Option<&S390Model> {
         self.model.as_ref()
@@ -305,6 +312,9 @@ impl Cpu for S390Cpu {
             let info = IssueInfo::of(insn, taken, ss_len);
             if let Some(m) = &mut self.model {
                 m.issue(&info);
+                if m.timeline().is_some() {
+                    m.label_last(insn.addr, insn.name.to_string());
+                }
             }
             flow
         };

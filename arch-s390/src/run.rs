@@ -75,6 +75,7 @@ impl StandardSetup for S390Cpu {
         let mut cpu = S390Cpu::new(CpuConfig { sentinel: SENTINEL, timing, ..CpuConfig::default() });
         cpu.state.set_reg(14, SENTINEL);
         cpu.state.set_reg(15, STACK_BASE + STACK_SIZE - SAVE_AREA);
+        cpu.record_timeline(cfg.timeline);
         cpu
     }
 
@@ -93,6 +94,10 @@ impl StandardSetup for S390Cpu {
 
     fn set_register(&mut self, name: &str, value: u64) -> Result<(), String> {
         set_register(self, name, value)
+    }
+
+    fn timeline(&self) -> Option<&emu_core::timing::Timeline> {
+        self.model().and_then(crate::timing::S390Model::timeline)
     }
 }
 

@@ -171,6 +171,13 @@ impl X86Cpu {
         self.model = Some(X86Model::new(params));
     }
 
+    /// Starts or stops recording the timing model's timeline (issue 16; no model, no timeline).
+    pub fn record_timeline(&mut self, on: bool) {
+        if let Some(m) = &mut self.model {
+            m.set_timeline(on);
+        }
+    }
+
     /// The timing model, when it runs.
     pub fn model(&self) -> Option<&X86Model> {
         self.model.as_ref()
@@ -227,7 +234,14 @@ fn issue(
 ) -> u64 {
     match model {
         Some(m) => {
-            m.issue(&IssueInfo { addr: i.addr, class: i.class, srcs: &i.srcs, dsts: &i.dsts, load, store, taken })
+            let cycle =
+                m.issue(&IssueInfo { addr: i.addr, class: i.class, srcs: &i.srcs, dsts: &i.dsts, load, store, taken });
+            // The model records addresses; the text is built only when a timeline is kept.
+            if let Some(slot) = m.timeline_mut().and_then(|t| t.groups.last_mut()).and_then(|g| g.slots.last_mut()) {
+                slot.text = i.text();
+                slot.nop = i.class == crate::timing::TimingClass::Nop;
+            }
+            cycle
         }
         None => untimed,
     }

@@ -67,7 +67,9 @@ impl StandardSetup for X86Cpu {
 
     fn new_cpu(cfg: &RunConfig) -> X86Cpu {
         let timing = cfg.timing.then(X86Params::default);
-        X86Cpu::new(CpuConfig { sentinel: SENTINEL, timing, tsc_ratio: cfg.options.tsc_ratio })
+        let mut cpu = X86Cpu::new(CpuConfig { sentinel: SENTINEL, timing, tsc_ratio: cfg.options.tsc_ratio });
+        cpu.record_timeline(cfg.timeline);
+        cpu
     }
 
     fn start(&mut self, setup: &Setup) -> Result<(), Diagnostic> {
@@ -79,6 +81,10 @@ impl StandardSetup for X86Cpu {
 
     fn set_register(&mut self, name: &str, value: u64) -> Result<(), String> {
         set_register(self, name, value)
+    }
+
+    fn timeline(&self) -> Option<&emu_core::timing::Timeline> {
+        self.model().and_then(crate::timing::X86Model::timeline)
     }
 
     /// The return address on top of the stack, at the default stack's top unless `rsp` is set.

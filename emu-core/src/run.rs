@@ -70,6 +70,10 @@ impl<C: StandardSetup> Core for C {
     fn prepare(image: &Image, cfg: &RunConfig<C>) -> Result<(Machine<C>, Harness), RunError<C::Error>> {
         standard_prepare(image, cfg)
     }
+
+    fn timeline(&self) -> Option<&Timeline> {
+        <C as StandardSetup>::timeline(self)
+    }
 }
 
 impl<C: StandardSetup> ObjectCore for C {
@@ -122,6 +126,12 @@ pub trait StandardSetup: Cpu + Sized {
     /// Memory the convention needs that is not there.
     fn finish(&mut self, _setup: &mut Setup) -> Result<(), Diagnostic> {
         Ok(())
+    }
+
+    /// The groups recorded, when the core's model records them and was asked to (issue 16:
+    /// [`Core::timeline`] for a core with the standard set-up; slot texts filled in).
+    fn timeline(&self) -> Option<&Timeline> {
+        None
     }
 }
 

@@ -307,6 +307,7 @@ fn run_x86(
         sets,
         max_insns: req.max_insns,
         timing: !req.no_timing,
+        timeline: req.timeline,
         ..arch_x86::run::RunConfig::default()
     };
     let fail = |e| match e {
@@ -335,6 +336,7 @@ fn run_s390(
         options: arch_s390::run::S390Options {
             model: req.model.as_deref().map_or_else(|| Ok(arch_s390::timing::S390Params::default()), s390_model)?,
         },
+        timeline: req.timeline,
         ..arch_s390::run::RunConfig::default()
     };
     let fail = |e| match e {
@@ -343,6 +345,25 @@ fn run_s390(
     };
     let (report, reason) = arch_s390::run::run_image_until(&image, &cfg).map_err(fail)?;
     Ok(Finished { report, ended: reason.is_expected_end() })
+}
+
+/// `--explain-model`: the timing model of the core that runs `file` (an x86-64 or s390x
+/// object by its ELF machine), else of IA-64, the core of sources and of no file (issue 16).
+///
+/// # Errors
+/// A file that cannot be read.
+pub fn explain_model(file: Option<&std::path::Path>) -> Result<String, CliError> {
+    let machine = match file {
+        Some(path) => emu_core::elf::machine(&read(path)?),
+        None => None,
+    };
+    Ok(if machine == Some(arch_x86::reloc::EM_X86_64) {
+        arch_x86::timing::X86Params::default().explain_model()
+    } else if machine == Some(arch_s390::reloc::EM_S390) {
+        arch_s390::timing::S390Params::default().explain_model()
+    } else {
+        arch_ia64::timing::Itanium2Params::default().explain_model()
+    })
 }
 
 /// The s390x timing preset `--model NAME` names (issue 15).

@@ -23,7 +23,7 @@ pub use params::{Class, Cost, Grouping, S390Params, TimerKind, Unit, PRESETS};
 
 use std::collections::{BTreeMap, VecDeque};
 
-use emu_core::timing::{StallCause, TimingSummary};
+use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
 
 use crate::decode::Insn;
 
@@ -113,6 +113,8 @@ pub struct S390Model {
     /// Completion cycles of the micro-ops in flight, oldest first.
     inflight: VecDeque<u64>,
     summary: TimingSummary,
+    /// The dispatch groups, when asked for (issue 16: `run --timeline`).
+    timeline: Option<Timeline>,
 }
 
 impl S390Model {
@@ -130,6 +132,7 @@ impl S390Model {
             complete: 0,
             inflight: VecDeque::new(),
             summary: TimingSummary::default(),
+            timeline: None,
         }
     }
 
@@ -172,6 +175,9 @@ impl S390Model {
         self.groups_in_cycle += 1;
         self.group_used = Some(0);
         self.summary.groups += 1;
+        if let Some(t) = self.timeline.as_mut() {
+            t.groups.push(GroupRecord { first_cycle: cycle, slots: Vec::new(), waited: Vec::new() });
+        }
         cycle
     }
 
@@ -196,6 +202,10 @@ impl S390Model {
                 let cycle = self.open_group(not_before);
                 for _ in 1..n {
                     self.open_group(not_before);
+                }
+                // The timeline shows the instruction once, at its first group.
+                if let Some(t) = self.timeline.as_mut() {
+                    t.groups.truncate(t.groups.len().saturating_sub(usize::from(n.max(1)) - 1));
                 }
                 self.group_used = None;
                 cycle
@@ -241,8 +251,11 @@ impl S390Model {
         }
         let before = self.group_cycle.max(self.fetch_ready);
         let d = self.dispatch(c.grouping, not_before);
+        if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
+            g.slots.push(SlotRef { addr: 0, slot: 0, text: String::new(), nop: false });
+        }
         if c.serialising && d > before {
-            self.summary.add_stall(&StallCause::Split("serialisation drain"), d - before);
+            self.stall(StallCause::Split("serialisation drain"), d - before);
         }
 
         // The register operand of a storage-operand operation is read after the address
@@ -279,13 +292,13 @@ impl S390Model {
         if c.serialising {
             self.group_used = None;
             self.fetch_ready = self.complete.saturating_add(self.params.serial_refill);
-            self.summary.add_stall(&StallCause::Split("serialisation refill"), self.params.serial_refill);
+            self.stall(StallCause::Split("serialisation refill"), self.params.serial_refill);
         }
         if i.taken && matches!(i.class, Class::Branch | Class::BranchCount | Class::Call) {
             self.group_used = None;
             if self.params.taken > 0 {
                 self.fetch_ready = self.fetch_ready.max(d.saturating_add(1 + self.params.taken));
-                self.summary.add_stall(&StallCause::Branch, self.params.taken);
+                self.stall(StallCause::Branch, self.params.taken);
             }
         }
         self.summary.instructions += 1;
@@ -300,6 +313,40 @@ impl S390Model {
     /// See [`S390Params::explain_model`].
     pub fn explain_model(&self) -> String {
         self.params.explain_model()
+    }
+
+    // timeline (issue 16)
+
+    /// Counts `cycles` lost to `cause`, and notes it on the open group when recording.
+    fn stall(&mut self, cause: StallCause, cycles: u64) {
+        self.summary.add_stall(&cause, cycles);
+        if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
+            if cycles > 0 {
+                g.waited.push((cause, cycles));
+            }
+        }
+    }
+
+    /// Starts or stops recording the [`Timeline`] (one record per decoder group).
+    pub fn set_timeline(&mut self, on: bool) {
+        match (on, self.timeline.is_some()) {
+            (true, false) => self.timeline = Some(Timeline::default()),
+            (false, true) => self.timeline = None,
+            _ => {}
+        }
+    }
+
+    /// The decoder groups so far, if recording.
+    pub fn timeline(&self) -> Option<&Timeline> {
+        self.timeline.as_ref()
+    }
+
+    /// Names the instruction [`S390Model::issue`] recorded last (the model sees its class only).
+    pub fn label_last(&mut self, addr: u64, text: String) {
+        if let Some(s) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()).and_then(|g| g.slots.last_mut()) {
+            s.addr = addr;
+            s.text = text;
+        }
     }
 }
 
