@@ -6,22 +6,13 @@ mod common;
 use arch_ia64::bundle::{Bundle, SlotUnit};
 use arch_ia64::decode::{self, Slot};
 use arch_ia64::{disasm, elf, encode, format};
+use common::first_diff;
 use emu_core::image::{Image, SectionKind};
 use emu_core::rng::Xorshift64;
 
 fn load(path: &std::path::Path) -> Image {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     elf::load(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// First differing line, for a readable failure.
-fn first_diff(want: &str, got: &str) -> String {
-    for (i, (w, g)) in want.lines().zip(got.lines()).enumerate() {
-        if w != g {
-            return format!("line {}:\n  want: {w:?}\n  got:  {g:?}", i + 1);
-        }
-    }
-    format!("line counts differ: want {}, got {}", want.lines().count(), got.lines().count())
 }
 
 /// The golden objects the disassembler must reproduce: all of them (`unsupported_forms`

@@ -324,9 +324,6 @@ impl Cpu for Ia64Cpu {
         if slot == 0 && self.stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)) {
             return self.call_stub(mem, ip);
         }
-        if slot == 0 && self.stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)) {
-            return self.call_stub(mem, ip);
-        }
         // The fetch translates through the ITLB when the harness enables translation (TLB,
         // issue 12); otherwise code is found at its virtual address.
         let fetch = if self.state.tlb.enabled && self.state.psr.contains(Psr::IT) {

@@ -38,6 +38,20 @@ pub fn is_idle_task(cx: &mut Cx<'_, '_>, p: u64) -> Result<bool, StubError> {
     Ok(cx.task_flags(p)? & PF_IDLE != 0)
 }
 
+/// Logs one call of a sink at the model's ITC: what the kernel hands to user space.
+fn report(
+    cx: &mut Cx<'_, '_>,
+    caller: &'static str,
+    sink: Sink,
+    task: Option<u64>,
+    nsec: u64,
+    cycles: Option<u64>,
+    index: CpuStat,
+) {
+    let itc = cx.guest.itc();
+    cx.log.report(Report { itc, caller, sink, task, nsec, cycles, index });
+}
+
 /// `account_user_time(p, cputime)` (cputime.c:117-132). The index is CPUTIME_USER:
 /// `task_nice(p)` is 0 for the scenario's tasks (a nice task would go to CPUTIME_NICE,
 /// cputime.c:125).
@@ -51,16 +65,7 @@ pub fn account_user_time(
     cputime: u64,
     cycles: Option<u64>,
 ) -> Result<(), StubError> {
-    let itc = cx.guest.itc();
-    cx.log.report(Report {
-        itc,
-        caller,
-        sink: Sink::UserTime,
-        task: Some(p),
-        nsec: cputime,
-        cycles,
-        index: CpuStat::User,
-    });
+    report(cx, caller, Sink::UserTime, Some(p), cputime, cycles, CpuStat::User);
     Ok(())
 }
 
@@ -76,16 +81,7 @@ pub fn account_guest_time(
     cputime: u64,
     cycles: Option<u64>,
 ) -> Result<(), StubError> {
-    let itc = cx.guest.itc();
-    cx.log.report(Report {
-        itc,
-        caller,
-        sink: Sink::GuestTime,
-        task: Some(p),
-        nsec: cputime,
-        cycles,
-        index: CpuStat::User,
-    });
+    report(cx, caller, Sink::GuestTime, Some(p), cputime, cycles, CpuStat::User);
     Ok(())
 }
 
@@ -101,24 +97,14 @@ pub fn account_system_index_time(
     cycles: Option<u64>,
     index: CpuStat,
 ) -> Result<(), StubError> {
-    let itc = cx.guest.itc();
-    cx.log.report(Report { itc, caller, sink: Sink::SystemIndexTime, task: Some(p), nsec: cputime, cycles, index });
+    report(cx, caller, Sink::SystemIndexTime, Some(p), cputime, cycles, index);
     Ok(())
 }
 
 /// `account_idle_time(cputime)` (cputime.c:218-227): CPUTIME_IDLE (no task waits for I/O in
 /// the scenario, so `rq->nr_iowait` is 0 and CPUTIME_IOWAIT is never chosen).
 pub fn account_idle_time(cx: &mut Cx<'_, '_>, caller: &'static str, cputime: u64, cycles: Option<u64>) {
-    let itc = cx.guest.itc();
-    cx.log.report(Report {
-        itc,
-        caller,
-        sink: Sink::IdleTime,
-        task: None,
-        nsec: cputime,
-        cycles,
-        index: CpuStat::Idle,
-    });
+    report(cx, caller, Sink::IdleTime, None, cputime, cycles, CpuStat::Idle);
 }
 
 /// `account_system_time(p, hardirq_offset, cputime)` (cputime.c:184-201).
