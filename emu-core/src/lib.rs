@@ -7,6 +7,7 @@
 //! - [`elf`]: ELF64 objects to an image, relocations applied by per-arch rules.
 //! - [`preprocess`]: the C-preprocessor subset kernel `.S` files need, with a line map
 //!   back to the original files.
+//! - [`cc`]: gcc -c for the compiled cores (x86-64, s390x), a missing compiler named with its package.
 //! - [`code_cache`]: decoded instructions by address for variable-length ISAs.
 //! - [`cpu`]: the `Cpu` trait and the machine loop with its stop conditions.
 //! - [`timing`]: issue groups, stall causes and totals every timing model reports.
@@ -19,6 +20,7 @@
 //! - [`scenario`]: the accounting experiment: a workload through the real paths, true
 //!   against accounted time.
 
+pub mod cc;
 pub mod code_cache;
 pub mod cpu;
 pub mod diff;
