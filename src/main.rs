@@ -53,7 +53,9 @@ enum Command {
         #[command(flatten)]
         pp: PpFlags,
     },
-    /// Run IA-64 code (a .S source or an ELF object) on the Itanium 2 model.
+    /// Run code on the core of its architecture: an ELF object (IA-64, x86-64, s390x, by its
+    /// machine), IA-64 assembly (.S, .s), or with --arch x86_64|s390x a C or assembly source
+    /// compiled with gcc -c.
     Run {
         /// The source or object file.
         file: Option<PathBuf>,
@@ -104,6 +106,10 @@ enum Command {
         /// prints that generation's table.
         #[arg(long, value_name = "GEN")]
         model: Option<String>,
+        /// The core of a source file: ia64 (the default; acctemu's assembler), x86_64 or s390x
+        /// (compiled with gcc -c, or s390x-linux-gnu-gcc). An object's core is its ELF machine.
+        #[arg(long, value_enum, value_name = "ARCH")]
+        arch: Option<cli::core::Arch>,
         #[command(flatten)]
         pp: PpFlags,
     },
@@ -157,6 +163,12 @@ enum Command {
         /// Harness (plain files).
         #[arg(long, value_name = "H.toml")]
         harness: Option<PathBuf>,
+        /// Set a register before each run (plain files): rdi=5, r2=data, r32=1, ...
+        #[arg(long = "set", value_name = "REG=VAL")]
+        sets: Vec<String>,
+        /// The core of plain source files: ia64 (default), x86_64 or s390x (compiled with gcc).
+        #[arg(long, value_enum, value_name = "ARCH")]
+        arch: Option<cli::core::Arch>,
         #[command(flatten)]
         workload: WorkloadArgs,
         /// Output format.
@@ -500,10 +512,6 @@ fn run(args: Args) -> Result<String, CliError> {
             }
             Ok(done.stdout)
         }
-        Command::Run { explain_model: true, model: Some(model), .. } => {
-            Ok(cli::run::s390_model(&model)?.explain_model())
-        }
-        Command::Run { explain_model: true, file, .. } => cli::run::explain_model(file.as_deref()),
         Command::Run {
             file,
             more,
@@ -519,13 +527,16 @@ fn run(args: Args) -> Result<String, CliError> {
             itc_ratio,
             snapshot,
             check,
-            explain_model: false,
+            explain_model,
             model,
+            arch,
             pp,
         } => {
-            let file = file.ok_or_else(|| CliError::Usage("run: a source or object file is required".into()))?;
+            if file.is_none() && !explain_model {
+                return Err(CliError::Usage("run: a source or object file is required".into()));
+            }
             let req = RunRequest {
-                file,
+                file: file.unwrap_or_default(),
                 more_files: more,
                 harness,
                 entry,
@@ -541,7 +552,11 @@ fn run(args: Args) -> Result<String, CliError> {
                 snapshot,
                 check,
                 model,
+                arch,
             };
+            if explain_model {
+                return cli::run::explain_model(&req);
+            }
             let out = cli::run::run(&req)?;
             if let Some(stop) = out.stopped_early {
                 return Err(CliError::Stopped { report: out.stdout, stop });
@@ -562,6 +577,8 @@ fn run(args: Args) -> Result<String, CliError> {
             include,
             entry,
             harness,
+            sets,
+            arch,
             workload,
             format,
             pp,
@@ -600,6 +617,8 @@ fn run(args: Args) -> Result<String, CliError> {
                 include_dirs: include,
                 entry,
                 harness,
+                sets,
+                arch,
                 workload: run_workload,
                 max_paths: workload.max_paths,
                 json: format == cli::scenario::ScenarioFormat::Json,

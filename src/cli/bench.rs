@@ -264,7 +264,7 @@ fn run_loop(core: Core, l: Loop, timing: bool, iterations: u64) -> Result<Measur
                 arch_ia64::asm::assemble(loops.source_name, loops.source, &super::preprocess_options(), &FsLoader)
                     .map_err(CliError::Assemble)?;
             let cfg = arch_ia64::run::RunConfig { entry, sets, timing, ..arch_ia64::run::RunConfig::default() };
-            let (m, _) = arch_ia64::run::prepare(&asm.image, &cfg).map_err(CliError::Run)?;
+            let (m, _) = arch_ia64::run::prepare(&asm.image, &cfg).map_err(CliError::run)?;
             measure_machine(m, budget).map_err(|e| stopped(&what, e))
         }
         Core::X86_64 => {

@@ -9,7 +9,8 @@
 //! name the fields through symbols the build defines, so a build that lacks one is refused.
 //! The report judges each side against the true time, not only A against B.
 
-use super::plain_diff::{self, source_text, SourceSide};
+use super::core::{Arch, Program, RunSpec};
+use super::plain_diff::{self, source_text, PlainSide};
 use super::scenario::{check_workload, check_workload_paths, prepare_trace_image};
 use super::CliError;
 use arch_ia64::profile::named_groups;
@@ -43,6 +44,10 @@ pub struct DiffRequest {
     pub entry: Option<String>,
     /// Harness for plain files.
     pub harness: Option<PathBuf>,
+    /// `--set REG=VALUE` for plain files.
+    pub sets: Vec<String>,
+    /// `--arch`: the core of plain source files (an object's is its ELF machine).
+    pub arch: Option<Arch>,
     /// The workload for catalogue traces.
     pub workload: Workload,
     /// The most paths each side's workload may run (see [`super::limits`]).
@@ -255,7 +260,8 @@ fn apply(source: &str, name: &str, patch: &std::path::Path) -> Result<String, Cl
     plain_diff::apply_patch(source, name, &patch.display().to_string(), &text)
 }
 
-/// Two plain files (or one file patched / under two define sets), one run each.
+/// Two plain files (or one source patched / under two define sets), one run each, on the core
+/// of their architecture (both must have the same).
 fn plain(
     req: &DiffRequest,
     a_name: &str,
@@ -264,29 +270,50 @@ fn plain(
     b_defines: &[String],
 ) -> Result<String, CliError> {
     let a_path = PathBuf::from(a_name);
-    let a = SourceSide {
-        label: a_name.to_string(),
-        file: a_name.to_string(),
-        text: source_text(&a_path, None)?,
-        defines: a_defines.to_vec(),
+    let a_bytes = super::read(&a_path)?;
+    let arch = Arch::of_input(&a_path, &a_bytes, req.arch)?;
+    // An object runs as it is; a source is checked to be text here, so the message names `diff`.
+    let check_source = |path: &Path, bytes: &[u8]| -> Result<(), CliError> {
+        if !emu_core::elf::is_elf(bytes) {
+            super::binary::source_text(path, bytes, "diff")?;
+        }
+        Ok(())
     };
+    check_source(&a_path, &a_bytes)?;
+    let program = |file: &Path, text: Option<String>, defines: &[String]| Program {
+        file: file.to_path_buf(),
+        more_files: Vec::new(),
+        text,
+        defines: defines.to_vec(),
+    };
+    let a = PlainSide { label: a_name.to_string(), program: program(&a_path, None, a_defines) };
     let b = match (&req.b, changes_a) {
-        (Some(b), _) => SourceSide {
-            label: b.clone(),
-            file: b.clone(),
-            text: source_text(&PathBuf::from(b), None)?,
-            defines: b_defines.to_vec(),
-        },
-        (None, true) => SourceSide {
-            label: format!(
+        (Some(b), _) => {
+            let b_path = PathBuf::from(b);
+            let b_bytes = super::read(&b_path)?;
+            let b_arch = Arch::of_input(&b_path, &b_bytes, req.arch)?;
+            if b_arch != arch {
+                return Err(CliError::Usage(format!(
+                    "diff: {a_name} is {} but {b} is {}; compare two programs of one architecture",
+                    arch.name(),
+                    b_arch.name()
+                )));
+            }
+            check_source(&b_path, &b_bytes)?;
+            PlainSide { label: b.clone(), program: program(&b_path, None, b_defines) }
+        }
+        (None, true) => {
+            let label = format!(
                 "{a_name}{}{}",
                 req.patch.as_ref().map(|p| format!(" + {}", p.display())).unwrap_or_default(),
                 req.b_defines.iter().map(|d| format!(" -D{d}")).collect::<String>()
-            ),
-            file: a_name.to_string(),
-            text: source_text(&a_path, req.patch.as_deref())?,
-            defines: b_defines.to_vec(),
-        },
+            );
+            let text = match &req.patch {
+                Some(_) => Some(source_text(&a_path, req.patch.as_deref())?),
+                None => None,
+            };
+            PlainSide { label, program: program(&a_path, text, b_defines) }
+        }
         (None, false) => return Err(CliError::Usage("diff: give B, --patch or --b-define to compare against".into())),
     };
     let harness = match &req.harness {
@@ -296,5 +323,19 @@ fn plain(
         }
         None => None,
     };
-    plain_diff::run(&a, &b, &req.include_dirs, &req.pp, req.entry.clone(), harness, req.json)
+    let mut sets = Vec::new();
+    for s in &req.sets {
+        let (name, value) =
+            s.split_once('=').ok_or_else(|| CliError::Usage(format!("--set {s}: expected REG=VALUE")))?;
+        sets.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let spec = RunSpec {
+        include_dirs: req.include_dirs.clone(),
+        pp: req.pp.clone(),
+        entry: req.entry.clone(),
+        harness,
+        sets,
+        ..RunSpec::default()
+    };
+    plain_diff::run(&a, &b, arch, &spec, req.json)
 }

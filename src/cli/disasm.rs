@@ -14,7 +14,7 @@ pub fn run(path: &Path, base: u64, reloc: bool) -> Result<String, CliError> {
     let bytes = read(path)?;
     if elf::is_elf(&bytes) {
         disasm::objdump_object(&path.display().to_string(), &bytes, reloc)
-            .map_err(|source| CliError::Elf { path: path.to_path_buf(), source })
+            .map_err(|source| CliError::object(path, source))
     } else {
         Ok(disasm::disassemble_bytes(&bytes, base))
     }

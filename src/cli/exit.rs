@@ -53,7 +53,6 @@ impl CliError {
         match self {
             CliError::Usage(_) => Status::Usage,
             CliError::Stopped { .. }
-            | CliError::Run(arch_ia64::run::RunError::Exec { .. })
             | CliError::Scenario(Ia64Scenario::Budget { .. } | Ia64Scenario::Halt { .. } | Ia64Scenario::Exec { .. })
             | CliError::ScenarioX86(
                 X86Scenario::Budget { .. } | X86Scenario::Exec { .. } | X86Scenario::Stopped { .. },
@@ -61,8 +60,7 @@ impl CliError {
             | CliError::ScenarioS390(
                 S390Scenario::Budget { .. } | S390Scenario::Exec { .. } | S390Scenario::Stopped { .. },
             ) => Status::Stopped,
-            CliError::RunX86(e) if matches!(**e, arch_x86::run::RunError::Exec { .. }) => Status::Stopped,
-            CliError::RunS390(e) if matches!(**e, arch_s390::run::RunError::Exec { .. }) => Status::Stopped,
+            CliError::Run(e) if matches!(**e, emu_core::run::RunError::Exec { .. }) => Status::Stopped,
             _ => Status::Error,
         }
     }

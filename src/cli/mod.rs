@@ -1,10 +1,12 @@
 //! The subcommands' work and rendering; argument parsing stays in `main.rs`.
 
 pub mod asm;
+pub mod attribution;
 pub mod bench;
 pub mod binary;
 pub mod catalogue;
 pub mod compiled;
+pub mod core;
 pub mod diff;
 pub mod disasm;
 pub mod exit;
@@ -26,6 +28,7 @@ pub mod sweep;
 mod test_support;
 
 use emu_core::input::{read_file_limited, Limits};
+use emu_core::run::RunError;
 use std::path::PathBuf;
 
 /// Why a subcommand failed; `main` prints it to stderr and exits with the status
@@ -41,14 +44,14 @@ pub enum CliError {
         #[source]
         source: std::io::Error,
     },
-    /// An object file could not be loaded.
+    /// An object file could not be loaded (any core).
     #[error("{}: {source}", path.display())]
-    Elf {
+    Object {
         /// The file.
         path: PathBuf,
-        /// What is wrong with it.
+        /// What is wrong with it (the core's loader error, boxed: some are large).
         #[source]
-        source: arch_ia64::elf::ElfError,
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
     /// The assembler rejected the source; the diagnostics say where and why.
     #[error("{0}")]
@@ -56,9 +59,10 @@ pub enum CliError {
     /// A harness could not be used.
     #[error("{0}")]
     Setup(emu_core::error::Diagnostic),
-    /// A run could not be set up or failed.
+    /// A run could not be set up or failed, on any core (an execution error names the
+    /// instruction and its address).
     #[error("{0}")]
-    Run(arch_ia64::run::RunError),
+    Run(Box<RunError<ExecFailure>>),
     /// A scenario path did not run to its end, or its counters could not be read.
     #[error("{0}")]
     Scenario(arch_ia64::scenario::ScenarioError),
@@ -103,14 +107,15 @@ pub enum CliError {
     /// A `--patch` is malformed or does not apply (the error names the hunk and its line).
     #[error("{0}")]
     Patch(#[from] patch::PatchError),
-    /// An x86-64 or s390x object could not be loaded.
+    /// A source of a compiled core (x86-64, s390x) did not compile, or its compiler is not
+    /// installed (the message names the package).
     #[error("{}: {source}", path.display())]
-    Object {
-        /// The file.
+    Compile {
+        /// The source.
         path: PathBuf,
-        /// What is wrong with it (boxed: its relocation variants are large).
+        /// Why.
         #[source]
-        source: Box<emu_core::elf::ElfError>,
+        source: emu_core::cc::CcError,
     },
     /// A command that reads assembly source was given an object or another binary file.
     #[error("{}: {command}: {what}", path.display())]
@@ -122,12 +127,22 @@ pub enum CliError {
         /// What the file is and which command takes it.
         what: String,
     },
-    /// An x86-64 run failed (the error names the instruction and its address).
-    #[error("{0}")]
-    RunX86(Box<arch_x86::run::RunError>),
-    /// An s390x run failed (the error names the instruction and its address).
-    #[error("{0}")]
-    RunS390(Box<arch_s390::run::RunError>),
+}
+
+/// A core's execution error, whichever the core ([`CliError::Run`]).
+#[derive(Debug)]
+pub struct ExecFailure(pub Box<dyn std::error::Error + Send + Sync>);
+
+impl std::fmt::Display for ExecFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for ExecFailure {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
 }
 
 impl CliError {
@@ -135,13 +150,26 @@ impl CliError {
     /// (`file:line:col: error: ...`, `--set r1=x: error: ...`); `main` prints those as they are
     /// and the others after `acctemu: error: `.
     pub fn is_diagnostic(&self) -> bool {
-        use arch_ia64::run::RunError as Ia64;
         match self {
-            CliError::Assemble(_) | CliError::Setup(_) | CliError::Run(Ia64::Assemble(_) | Ia64::Setup(_)) => true,
-            CliError::RunX86(e) => matches!(**e, arch_x86::run::RunError::Setup(_)),
-            CliError::RunS390(e) => matches!(**e, arch_s390::run::RunError::Setup(_)),
+            CliError::Assemble(_) | CliError::Setup(_) => true,
+            CliError::Run(e) => matches!(**e, RunError::Assemble(_) | RunError::Setup(_)),
             _ => false,
         }
+    }
+
+    /// The run error of any core.
+    pub fn run<E: std::error::Error + Send + Sync + 'static>(e: RunError<E>) -> CliError {
+        CliError::Run(Box::new(match e {
+            RunError::Assemble(d) => RunError::Assemble(d),
+            RunError::Elf(e) => RunError::Elf(e),
+            RunError::Setup(d) => RunError::Setup(d),
+            RunError::Exec { error, executed } => RunError::Exec { error: ExecFailure(Box::new(error)), executed },
+        }))
+    }
+
+    /// The object `path` did not load: `source` says why.
+    pub fn object(path: &std::path::Path, source: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> CliError {
+        CliError::Object { path: path.to_path_buf(), source: source.into() }
     }
 }
 

@@ -1,28 +1,24 @@
-//! `acctemu diff` of two plain programs: one run each from the same entry under the same
-//! harness, compared side by side (cycles, instructions, groups, stalls, final state).
+//! `acctemu diff` of two plain programs of one architecture (sources or objects, on any core):
+//! one run each from the same entry under the same harness and `--set`s, compared side by
+//! side (cycles, instructions, groups, stalls, where the cycles went, final state).
 
+use super::core::{dispatch, Arch, Finished, Program, RunPrograms, RunSpec};
 use super::{read, CliError};
-use arch_ia64::run::{run_image_until, RunConfig, RunError};
 use emu_core::error::{Diagnostic, SourceLoc};
-use emu_core::harness::Harness;
-use emu_core::image::Image;
 use emu_core::report::RunReport;
+use emu_core::run::RunError;
 use emu_core::snapshot::diff;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// One side of a diff given as source text.
+/// One side of a plain diff: its name and the program that runs.
 #[derive(Debug, Clone)]
-pub struct SourceSide {
+pub struct PlainSide {
     /// Name shown in the output and in messages.
     pub label: String,
-    /// Source file name (for diagnostics).
-    pub file: String,
-    /// The text (after any patch).
-    pub text: String,
-    /// `-D` definitions for this side.
-    pub defines: Vec<String>,
+    /// The file, its defines, and its text when a patch changed it.
+    pub program: Program,
 }
 
 /// Reads `path`, applies `patch` (a unified diff) when given; a patch that does not apply is
@@ -47,69 +43,45 @@ pub fn apply_patch(source: &str, source_name: &str, patch_name: &str, patch_text
     Ok(super::patch::apply(source, source_name, patch_name, patch_text)?)
 }
 
-/// Assembles one side.
+/// Runs both sides once, on the core of `arch`, with the same settings (the timeline on, for
+/// the attribution), and renders the comparison.
 ///
 /// # Errors
-/// Assembly errors.
-pub fn assemble_side(
-    side: &SourceSide,
-    include_dirs: &[PathBuf],
-    pp: &super::kernel::PpArgs,
-) -> Result<Image, CliError> {
-    let pp = pp.prepare(&side.defines, include_dirs)?;
-    let asm =
-        arch_ia64::asm::assemble(&side.file, &side.text, &pp.options, &pp.loader()).map_err(CliError::Assemble)?;
-    Ok(asm.image)
-}
-
-/// Runs both sides once and renders the comparison.
-///
-/// # Errors
-/// Assembly, setup or execution errors of either side.
-pub fn run(
-    a: &SourceSide,
-    b: &SourceSide,
-    include_dirs: &[PathBuf],
-    pp: &super::kernel::PpArgs,
-    entry: Option<String>,
-    harness: Option<Harness>,
-    json: bool,
-) -> Result<String, CliError> {
-    let cfg = RunConfig { entry, harness, timeline: true, ..RunConfig::default() };
-    let (ra, a_ended) = run_side(&assemble_side(a, include_dirs, pp)?, &cfg).map_err(|e| in_side("A", a, e))?;
-    let (rb, b_ended) = run_side(&assemble_side(b, include_dirs, pp)?, &cfg).map_err(|e| in_side("B", b, e))?;
+/// Load, setup or execution errors of either side.
+pub fn run(a: &PlainSide, b: &PlainSide, arch: Arch, spec: &RunSpec, json: bool) -> Result<String, CliError> {
+    let spec = RunSpec { timeline: true, attribute: true, ..spec.clone() };
+    let programs = [a.program.clone(), b.program.clone()];
+    let sides = [("A", a), ("B", b)];
+    let done = dispatch(arch, RunPrograms { programs: &programs, spec: &spec }).map_err(|e| {
+        let (name, side) = sides[e.side.min(1)];
+        match e.error {
+            CliError::Run(r) => match *r {
+                RunError::Setup(d) => {
+                    CliError::Setup(side_note(d, name, &side.label, &side.program.file.display().to_string()))
+                }
+                r => CliError::Run(Box::new(r)),
+            },
+            e => e,
+        }
+    })?;
+    let [fa, fb] = <[Finished; 2]>::try_from(done).map_err(|_| CliError::Usage("diff: two runs expected".into()))?;
     let out = if json {
-        let v = serde_json::json!({ "a": { "name": a.label, "report": ra }, "b": { "name": b.label, "report": rb } });
+        let side = |s: &PlainSide, f: &Finished| serde_json::json!({ "name": s.label, "report": f.report, "groups": f.groups });
+        let v = serde_json::json!({ "a": side(a, &fa), "b": side(b, &fb) });
         serde_json::to_string_pretty(&v).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))?
     } else {
-        render(&a.label, &ra, &b.label, &rb)
+        render(&a.label, &fa, &b.label, &fb)
     };
     // A side that did not reach its end compares a partial run: still shown, but not a result.
-    let early: Vec<String> = [(&a.label, &ra, a_ended), (&b.label, &rb, b_ended)]
+    let early: Vec<String> = [(&a.label, &fa), (&b.label, &fb)]
         .iter()
-        .filter(|(_, _, ended)| !ended)
-        .map(|(label, r, _)| format!("{label}: {}", r.stop))
+        .filter(|(_, f)| !f.ended)
+        .map(|(label, f)| format!("{label}: {}", f.report.stop))
         .collect();
     if early.is_empty() {
         Ok(out)
     } else {
         Err(CliError::Stopped { report: out, stop: early.join("; ") })
-    }
-}
-
-/// Runs one side's image, and says whether it reached its expected end (the sentinel, or an
-/// `rfi` the configuration stops on).
-fn run_side(image: &Image, cfg: &RunConfig) -> Result<(RunReport, bool), RunError> {
-    let (rep, reason) = run_image_until(image, cfg)?;
-    Ok((rep, reason.is_expected_end()))
-}
-
-/// A harness error of one side, with a note naming the side: one harness serves both, and
-/// a field that one build does not define (its layout differs) is refused for that side only.
-fn in_side(name: &str, side: &SourceSide, e: RunError) -> CliError {
-    match e {
-        RunError::Setup(d) => CliError::Setup(side_note(d, name, &side.label, &side.file)),
-        e => CliError::Run(e),
     }
 }
 
@@ -123,8 +95,10 @@ fn row(out: &mut String, name: &str, a: u64, b: u64) {
     let _ = writeln!(out, "  {name:<28} {a:>10} {b:>10} {delta:>+10}");
 }
 
-/// The side-by-side text.
-pub fn render(a_name: &str, a: &RunReport, b_name: &str, b: &RunReport) -> String {
+/// The side-by-side text: totals, stalls, where the cycles went (by symbol and instruction
+/// group, with the reasons each waited), the final state, the timelines.
+pub fn render(a_name: &str, fa: &Finished, b_name: &str, fb: &Finished) -> String {
+    let (a, b) = (&fa.report, &fb.report);
     let mut out = String::new();
     let _ = writeln!(out, "A = {a_name}\nB = {b_name}\n");
     let _ = writeln!(out, "  {:<28} {:>10} {:>10} {:>10}", "", "A", "B", "B-A");
@@ -139,6 +113,9 @@ pub fn render(a_name: &str, a: &RunReport, b_name: &str, b: &RunReport) -> Strin
     }
     if a.stop != b.stop {
         let _ = writeln!(out, "\nstop: A {} / B {}", a.stop, b.stop);
+    }
+    if !fa.groups.is_empty() || !fb.groups.is_empty() {
+        let _ = write!(out, "\n{}", super::attribution::render_diff(&fa.groups, &fb.groups, 12));
     }
     let d = diff(&a.snapshot, &b.snapshot);
     if d.is_empty() {

@@ -1,12 +1,13 @@
 //! `acctemu run FILE`: assemble or load, run under a harness, print cycles, counts, stalls,
 //! counters and the final state; write or check a snapshot.
 
+use super::core::{
+    dispatch, is_relocatable, Arch, ExplainModel, Finished, Ia64Flags, Program, RunPrograms, RunSpec, S390Flags,
+};
 use super::{read, CliError};
-use arch_ia64::run::RunConfig;
 use emu_core::echo::escape_truncated;
 use emu_core::error::{Diagnostic, SourceLoc};
 use emu_core::harness::Harness;
-use emu_core::image::Image;
 use emu_core::report::RunReport;
 use emu_core::snapshot::{diff, Snapshot, Value};
 use std::fmt::Write as _;
@@ -58,6 +59,8 @@ pub struct RunRequest {
     pub check: Option<PathBuf>,
     /// The s390x timing model's generation (`--model`; default z13).
     pub model: Option<String>,
+    /// `--arch`: the core of a source (an object's is its ELF machine).
+    pub arch: Option<Arch>,
 }
 
 /// The outcome: text for stdout, whether a `--check` found differences, and whether the code
@@ -71,28 +74,6 @@ pub struct RunOutcome {
     /// Why the run stopped when that was not its expected end (return to the sentinel or
     /// `rfi`): the budget, an interruption, a halt.
     pub stopped_early: Option<String>,
-}
-
-/// A finished run: its report and whether it reached its expected end.
-struct Finished {
-    report: RunReport,
-    ended: bool,
-}
-
-/// What `run` executes on IA-64: an image, or a link of objects with its stubs.
-enum Loaded {
-    Image(Image),
-    Linked(emu_core::link::Linked),
-}
-
-/// Whether `bytes` are a relocatable ELF object (`e_type` ET_REL, in either byte order).
-fn is_relocatable(bytes: &[u8]) -> bool {
-    let e_type = match (bytes.get(5), bytes.get(16), bytes.get(17)) {
-        (Some(2), Some(hi), Some(lo)) => u16::from_be_bytes([*hi, *lo]),
-        (_, Some(lo), Some(hi)) => u16::from_le_bytes([*lo, *hi]),
-        _ => return false,
-    };
-    emu_core::elf::is_elf(bytes) && e_type == 1
 }
 
 /// Every input file of a run, the first one first.
@@ -127,7 +108,7 @@ fn check_inputs(req: &RunRequest, first: &[u8]) -> Result<(), CliError> {
             )));
         }
     }
-    if want != Some(arch_ia64::reloc::EM_IA_64) {
+    if want.and_then(Arch::of_machine) != Some(Arch::Ia64) {
         return Err(CliError::Usage(format!(
             "linking several objects is supported for IA-64 objects; {} is {}",
             req.file.display(),
@@ -137,47 +118,30 @@ fn check_inputs(req: &RunRequest, first: &[u8]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Links the run's IA-64 objects with the harness's bindings.
-fn link_objects(req: &RunRequest, harness: Option<&Harness>) -> Result<emu_core::link::Linked, CliError> {
-    let mut files = Vec::new();
-    for path in all_files(req) {
-        let bytes = read(path)?;
-        arch_ia64::elf::check_relocations_sane(&bytes)
-            .map_err(|source| CliError::Elf { path: path.clone(), source })?;
-        files.push((path.display().to_string(), bytes));
+/// The core of the request: the file's (an object's machine, or a source and `--arch`).
+fn arch_of(req: &RunRequest, bytes: &[u8]) -> Result<Arch, CliError> {
+    let arch = Arch::of_input(&req.file, bytes, req.arch)?;
+    if let Some(m) = req.model.as_deref().filter(|_| arch != Arch::S390x) {
+        return Err(CliError::Usage(format!("--model {m}: generation presets exist for s390x objects only")));
     }
-    let objects: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
-    let bindings = arch_ia64::link::bindings(harness, &[]).map_err(CliError::Setup)?;
-    arch_ia64::link::link(&objects, &bindings).map_err(|e| CliError::Link(Box::new(e)))
+    Ok(arch)
 }
 
-fn load_ia64(req: &RunRequest, harness: Option<&Harness>) -> Result<Loaded, CliError> {
-    let bytes = read(&req.file)?;
-    if arch_ia64::elf::is_elf(&bytes) && (is_relocatable(&bytes) || !req.more_files.is_empty()) {
-        check_inputs(req, &bytes)?;
-        // A malformed header is named by the loader's own checks first.
-        arch_ia64::elf::load(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source })?;
-        return link_objects(req, harness).map(Loaded::Linked);
+/// The settings of the request, for whichever core runs it.
+fn spec(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, String)>) -> RunSpec {
+    RunSpec {
+        include_dirs: req.include_dirs.clone(),
+        pp: req.pp.clone(),
+        entry: req.entry.clone(),
+        harness,
+        sets,
+        max_insns: req.max_insns,
+        timing: !req.no_timing,
+        timeline: req.timeline,
+        attribute: false,
+        ia64: Ia64Flags { itc_ratio: req.itc_ratio },
+        s390: S390Flags { model: req.model.clone() },
     }
-    load_image(req).map(Loaded::Image)
-}
-
-fn load_image(req: &RunRequest) -> Result<Image, CliError> {
-    let bytes = read(&req.file)?;
-    if !req.more_files.is_empty() {
-        return Err(CliError::Usage(format!(
-            "{}: several files are linked, and each must be a relocatable ELF object (.o)",
-            req.file.display()
-        )));
-    }
-    if arch_ia64::elf::is_elf(&bytes) {
-        return arch_ia64::elf::load_for_run(&bytes).map_err(|source| CliError::Elf { path: req.file.clone(), source });
-    }
-    let text = super::binary::source_text(&req.file, &bytes, "run")?;
-    let pp = req.pp.prepare(&req.defines, &req.include_dirs)?;
-    let name = req.file.display().to_string();
-    let asm = arch_ia64::asm::assemble(&name, &text, &pp.options, &pp.loader()).map_err(CliError::Assemble)?;
-    Ok(asm.image)
 }
 
 /// Runs the request.
@@ -199,17 +163,28 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
         sets.push((name.trim().to_string(), value.trim().to_string()));
     }
     let bytes = read(&req.file)?;
-    let machine = emu_core::elf::machine(&bytes);
-    if let Some(m) = req.model.as_deref().filter(|_| machine != Some(arch_s390::reloc::EM_S390)) {
-        return Err(CliError::Usage(format!("--model {m}: generation presets exist for s390x objects only")));
-    }
+    let arch = arch_of(req, &bytes)?;
     check_inputs(req, &bytes)?;
-    let Finished { report: rep, ended } = if machine == Some(arch_x86::reloc::EM_X86_64) {
-        run_x86(req, &bytes, harness, sets)?
-    } else if machine == Some(arch_s390::reloc::EM_S390) {
-        run_s390(req, &bytes, harness, sets)?
-    } else {
-        run_ia64(req, harness, sets)?
+    let program = Program {
+        file: req.file.clone(),
+        more_files: req.more_files.clone(),
+        text: None,
+        defines: req.defines.clone(),
+    };
+    let spec = spec(req, harness, sets);
+    let file = req.file.display().to_string();
+    let mut done =
+        dispatch(arch, RunPrograms { programs: std::slice::from_ref(&program), spec: &spec }).map_err(|e| {
+            match e.error {
+                CliError::Run(r) => match *r {
+                    emu_core::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
+                    r => CliError::Run(Box::new(r)),
+                },
+                e => e,
+            }
+        })?;
+    let Some(Finished { report: rep, ended, .. }) = done.pop() else {
+        return Err(CliError::Usage("run: nothing ran".into()));
     };
     let mut out = match req.format {
         Format::Text => text(&rep, req.timeline),
@@ -233,6 +208,26 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
     }
     let stopped_early = (!ended).then(|| rep.stop.clone());
     Ok(RunOutcome { stdout: out, mismatch, stopped_early })
+}
+
+/// `--explain-model`: the timing model of the core that would run the request: the file's
+/// (an object's machine, or a source and `--arch`), else `--arch`'s, else s390x for a
+/// `--model`, else IA-64 (issue 16).
+///
+/// # Errors
+/// A file that cannot be read, a `--model` of no s390x generation or for another core.
+pub fn explain_model(req: &RunRequest) -> Result<String, CliError> {
+    let arch = if req.file.as_os_str().is_empty() {
+        let default = if req.model.is_some() { Arch::S390x } else { Arch::Ia64 };
+        let arch = req.arch.unwrap_or(default);
+        if let Some(m) = req.model.as_deref().filter(|_| arch != Arch::S390x) {
+            return Err(CliError::Usage(format!("--model {m}: generation presets exist for s390x objects only")));
+        }
+        arch
+    } else {
+        arch_of(req, &read(&req.file)?)?
+    };
+    dispatch(arch, ExplainModel(&spec(req, None, Vec::new())))
 }
 
 /// Reads the `--check` snapshot at `path`. A file that is not snapshot YAML, or a register whose
@@ -264,119 +259,6 @@ fn read_snapshot(path: &std::path::Path, actual: &Snapshot) -> Result<Snapshot, 
         }
     }
     Ok(want)
-}
-
-/// The IA-64 path: assemble or load, run, report.
-fn run_ia64(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, String)>) -> Result<Finished, CliError> {
-    let loaded = load_ia64(req, harness.as_ref())?;
-    let cfg = RunConfig {
-        entry: req.entry.clone(),
-        harness,
-        sets,
-        max_insns: req.max_insns,
-        timing: !req.no_timing,
-        options: arch_ia64::run::Ia64Options { itc_per_cycle: req.itc_ratio },
-        timeline: req.timeline,
-        ..RunConfig::default()
-    };
-    let file = req.file.display().to_string();
-    let result = match &loaded {
-        Loaded::Image(image) => arch_ia64::run::run_image_until(image, &cfg),
-        Loaded::Linked(linked) => arch_ia64::link::run_linked(linked, &cfg, Vec::new()),
-    };
-    let (report, reason) = result.map_err(|e| match e {
-        arch_ia64::run::RunError::Setup(d) => CliError::Run(arch_ia64::run::RunError::Setup(d.in_file(&file))),
-        e => CliError::Run(e),
-    })?;
-    Ok(Finished { report, ended: reason.is_expected_end() })
-}
-
-/// The x86-64 path: an ELF object of machine EM_X86_64 runs on `arch_x86`'s core.
-fn run_x86(
-    req: &RunRequest,
-    bytes: &[u8],
-    harness: Option<Harness>,
-    sets: Vec<(String, String)>,
-) -> Result<Finished, CliError> {
-    let file = req.file.display().to_string();
-    let image = arch_x86::run::load_object(bytes)
-        .map_err(|e| CliError::Object { path: req.file.clone(), source: Box::new(e) })?;
-    let cfg = arch_x86::run::RunConfig {
-        entry: req.entry.clone(),
-        harness,
-        sets,
-        max_insns: req.max_insns,
-        timing: !req.no_timing,
-        timeline: req.timeline,
-        ..arch_x86::run::RunConfig::default()
-    };
-    let fail = |e| match e {
-        arch_x86::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
-        e => CliError::RunX86(Box::new(e)),
-    };
-    let (report, reason) = arch_x86::run::run_image_until(&image, &cfg).map_err(fail)?;
-    Ok(Finished { report, ended: reason.is_expected_end() })
-}
-
-fn run_s390(
-    req: &RunRequest,
-    bytes: &[u8],
-    harness: Option<Harness>,
-    sets: Vec<(String, String)>,
-) -> Result<Finished, CliError> {
-    let file = req.file.display().to_string();
-    let image = arch_s390::run::load_object(bytes)
-        .map_err(|e| CliError::Object { path: req.file.clone(), source: Box::new(e) })?;
-    let cfg = arch_s390::run::RunConfig {
-        entry: req.entry.clone(),
-        harness,
-        sets,
-        max_insns: req.max_insns,
-        timing: !req.no_timing,
-        options: arch_s390::run::S390Options {
-            model: req.model.as_deref().map_or_else(|| Ok(arch_s390::timing::S390Params::default()), s390_model)?,
-        },
-        timeline: req.timeline,
-        ..arch_s390::run::RunConfig::default()
-    };
-    let fail = |e| match e {
-        arch_s390::run::RunError::Setup(d) => CliError::Setup(d.in_file(&file)),
-        e => CliError::RunS390(Box::new(e)),
-    };
-    let (report, reason) = arch_s390::run::run_image_until(&image, &cfg).map_err(fail)?;
-    Ok(Finished { report, ended: reason.is_expected_end() })
-}
-
-/// `--explain-model`: the timing model of the core that runs `file` (an x86-64 or s390x
-/// object by its ELF machine), else of IA-64, the core of sources and of no file (issue 16).
-///
-/// # Errors
-/// A file that cannot be read.
-pub fn explain_model(file: Option<&std::path::Path>) -> Result<String, CliError> {
-    let machine = match file {
-        Some(path) => emu_core::elf::machine(&read(path)?),
-        None => None,
-    };
-    Ok(if machine == Some(arch_x86::reloc::EM_X86_64) {
-        arch_x86::timing::X86Params::default().explain_model()
-    } else if machine == Some(arch_s390::reloc::EM_S390) {
-        arch_s390::timing::S390Params::default().explain_model()
-    } else {
-        arch_ia64::timing::Itanium2Params::default().explain_model()
-    })
-}
-
-/// The s390x timing preset `--model NAME` names (issue 15).
-///
-/// # Errors
-/// A name that is not one of [`arch_s390::timing::PRESETS`].
-pub fn s390_model(name: &str) -> Result<arch_s390::timing::S390Params, CliError> {
-    arch_s390::timing::S390Params::preset(name).ok_or_else(|| {
-        CliError::Usage(format!(
-            "--model {name}: no such s390x timing model (known: {})",
-            arch_s390::timing::PRESETS.join(", ")
-        ))
-    })
 }
 
 fn text(rep: &RunReport, timeline: bool) -> String {

@@ -189,7 +189,7 @@ fn prepare_trace_image_timed(
     let image = image.clone();
     let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
     let cfg = RunConfig { harness: Some(harness), timing, ..RunConfig::default() };
-    let (machine, harness) = prepare(&image, &cfg).map_err(CliError::Run)?;
+    let (machine, harness) = prepare(&image, &cfg).map_err(CliError::run)?;
     let iva = machine.cpu.state.cr.get(usize::from(arch_ia64::state::cr::IVA)).copied().unwrap_or(0);
     let bindings = bindings(trace, &image, &harness, iva, w.tick_period().unwrap_or(0))?;
     Ia64Scenario::new(machine, bindings).map_err(CliError::Scenario)
