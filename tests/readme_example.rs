@@ -1,16 +1,18 @@
-//! The README's Rust example is the one `src/lib.rs` runs as a doc-test (issue 16): the
+//! The README's Rust examples are the ones `src/lib.rs` runs as doc-tests (issue 16): the
 //! README cannot be a doc-test itself, as rustdoc would run its indented shell lines too.
 
-/// The lines of the first fenced Rust block in `text`, with `prefix` stripped from each line.
-fn rust_block(text: &str, prefix: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.lines().map(|l| l.strip_prefix(prefix).unwrap_or(l.trim_end())).collect();
-    let start = lines.iter().position(|l| *l == "```rust" || *l == "```").expect("an opening fence");
-    let len = lines[start + 1..].iter().position(|l| *l == "```").expect("a closing fence");
-    lines[start + 1..start + 1 + len].iter().map(|l| l.to_string()).collect()
+/// The fenced Rust blocks of `text`, each as its lines.
+fn rust_blocks(text: &str) -> Vec<Vec<String>> {
+    let mut blocks = Vec::new();
+    let mut lines = text.lines().map(str::trim_end);
+    while lines.by_ref().any(|l| l == "```rust") {
+        blocks.push(lines.by_ref().take_while(|l| *l != "```").map(str::to_string).collect());
+    }
+    blocks
 }
 
 #[test]
-fn the_readme_example_is_the_doc_test() {
+fn the_readme_examples_are_the_doc_tests() {
     let root = env!("CARGO_MANIFEST_DIR");
     let readme = std::fs::read_to_string(format!("{root}/README.md")).expect("README.md");
     let lib = std::fs::read_to_string(format!("{root}/src/lib.rs")).expect("src/lib.rs");
@@ -19,7 +21,9 @@ fn the_readme_example_is_the_doc_test() {
         .filter_map(|l| l.strip_prefix("//!"))
         .map(|l| format!("{}\n", l.strip_prefix(' ').unwrap_or(l)))
         .collect();
-    let from_readme = rust_block(&readme, "");
-    assert!(from_readme.len() >= 3, "the README's example is {from_readme:?}");
-    assert_eq!(from_readme, rust_block(&doc, ""));
+    let from_readme = rust_blocks(&readme);
+    // One example per core.
+    assert_eq!(from_readme.len(), 3, "the README's examples are {from_readme:?}");
+    assert!(from_readme.iter().all(|b| b.len() >= 3), "{from_readme:?}");
+    assert_eq!(from_readme, rust_blocks(&doc));
 }

@@ -1,8 +1,10 @@
 //! Where one run's cycles went, from its timeline, on any core: each issue group (IA-64
-//! instruction group, x86 dispatch group, s390 decoder group) is charged the cycles from its
-//! issue to the next group's (the last one, to the end of the run), summed over the times it
-//! ran, named by the symbol its first instruction lies in, with the reasons it waited; and the
-//! comparison of two runs by symbol and by group, as the scenario diff shows it per system call.
+//! instruction group, x86 dispatch group, s390 decoder group) is charged the cycles from the
+//! previous group's issue to its own, that is the cycles it waited and the one it issued in
+//! (the last group also the cycles until the run's end, its results' latency), summed over
+//! the times it ran, named by the symbol its first instruction lies in, with the reasons it
+//! waited; and the comparison of two runs by symbol and by group, as the scenario diff shows it
+//! per system call. The charges add up to the run's cycles.
 
 use emu_core::diff::GroupCost;
 use emu_core::image::Image;
@@ -24,14 +26,19 @@ struct Acc {
 pub fn groups(image: &Image, report: &RunReport) -> Vec<GroupCost> {
     let Some(timeline) = &report.timeline else { return Vec::new() };
     let mut by_start: BTreeMap<(u64, u8), Acc> = BTreeMap::new();
+    let mut previous_end = 0;
+    let last = timeline.groups.len().saturating_sub(1);
     for (i, g) in timeline.groups.iter().enumerate() {
         let Some(first) = g.slots.first() else { continue };
-        let end = timeline.groups.get(i + 1).map_or(report.summary.cycles, |next| next.first_cycle);
+        let issued = g.first_cycle + 1;
+        let charge = issued.saturating_sub(previous_end)
+            + if i == last { report.summary.cycles.saturating_sub(issued) } else { 0 };
+        previous_end = issued;
         let acc = by_start.entry((first.addr, first.slot)).or_insert_with(|| Acc {
             text: g.slots.iter().map(|s| s.text.trim()).collect::<Vec<_>>().join(" ; "),
             ..Acc::default()
         });
-        acc.cycles += end.saturating_sub(g.first_cycle);
+        acc.cycles += charge;
         acc.runs += 1;
         for (cause, cycles) in &g.waited {
             let cause = cause.to_string();
@@ -193,7 +200,7 @@ mod tests {
         let timeline = Timeline {
             groups: vec![
                 group(0, 0x1000, "a", vec![]),
-                group(1, 0x1010, "b", vec![(StallCause::Branch, 2)]),
+                group(3, 0x1010, "b", vec![(StallCause::Branch, 2)]),
                 group(4, 0x1000, "a", vec![]),
             ],
         };
@@ -208,6 +215,7 @@ mod tests {
         let got: Vec<(&str, usize, u64, u64, &str)> =
             g.iter().map(|g| (g.label.as_str(), g.index, g.cycles, g.runs, g.why.as_str())).collect();
         let branch = format!("{} (2)", StallCause::Branch);
+        // f: the cycle it first issued in, then its second issue and the cycle after it.
         assert_eq!(got, vec![("f", 0, 1 + 2, 2, ""), ("g", 0, 3, 1, branch.as_str())]);
         let text = render_diff(&g, &g[..1], 12);
         assert!(text.contains("  g                                        3         0        -3"), "{text}");

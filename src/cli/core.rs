@@ -82,6 +82,12 @@ impl Arch {
         }
     }
 
+    /// The core of a command with no input file (`run --explain-model`): `asked`, else s390x
+    /// for an s390x `--model`, else IA-64.
+    pub fn without_input(asked: Option<Arch>, spec: &RunSpec) -> Arch {
+        asked.unwrap_or(if spec.s390.model.is_some() { Arch::S390x } else { Arch::Ia64 })
+    }
+
     /// The `--arch` value.
     pub const fn flag(self) -> &'static str {
         match self {
@@ -115,16 +121,16 @@ pub fn dispatch<J: Job>(arch: Arch, job: J) -> J::Output {
 }
 
 /// One program to run: a file (source or object), more objects linked with it (IA-64), and
-/// for a source its defines and, when it is not the file's own, its text (a diff side made
-/// by `--patch`).
+/// for a source its defines; the content, when it is not the file's own (a diff side made by
+/// `--patch`, a library caller's text or object bytes).
 #[derive(Debug, Clone, Default)]
 pub struct Program {
     /// The source or object.
     pub file: PathBuf,
     /// Relocatable objects linked with `file`.
     pub more_files: Vec<PathBuf>,
-    /// Source text replacing the file's (after a patch).
-    pub text: Option<String>,
+    /// The bytes to run instead of the file's: source text (after a patch) or an object.
+    pub content: Option<Vec<u8>>,
     /// `-D` definitions of a source.
     pub defines: Vec<String>,
 }
@@ -133,6 +139,17 @@ impl Program {
     /// The program of `file` alone.
     pub fn file(file: impl Into<PathBuf>) -> Program {
         Program { file: file.into(), ..Program::default() }
+    }
+
+    /// The bytes that run: the content given, else the file's.
+    ///
+    /// # Errors
+    /// An unreadable file.
+    pub fn bytes(&self) -> Result<Vec<u8>, CliError> {
+        match &self.content {
+            Some(bytes) => Ok(bytes.clone()),
+            None => read(&self.file),
+        }
     }
 }
 
@@ -330,30 +347,27 @@ impl CliCore for Ia64Cpu {
     type Program = Ia64Program;
 
     fn options(spec: &RunSpec) -> Result<arch_ia64::run::Ia64Options, CliError> {
+        no_model(spec)?;
         Ok(arch_ia64::run::Ia64Options { itc_per_cycle: spec.ia64.itc_ratio })
     }
 
-    fn explain_model(_: &RunSpec) -> Result<String, CliError> {
+    fn explain_model(spec: &RunSpec) -> Result<String, CliError> {
+        no_model(spec)?;
         Ok(arch_ia64::timing::Itanium2Params::default().explain_model())
     }
 
     fn load(program: &Program, spec: &RunSpec) -> Result<Ia64Program, CliError> {
         let name = program.file.display().to_string();
-        let text = match &program.text {
-            Some(text) => text.clone(),
-            None => {
-                let bytes = read(&program.file)?;
-                if arch_ia64::elf::is_elf(&bytes) {
-                    return load_ia64_object(program, &bytes, spec.harness.as_ref());
-                }
-                if !program.more_files.is_empty() {
-                    return Err(CliError::Usage(format!(
-                        "{name}: several files are linked, and each must be a relocatable ELF object (.o)"
-                    )));
-                }
-                super::binary::source_text(&program.file, &bytes, "run")?
-            }
-        };
+        let bytes = program.bytes()?;
+        if arch_ia64::elf::is_elf(&bytes) {
+            return load_ia64_object(program, &bytes, spec.harness.as_ref());
+        }
+        if !program.more_files.is_empty() {
+            return Err(CliError::Usage(format!(
+                "{name}: several files are linked, and each must be a relocatable ELF object (.o)"
+            )));
+        }
+        let text = super::binary::source_text(&program.file, &bytes, "run")?;
         let pp = spec.pp.prepare(&program.defines, &spec.include_dirs)?;
         let asm = arch_ia64::asm::assemble(&name, &text, &pp.options, &pp.loader()).map_err(CliError::Assemble)?;
         Ok(Ia64Program::Image(asm.image))
@@ -387,11 +401,12 @@ fn load_ia64_object(program: &Program, bytes: &[u8], harness: Option<&Harness>) 
     }
     // A malformed header is named by the loader's own checks first.
     arch_ia64::elf::load(bytes).map_err(object(&program.file))?;
-    let mut files = Vec::new();
-    for path in std::iter::once(&program.file).chain(&program.more_files) {
-        let bytes = read(path)?;
-        arch_ia64::elf::check_relocations_sane(&bytes).map_err(object(path))?;
-        files.push((path.display().to_string(), bytes));
+    let mut files = vec![(program.file.display().to_string(), bytes.to_vec())];
+    for path in &program.more_files {
+        files.push((path.display().to_string(), read(path)?));
+    }
+    for ((_, bytes), path) in files.iter().zip(std::iter::once(&program.file).chain(&program.more_files)) {
+        arch_ia64::elf::check_relocations_sane(bytes).map_err(object(path))?;
     }
     let objects: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
     let bindings = arch_ia64::link::bindings(harness, &[]).map_err(CliError::Setup)?;
@@ -408,16 +423,14 @@ fn load_compiled<C: CliCore + ObjectCore>(program: &Program, spec: &RunSpec, cc:
             C::ARCH.name()
         )));
     }
-    let bytes = match &program.text {
-        Some(text) => compile(program, CcSource::Text { name: &path.display().to_string(), text }, spec, cc)?,
-        None => {
-            let bytes = read(path)?;
-            if emu_core::elf::is_elf(&bytes) {
-                bytes
-            } else {
-                super::binary::source_text(path, &bytes, "run")?;
-                compile(program, CcSource::File(path), spec, cc)?
-            }
+    let bytes = program.bytes()?;
+    let bytes = if emu_core::elf::is_elf(&bytes) {
+        bytes
+    } else {
+        let text = super::binary::source_text(path, &bytes, "run")?;
+        match program.content {
+            Some(_) => compile(program, CcSource::Text { name: &path.display().to_string(), text: &text }, spec, cc)?,
+            None => compile(program, CcSource::File(path), spec, cc)?,
         }
     };
     C::load_object_with(&bytes, &|_| None).map_err(|e| CliError::object(path, e))
@@ -450,11 +463,13 @@ impl CliCore for X86Cpu {
     const ARCH: Arch = Arch::X86_64;
     type Program = Image;
 
-    fn options(_: &RunSpec) -> Result<arch_x86::run::X86Options, CliError> {
+    fn options(spec: &RunSpec) -> Result<arch_x86::run::X86Options, CliError> {
+        no_model(spec)?;
         Ok(arch_x86::run::X86Options::default())
     }
 
-    fn explain_model(_: &RunSpec) -> Result<String, CliError> {
+    fn explain_model(spec: &RunSpec) -> Result<String, CliError> {
+        no_model(spec)?;
         Ok(arch_x86::timing::X86Params::default().explain_model())
     }
 
@@ -493,6 +508,14 @@ impl CliCore for S390Cpu {
 
     fn run(image: &Image, cfg: &arch_s390::run::RunConfig) -> RunResult<S390Cpu> {
         arch_s390::run::run_image_until(image, cfg)
+    }
+}
+
+/// Refuses `--model` on a core without generation presets.
+fn no_model(spec: &RunSpec) -> Result<(), CliError> {
+    match spec.s390.model.as_deref() {
+        Some(m) => Err(CliError::Usage(format!("--model {m}: generation presets exist for s390x objects only"))),
+        None => Ok(()),
     }
 }
 

@@ -283,7 +283,7 @@ fn plain(
     let program = |file: &Path, text: Option<String>, defines: &[String]| Program {
         file: file.to_path_buf(),
         more_files: Vec::new(),
-        text,
+        content: text.map(String::into_bytes),
         defines: defines.to_vec(),
     };
     let a = PlainSide { label: a_name.to_string(), program: program(&a_path, None, a_defines) };

@@ -82,7 +82,7 @@ fn all_files(req: &RunRequest) -> Vec<&PathBuf> {
 }
 
 /// Refuses several files of more than one architecture, or several files that are not all
-/// relocatable objects (linking, issue 14).
+/// relocatable objects (linking, issue 14; the cores that do not link refuse several).
 fn check_inputs(req: &RunRequest, first: &[u8]) -> Result<(), CliError> {
     if req.more_files.is_empty() {
         return Ok(());
@@ -108,23 +108,8 @@ fn check_inputs(req: &RunRequest, first: &[u8]) -> Result<(), CliError> {
             )));
         }
     }
-    if want.and_then(Arch::of_machine) != Some(Arch::Ia64) {
-        return Err(CliError::Usage(format!(
-            "linking several objects is supported for IA-64 objects; {} is {}",
-            req.file.display(),
-            name(want)
-        )));
-    }
+    // Whether the core links objects is its own question (`CliCore::load`).
     Ok(())
-}
-
-/// The core of the request: the file's (an object's machine, or a source and `--arch`).
-fn arch_of(req: &RunRequest, bytes: &[u8]) -> Result<Arch, CliError> {
-    let arch = Arch::of_input(&req.file, bytes, req.arch)?;
-    if let Some(m) = req.model.as_deref().filter(|_| arch != Arch::S390x) {
-        return Err(CliError::Usage(format!("--model {m}: generation presets exist for s390x objects only")));
-    }
-    Ok(arch)
 }
 
 /// The settings of the request, for whichever core runs it.
@@ -163,12 +148,12 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
         sets.push((name.trim().to_string(), value.trim().to_string()));
     }
     let bytes = read(&req.file)?;
-    let arch = arch_of(req, &bytes)?;
+    let arch = Arch::of_input(&req.file, &bytes, req.arch)?;
     check_inputs(req, &bytes)?;
     let program = Program {
         file: req.file.clone(),
         more_files: req.more_files.clone(),
-        text: None,
+        content: None,
         defines: req.defines.clone(),
     };
     let spec = spec(req, harness, sets);
@@ -217,17 +202,13 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
 /// # Errors
 /// A file that cannot be read, a `--model` of no s390x generation or for another core.
 pub fn explain_model(req: &RunRequest) -> Result<String, CliError> {
+    let spec = spec(req, None, Vec::new());
     let arch = if req.file.as_os_str().is_empty() {
-        let default = if req.model.is_some() { Arch::S390x } else { Arch::Ia64 };
-        let arch = req.arch.unwrap_or(default);
-        if let Some(m) = req.model.as_deref().filter(|_| arch != Arch::S390x) {
-            return Err(CliError::Usage(format!("--model {m}: generation presets exist for s390x objects only")));
-        }
-        arch
+        Arch::without_input(req.arch, &spec)
     } else {
-        arch_of(req, &read(&req.file)?)?
+        Arch::of_input(&req.file, &read(&req.file)?, req.arch)?
     };
-    dispatch(arch, ExplainModel(&spec(req, None, Vec::new())))
+    dispatch(arch, ExplainModel(&spec))
 }
 
 /// Reads the `--check` snapshot at `path`. A file that is not snapshot YAML, or a register whose
