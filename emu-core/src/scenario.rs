@@ -60,8 +60,10 @@
 use serde::{Serialize, Serializer};
 use std::fmt;
 
+mod engine;
 mod report;
 
+pub use engine::{Adapter, ArchError, CoreError, PathEnd, Scenario, ScenarioCpu, ScenarioError};
 pub use report::{CallStats, PathReport, ScenarioReport, Spread, TickCounts, TimeCheck};
 
 use report::Accumulator;
@@ -251,7 +253,8 @@ pub struct Accounted {
     pub softirq: Option<u64>,
 }
 
-/// A machine that can run a trace's bound paths: the arch adapter implements it.
+/// A machine that can run a trace's bound paths: every core's [`Scenario`] implements it (a wrapper may
+/// too, e.g. to count the cycles it skips).
 pub trait ScenarioMachine {
     /// Why a path could not run (an emulator failure, an exhausted budget, an unbound path).
     type Error: std::error::Error + 'static;

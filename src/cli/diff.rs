@@ -116,15 +116,15 @@ impl TraceVersion {
             .image;
         let mut s = prepare_trace_image(self.trace, &image, w)?;
         s.machine.cpu.enable_profile();
-        let report = run_workload(&mut s, w, &mut |_| {}).map_err(CliError::Scenario)?;
+        let report = run_workload(&mut s, w, &mut |_| {})?;
         let profile = s.machine.cpu.profile().cloned();
         // One more system call with the timeline on tells why each group waited (its cycles
         // stay out of the profile taken above).
         s.machine.cpu.record_timeline(true);
         s.advance(w.user_cycles);
-        s.run_path(PathKind::SyscallEnter).map_err(CliError::Scenario)?;
+        s.run_path(PathKind::SyscallEnter)?;
         s.advance(w.kernel_cycles);
-        s.run_path(PathKind::SyscallExit).map_err(CliError::Scenario)?;
+        s.run_path(PathKind::SyscallExit)?;
         let groups = profile.map(|p| named_groups(&p, &image, s.machine.cpu.timeline())).unwrap_or_default();
         Ok(Side { name: self.label.clone(), report, groups })
     }

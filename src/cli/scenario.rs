@@ -1,6 +1,7 @@
 //! `acctemu scenario TRACE`: a workload of system calls through a catalogue trace's real
 //! entry, exit and tick paths; prints cycles per path and true against accounted time.
 
+use super::compiled::setup_error;
 use super::CliError;
 use arch_ia64::run::{prepare, RunConfig, SENTINEL};
 use arch_ia64::scenario::{Accounting, Bindings, End, Ia64Scenario, PathBinding, Start, DEFAULT_PATH_BUDGET};
@@ -192,7 +193,7 @@ fn prepare_trace_image_timed(
     let (machine, harness) = prepare(&image, &cfg).map_err(CliError::Run)?;
     let iva = machine.cpu.state.cr.get(usize::from(arch_ia64::state::cr::IVA)).copied().unwrap_or(0);
     let bindings = bindings(trace, &image, &harness, iva, w.tick_period().unwrap_or(0))?;
-    Ia64Scenario::new(machine, bindings).map_err(CliError::Scenario)
+    arch_ia64::scenario::bind(machine, bindings).map_err(|e| setup_error(trace, e.to_string()))
 }
 
 /// Translates the trace's symbolic bindings into addresses of `image` under `harness`.

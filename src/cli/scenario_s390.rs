@@ -91,7 +91,7 @@ fn prepare_with_image_timed(trace: &traces::Trace, timing: bool) -> Result<(S390
     drop(outer);
     let mut scenario = S390Scenario::new(machine, bindings);
     if let Some(init) = init {
-        scenario.call(INIT_SYMBOL, init).map_err(CliError::ScenarioS390)?;
+        scenario.call(INIT_SYMBOL, init, emu_core::scenario::PathEnd::ReturnOrRfi)?;
     }
     Ok((scenario, image))
 }
@@ -139,8 +139,7 @@ pub fn traced_paths(trace: &traces::Trace) -> Result<Vec<TracedPath>, CliError> 
         for path in TRACED_ORDER {
             s.advance(10_000);
             let mut offsets = Vec::new();
-            let run =
-                s.run_path_traced(path, |pc| offsets.push(pc.wrapping_sub(base))).map_err(CliError::ScenarioS390)?;
+            let run = s.run_path_traced(path, |pc| offsets.push(pc.wrapping_sub(base)))?;
             if round == 2 {
                 out.push(TracedPath { path, cycles: run.cycles, instructions: run.instructions, offsets });
             }
