@@ -4,7 +4,6 @@ pub mod asm;
 pub mod bench;
 pub mod binary;
 pub mod catalogue;
-pub mod compiled;
 pub mod diff;
 pub mod disasm;
 pub mod exit;
@@ -18,8 +17,6 @@ pub mod patch_tree; // several files, -R, offsets and fuzz (issue 14, i14-acct)
 pub mod plain_diff;
 pub mod run;
 pub mod scenario;
-pub mod scenario_s390;
-pub mod scenario_x86;
 pub mod seed004_v1; // the V.1 tree of Linux 6.1 (issue 14, i14-acct)
 pub mod sweep;
 #[cfg(test)]

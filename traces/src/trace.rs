@@ -140,6 +140,36 @@ impl Accounting {
     }
 }
 
+/// A harness value `acctemu sweep` can vary on a trace that binds a [`PathKind::Call`]: each
+/// point is one call of the helper with this value set (see [`Trace::call_point`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Knob {
+    /// The CPU count: the harness is generated for N CPUs ([`crate::timer_target::harness`]),
+    /// one of them housekeeping.
+    Cpus,
+    /// The periods of `sysctl_sched_time_avg / 2` missed since the last update: the harness's
+    /// rq.clock is set that far past its age stamp.
+    MissedPeriods,
+}
+
+impl Knob {
+    /// The name `--param` takes (`cpus`, `missed-periods`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Knob::Cpus => "cpus",
+            Knob::MissedPeriods => "missed-periods",
+        }
+    }
+
+    /// What a sweep of this knob measures, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            Knob::Cpus => "it sweeps one call of get_nohz_timer_target (x86/timer-target/*)",
+            Knob::MissedPeriods => "it sweeps one call of sched_avg_update (x86/sched-avg/*)",
+        }
+    }
+}
+
 /// One catalogued trace version.
 #[derive(Debug, Clone, Copy)]
 pub struct Trace {
@@ -171,6 +201,8 @@ pub struct Trace {
     /// `traces/x86/build.sh`; s390x: `traces/s390/obj/*.o`, built by `traces/s390/build.sh`);
     /// `None` for traces assembled from source (ia64).
     pub object: Option<&'static [u8]>,
+    /// The harness value a sweep varies on this trace's call, when it has one.
+    pub knob: Option<Knob>,
 }
 
 /// The source has no `#include`: a loader that finds nothing keeps the build hermetic.
@@ -202,6 +234,24 @@ impl Trace {
             return Err(Diagnostics(vec![Diagnostic::error(loc, msg)]));
         }
         assemble(self.source_name, self.source, &self.preprocess_options(), &NoIncludes)
+    }
+
+    /// Assembles `source` (this version's source as changed by the user: patched, under other
+    /// defines) with `options` and `loader`; the version keeps its harness and bindings.
+    ///
+    /// # Errors
+    /// The assembler's diagnostics; for a compiled trace, one error located at its source (its
+    /// C needs the cross compiler).
+    pub fn assemble_source(
+        &self,
+        source: &str,
+        options: &PreprocessOptions,
+        loader: &dyn SourceLoader,
+    ) -> Result<Assembly, Diagnostics> {
+        if self.arch != Arch::Ia64 {
+            return self.assemble();
+        }
+        assemble(self.source_name, source, options, loader)
     }
 
     /// The binding of `kind`, if this version has that path.
