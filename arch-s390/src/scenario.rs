@@ -169,9 +169,12 @@ mod tests {
         let cfg = CpuConfig { sentinel: 0xdead_0000, timing: Some(S390Params::default()), freq_mhz: 5000 };
         let mut cpu = S390Cpu::new(cfg);
         cpu.add_code(0x1000, &code);
+        // svc 1: an event that is no path's end.
+        assert!(mem.write_bytes(0x1010, &[0x0a, 0x01]).is_ok());
+        cpu.add_code(0x1010, &[0x0a, 0x01]);
         cpu.state.cpu_timer_base = 1 << 40;
         let bindings = Bindings {
-            paths: vec![(PathKind::SyscallEnter, 0x1000)],
+            paths: vec![(PathKind::SyscallEnter, 0x1000), (PathKind::SyscallExit, 0x1010)],
             task: 0x2000,
             sentinel: 0xdead_0000,
             stack_pointer: 0x7f00 - 160,
@@ -192,6 +195,11 @@ mod tests {
         let stored = sc.machine.mem.read_u64(0x2000).unwrap_or(0);
         assert_eq!(stored, (1 << 40) - 4096 * 1000);
         assert!(matches!(sc.run_path(PathKind::Tick), Err(ScenarioError::Unbound(_))));
+        let stopped = sc.run_path(PathKind::SyscallExit).err().map(|e| e.to_string());
+        assert_eq!(
+            stopped.as_deref(),
+            Some("syscall_exit stopped on the svc interruption (vector 0x1c0) at pc 0x1010 before it could return")
+        );
         assert!(sc.accounted().is_ok());
     }
 }

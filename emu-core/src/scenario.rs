@@ -90,10 +90,13 @@ pub enum PathKind {
     GuestEnter,
     /// The guest's exit to the host (KVM: `guest_exit` accounting after a hypercall).
     GuestExit,
+    /// A kernel helper called on its own (x86 `sched_avg_update`, `get_nohz_timer_target`):
+    /// measured as a function, never part of a workload (not in [`PathKind::ALL`]).
+    Call,
 }
 
 impl PathKind {
-    /// Every path kind, in report order.
+    /// Every path kind a workload runs, in report order.
     pub const ALL: [PathKind; 8] = [
         PathKind::SyscallEnter,
         PathKind::SyscallExit,
@@ -106,7 +109,7 @@ impl PathKind {
     ];
 
     /// The binding name: `syscall_enter`, `syscall_exit`, `tick`, `irq_enter`, `irq_exit`, `fsys`,
-    /// `guest_enter`, `guest_exit`.
+    /// `guest_enter`, `guest_exit`, `call`.
     pub fn name(self) -> &'static str {
         match self {
             PathKind::SyscallEnter => "syscall_enter",
@@ -117,10 +120,11 @@ impl PathKind {
             PathKind::Fsys => "fsys",
             PathKind::GuestEnter => "guest_enter",
             PathKind::GuestExit => "guest_exit",
+            PathKind::Call => "call",
         }
     }
 
-    /// The kind whose [`PathKind::name`] is `name`.
+    /// The workload path kind whose [`PathKind::name`] is `name` (`call` is none).
     pub fn from_name(name: &str) -> Option<PathKind> {
         PathKind::ALL.into_iter().find(|k| k.name() == name)
     }

@@ -28,55 +28,15 @@ impl Arch {
     }
 }
 
-/// The kinds of path a scenario drives. Defined here until `emu_core::scenario` provides the
-/// arch-neutral type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PathKind {
-    /// From the user's system-call instruction to the kernel's dispatch point.
-    SyscallEnter,
-    /// From the kernel's return-to-user code back to user mode.
-    SyscallExit,
-    /// The timer interrupt, from delivery to the return from interruption.
-    Tick,
-    /// A device interrupt's entry (s390: the I/O interrupt's timer bookkeeping and the irq
-    /// enter accounting).
-    IrqEnter,
-    /// A device interrupt's exit accounting, back to the interrupted context.
-    IrqExit,
-    /// The light-weight system call (ia64 `epc` through the gate page) and its return.
-    Fsys,
-    /// The host's accounting on the way back into a KVM guest (`guest_enter_irqoff`).
-    GuestEnter,
-    /// The host's accounting when a KVM guest exits (`guest_exit_irqoff`).
-    GuestExit,
-    /// A kernel helper called on its own by the harness (x86 `sched_avg_update`,
-    /// `get_nohz_timer_target`): measured as a function, not as part of a scenario.
-    Call,
-}
-
-impl PathKind {
-    /// The name used in listings (`syscall_enter`, as DESIGN.md calls the bindings).
-    pub fn name(self) -> &'static str {
-        match self {
-            PathKind::SyscallEnter => "syscall_enter",
-            PathKind::SyscallExit => "syscall_exit",
-            PathKind::Tick => "tick",
-            PathKind::IrqEnter => "irq_enter",
-            PathKind::IrqExit => "irq_exit",
-            PathKind::Fsys => "fsys",
-            PathKind::GuestEnter => "guest_enter",
-            PathKind::GuestExit => "guest_exit",
-            PathKind::Call => "call",
-        }
-    }
-}
+/// The kinds of path a trace binds: the scenario's, and [`PathKind::Call`] for a helper run on
+/// its own.
+pub use emu_core::scenario::PathKind;
 
 /// Where a path ends: the runner stops there and the path's cycles are counted up to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PathEnd {
-    /// Control reaches this symbol: the runner makes it the sentinel
-    /// (`Ia64Cpu::set_sentinel`) and runs until the sentinel event. x86 paths end with
-    /// [`PathEnd::RETURN`].
+    /// Control reaches this symbol (IA-64: the label where the path's work ends). The compiled
+    /// traces' paths end with [`PathEnd::RETURN`].
     Symbol(&'static str),
     /// The return from interruption (`rfi`) retires: the runner stops on the rfi event.
     Rfi,
