@@ -432,8 +432,8 @@ impl WorkloadArgs {
     /// catalogue trace, such as files, are skipped).
     ///
     /// # Errors
-    /// A `--hz` an x86 trace cannot run at: their C has HZ compiled in, and a silently
-    /// replaced value would be a wrong answer.
+    /// A `--hz` a trace with HZ compiled into its C cannot run at (`Trace::compiled_hz`): a
+    /// silently replaced value would be a wrong answer.
     fn workload_for<'a>(
         &self,
         names: impl IntoIterator<Item = &'a str>,

@@ -10,7 +10,10 @@
 //! ([`End::Label`]); the exit path continues from there ([`Start::Here`]) to the `rfi`
 //! ([`End::Rfi`]); the tick is an external interrupt ([`Start::ExternalInterrupt`]: the
 //! handler is cr.iva + 0x3000) that runs to its `rfi`, which resumes the interrupted code.
-//! Each path has an instruction budget; exhausting it is a [`ScenarioError::Budget`].
+//! Each path has an instruction budget; exhausting it is a [`ScenarioError::Budget`]. Running
+//! the paths is [`emu_core::scenario::Scenario`]'s; this module keeps what is IA-64's own: the
+//! ways in (an address, the current ip, an external interrupt through cr.iva) and the counters'
+//! units (ar.itc cycles, ticks).
 
 use crate::cpu::Ia64Cpu;
 use crate::exec::ExecError;
