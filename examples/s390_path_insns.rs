@@ -6,10 +6,10 @@
 //!
 //! Each path runs once after a warm-up of a few events (the workload's order: guest exit and
 //! enter, a syscall, an interrupt, a tick), each after 10,000 cycles of other work
-//! (`acctemu::cli::scenario_s390::traced_paths`).
+//! (`traces::bind::s390::traced_paths`).
 
-use acctemu::cli::scenario_s390::traced_paths;
 use std::process::ExitCode;
+use traces::bind::s390::traced_paths;
 
 fn main() -> ExitCode {
     let name = std::env::args().nth(1).unwrap_or_else(|| "s390/vtime/delayed".into());

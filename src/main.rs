@@ -444,23 +444,25 @@ impl WorkloadArgs {
     /// catalogue trace, such as files, are skipped).
     ///
     /// # Errors
-    /// A `--hz` an x86 trace cannot run at: their C has HZ compiled in, and a silently
-    /// replaced value would be a wrong answer.
+    /// A `--hz` a trace with HZ compiled into its C cannot run at (`Trace::compiled_hz`): a
+    /// silently replaced value would be a wrong answer.
     fn workload_for<'a>(
         &self,
         names: impl IntoIterator<Item = &'a str>,
     ) -> Result<emu_core::scenario::Workload, cli::CliError> {
-        let kernel_hz = cli::scenario_x86::KERNEL_HZ;
-        if let Some(hz) = self.hz.filter(|&hz| hz != 0 && hz != kernel_hz) {
+        if let Some(hz) = self.hz.filter(|&hz| hz != 0) {
             // Only traces that run workloads have ticks (a helper called on its own has none).
             let ticking = |t: &&traces::Trace| t.binding(traces::PathKind::SyscallEnter).is_some();
-            let x86 =
-                names.into_iter().filter_map(traces::find).filter(ticking).find(|t| t.arch == traces::Arch::X86_64);
-            if let Some(t) = x86 {
+            let fixed = names
+                .into_iter()
+                .filter_map(traces::find)
+                .filter(ticking)
+                .find_map(|t| t.compiled_hz().filter(|&k| k != hz).map(|k| (t, k)));
+            if let Some((t, kernel_hz)) = fixed {
                 return Err(cli::CliError::Usage(format!(
-                    "--hz {hz}: {} is compiled with HZ {kernel_hz} (nohz_syscall.c), so its ticks run at \
+                    "--hz {hz}: {} is compiled with HZ {kernel_hz} ({}), so its ticks run at \
                      that rate; give --hz {kernel_hz}, or --hz 0 for no ticks",
-                    t.name
+                    t.name, t.source_name
                 )));
             }
         }

@@ -1,8 +1,9 @@
 //! Lockstep issue (issue 15) on seed 004's own code: the Itanium 2 issues a group as one, so
 //! the order of independent slots inside a group never changes the cycles a path takes.
 
-use acctemu::cli::scenario::{prepare_trace, IA64_CPU_HZ};
+use acctemu::cli::scenario::IA64_CPU_HZ;
 use emu_core::scenario::{run, PathKind, ScenarioReport, Workload};
+use traces::bind::ia64::prepare as prepare_trace;
 
 /// The V.2 exit bundle of `.work_processed_syscall` (entry.S, seed 004's hunk): `mov r19=ar.bsp`
 /// (M2, 12 cycles) and `st8 [r14]=r22` (M2/M3; r22 is the `ar.itc` value read a few groups

@@ -14,10 +14,10 @@
 
 mod common;
 
-use acctemu::cli::scenario_s390::traced_paths;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
+use traces::bind::s390::traced_paths;
 
 const VERSIONS: [&str; 2] = ["immediate", "delayed"];
 

@@ -3,8 +3,9 @@
 //! seed 004 warns ("the faster hardware goes ... the more accuracy of traditional
 //! tick-sampling based CPU time accounting drops").
 
-use acctemu::cli::scenario::{prepare_trace, IA64_CPU_HZ};
+use acctemu::cli::scenario::IA64_CPU_HZ;
 use emu_core::scenario::{run, ScenarioReport, Workload};
+use traces::bind::ia64::prepare as prepare_trace;
 
 fn workload(syscalls: u64, user_cycles: u64, kernel_cycles: u64, hz: u64) -> Workload {
     Workload { syscalls, user_cycles, kernel_cycles, hz, cpu_hz: IA64_CPU_HZ, irq_every: None, guest: false }

@@ -2,10 +2,10 @@
 //! the lowcore after each path, scenario reports of syscalls with ticks and interrupts, and
 //! seed 002's KVM hypercall shape (guest exit + enter) with every accounting bucket checked.
 
-use acctemu::cli::scenario_s390::{core_hz, prepare};
 use emu_core::harness::Harness;
 use emu_core::scenario::{run, PathKind, ScenarioMachine, ScenarioReport, Workload};
 use std::collections::BTreeMap;
+use traces::bind::s390::{core_hz, prepare};
 
 const VERSIONS: [(&str, &str); 2] = [("s390/vtime/immediate", "immediate"), ("s390/vtime/delayed", "delayed")];
 

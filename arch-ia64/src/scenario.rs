@@ -10,13 +10,21 @@
 //! ([`End::Label`]); the exit path continues from there ([`Start::Here`]) to the `rfi`
 //! ([`End::Rfi`]); the tick is an external interrupt ([`Start::ExternalInterrupt`]: the
 //! handler is cr.iva + 0x3000) that runs to its `rfi`, which resumes the interrupted code.
-//! Each path has an instruction budget; exhausting it is a [`ScenarioError::Budget`].
+//! Each path has an instruction budget; exhausting it is a [`ScenarioError::Budget`]. Running
+//! the paths is [`emu_core::scenario::Scenario`]'s; this module keeps what is IA-64's own: the
+//! ways in (an address, the current ip, an external interrupt through cr.iva) and the counters'
+//! units (ar.itc cycles, ticks).
 
 use crate::cpu::Ia64Cpu;
 use crate::exec::ExecError;
-use emu_core::cpu::{Cpu, Machine, StepEvent};
-use emu_core::memory::MemFault;
-use emu_core::scenario::{Accounted, PathKind, PathRun, ScenarioMachine};
+use emu_core::cpu::Machine;
+use emu_core::scenario::{Accounted, Adapter, PathKind, PathRun, ScenarioCpu};
+
+pub use emu_core::scenario::PathEnd as End;
+
+/// Why an IA-64 scenario path did not run to its end (the shared error, with IA-64's
+/// emulator failures).
+pub type ScenarioError = emu_core::scenario::ScenarioError<ExecError>;
 
 /// Instructions one path may execute before the run stops with [`ScenarioError::Budget`].
 pub const DEFAULT_PATH_BUDGET: u64 = 100_000;
@@ -30,17 +38,6 @@ pub enum Start {
     Here,
     /// By delivering an external interrupt now (the handler comes from cr.iva).
     ExternalInterrupt,
-}
-
-/// How a path ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum End {
-    /// When control reaches this address (slot 0), by a branch or by falling through.
-    Label(u64),
-    /// When an `rfi` retires.
-    Rfi,
-    /// When control returns to the machine's sentinel (b0 of the harness).
-    Return,
 }
 
 /// One path bound to code.
@@ -86,10 +83,10 @@ pub struct Bindings {
     pub max_insns: u64,
 }
 
-/// Why a scenario could not be set up or a path did not run to its end.
-#[derive(Debug, thiserror::Error)]
-pub enum ScenarioError {
-    /// A path the workload needs has no binding.
+/// Why bindings cannot drive a scenario.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BindingError {
+    /// A path every workload needs has no binding.
     #[error("the trace binds no `{path}` path")]
     Unbound {
         /// The missing path.
@@ -101,165 +98,115 @@ pub enum ScenarioError {
         /// The path.
         path: PathKind,
     },
-    /// A path did not end within its budget.
-    #[error("`{path}` path: budget of {max_insns} instructions exhausted at 0x{pc:x} without reaching its end")]
-    Budget {
-        /// The path.
-        path: PathKind,
-        /// The budget.
-        max_insns: u64,
-        /// Where it was (bundle address | slot).
-        pc: u64,
-    },
-    /// The guest halted inside a path.
-    #[error("`{path}` path: the processor halted at 0x{pc:x}")]
-    Halt {
-        /// The path.
-        path: PathKind,
-        /// Where.
-        pc: u64,
-    },
-    /// The emulator failed inside a path.
-    #[error("`{path}` path: {error} (after {executed} instructions of the path)")]
-    Exec {
-        /// The path.
-        path: PathKind,
-        /// What failed (it carries the pc).
-        error: ExecError,
-        /// Instructions of this path run before it.
-        executed: u64,
-    },
-    /// An accounting counter could not be read.
-    #[error("reading the accounted {name}: {fault}")]
-    Counter {
-        /// "utime" or "stime".
-        name: &'static str,
-        /// The failed access.
-        fault: MemFault,
-    },
 }
 
-/// An IA-64 machine with a trace's bindings, ready for [`emu_core::scenario::run`].
+/// The IA-64 side of a scenario: the bindings, and the sentinel [`End::Return`] waits for.
 #[derive(Debug, Clone)]
-pub struct Ia64Scenario {
-    /// The machine (public so a caller can inspect the final state).
-    pub machine: Machine<Ia64Cpu>,
-    bindings: Bindings,
-    /// The machine's own sentinel, which [`End::Return`] waits for.
+pub struct Ia64Adapter {
+    /// The bindings (public so a test can change one).
+    pub bindings: Bindings,
+    /// The machine's own sentinel (the harness's b0).
     return_to: u64,
 }
 
-impl Ia64Scenario {
-    /// Binds `machine` (from [`crate::run::prepare`]) to `bindings`.
-    ///
-    /// # Errors
-    /// A path bound twice, or no syscall_enter / syscall_exit binding.
-    pub fn new(machine: Machine<Ia64Cpu>, bindings: Bindings) -> Result<Ia64Scenario, ScenarioError> {
-        for (i, b) in bindings.paths.iter().enumerate() {
-            if bindings.paths.iter().skip(i + 1).any(|o| o.path == b.path) {
-                return Err(ScenarioError::Duplicate { path: b.path });
-            }
-        }
-        for path in [PathKind::SyscallEnter, PathKind::SyscallExit] {
-            if !bindings.paths.iter().any(|b| b.path == path) {
-                return Err(ScenarioError::Unbound { path });
-            }
-        }
-        let return_to = machine.cpu.config().sentinel;
-        Ok(Ia64Scenario { machine, bindings, return_to })
-    }
-
+impl Ia64Adapter {
     /// The bindings.
     pub fn bindings(&self) -> &Bindings {
         &self.bindings
     }
+}
 
-    fn binding(&self, path: PathKind) -> Option<PathBinding> {
-        self.bindings.paths.iter().find(|b| b.path == path).copied()
-    }
+/// An IA-64 machine with a trace's bindings, ready for [`emu_core::scenario::run`].
+pub type Ia64Scenario = emu_core::scenario::Scenario<Ia64Adapter>;
 
-    /// Steps until the binding's end, within the budget; returns the instructions run.
-    fn run_to_end(&mut self, b: &PathBinding) -> Result<u64, ScenarioError> {
-        let path = b.path;
-        let max_insns = self.bindings.max_insns;
-        let Machine { cpu, mem } = &mut self.machine;
-        let mut executed = 0u64;
-        while executed < max_insns {
-            let event = cpu.step(mem).map_err(|error| ScenarioError::Exec { path, error, executed })?;
-            executed += 1;
-            let done = match (event, b.end) {
-                (StepEvent::Halt, _) => return Err(ScenarioError::Halt { path, pc: cpu.pc() }),
-                (_, End::Label(addr)) => cpu.pc() == addr,
-                (StepEvent::Rfi, End::Rfi) | (StepEvent::Sentinel, End::Return) => true,
-                _ => false,
-            };
-            if done {
-                return Ok(executed);
-            }
+/// Binds `machine` (from [`crate::run::prepare`]) to `bindings`.
+///
+/// # Errors
+/// A path bound twice, or no syscall_enter / syscall_exit binding.
+pub fn bind(machine: Machine<Ia64Cpu>, bindings: Bindings) -> Result<Ia64Scenario, BindingError> {
+    for (i, b) in bindings.paths.iter().enumerate() {
+        if bindings.paths.iter().skip(i + 1).any(|o| o.path == b.path) {
+            return Err(BindingError::Duplicate { path: b.path });
         }
-        Err(ScenarioError::Budget { path, max_insns, pc: cpu.pc() })
+    }
+    for path in [PathKind::SyscallEnter, PathKind::SyscallExit] {
+        if !bindings.paths.iter().any(|b| b.path == path) {
+            return Err(BindingError::Unbound { path });
+        }
+    }
+    let return_to = machine.cpu.config().sentinel;
+    Ok(Ia64Scenario::new(machine, Ia64Adapter { bindings, return_to }))
+}
+
+impl ScenarioCpu for Ia64Cpu {
+    // Interruptions (a `break`) are delivered by the model; a path runs through them.
+    const RUNS_THROUGH_EVENTS: bool = true;
+
+    fn pass_cycles(&mut self, cycles: u64) {
+        self.advance(cycles);
     }
 
-    fn read(&self, name: &'static str, addr: u64) -> Result<u64, ScenarioError> {
-        self.machine.mem.read_u64(addr).map_err(|fault| ScenarioError::Counter { name, fault })
+    fn path_counts(&self) -> PathRun {
+        let c = self.counts();
+        PathRun { cycles: c.cycles, instructions: c.instructions, nops: c.nops, groups: c.groups }
     }
 }
 
-impl ScenarioMachine for Ia64Scenario {
-    type Error = ScenarioError;
+impl Ia64Adapter {
+    fn read(m: &Machine<Ia64Cpu>, name: &'static str, addr: u64) -> Result<u64, ScenarioError> {
+        m.mem.read_u64(addr).map_err(|fault| ScenarioError::Counter { name, fault })
+    }
+}
 
-    fn run_path(&mut self, path: PathKind) -> Result<PathRun, ScenarioError> {
-        let b = self.binding(path).ok_or(ScenarioError::Unbound { path })?;
+impl Adapter for Ia64Adapter {
+    type Cpu = Ia64Cpu;
+    type Start = Start;
+
+    fn binding(&self, path: PathKind) -> Option<(Start, End)> {
+        self.bindings.paths.iter().find(|b| b.path == path).map(|b| (b.start, b.end))
+    }
+
+    fn max_insns(&self) -> u64 {
+        self.bindings.max_insns
+    }
+
+    fn enter(
+        &mut self,
+        m: &mut Machine<Ia64Cpu>,
+        path: Option<PathKind>,
+        start: Start,
+        _from_user: bool,
+    ) -> Result<(), ScenarioError> {
         // The sentinel event only ends End::Return paths; keep it at the harness's b0.
-        self.machine.cpu.set_sentinel(self.return_to);
-        let before = self.machine.cpu.counts();
-        match b.start {
-            Start::At(addr) => self.machine.cpu.set_entry(addr),
+        m.cpu.set_sentinel(self.return_to);
+        match start {
+            Start::At(addr) => m.cpu.set_entry(addr),
             Start::Here => {}
-            Start::ExternalInterrupt => self.machine.cpu.external_interrupt().map_err(|error| ScenarioError::Exec {
-                path,
+            Start::ExternalInterrupt => m.cpu.external_interrupt().map_err(|error| ScenarioError::Exec {
+                path: path.map_or("call", PathKind::name),
                 error,
                 executed: 0,
             })?,
         }
-        self.run_to_end(&b)?;
-        let after = self.machine.cpu.counts();
-        Ok(PathRun {
-            cycles: after.cycles.saturating_sub(before.cycles),
-            instructions: after.instructions.saturating_sub(before.instructions),
-            nops: after.nops.saturating_sub(before.nops),
-            groups: after.groups.saturating_sub(before.groups),
-        })
+        Ok(())
     }
 
-    fn advance(&mut self, cycles: u64) {
-        self.machine.cpu.advance(cycles);
-    }
-
-    fn now(&self) -> u64 {
-        self.machine.cpu.cycles()
-    }
-
-    fn accounted(&self) -> Result<Accounted, ScenarioError> {
+    fn accounted(&self, m: &Machine<Ia64Cpu>) -> Result<Accounted, ScenarioError> {
         match self.bindings.accounting {
             Accounting::Virtual { utime_addr, stime_addr } => {
-                let ratio = self.machine.cpu.config().itc_per_cycle.max(1);
+                let ratio = m.cpu.config().itc_per_cycle.max(1);
                 Ok(Accounted {
-                    utime: self.read("utime", utime_addr)? / ratio,
-                    stime: self.read("stime", stime_addr)? / ratio,
+                    utime: Self::read(m, "utime", utime_addr)? / ratio,
+                    stime: Self::read(m, "stime", stime_addr)? / ratio,
                     ..Accounted::default()
                 })
             }
             Accounting::TickSampling { utime_addr, stime_addr, cycles_per_tick } => Ok(Accounted {
-                utime: self.read("utime", utime_addr)?.saturating_mul(cycles_per_tick),
-                stime: self.read("stime", stime_addr)?.saturating_mul(cycles_per_tick),
+                utime: Self::read(m, "utime", utime_addr)?.saturating_mul(cycles_per_tick),
+                stime: Self::read(m, "stime", stime_addr)?.saturating_mul(cycles_per_tick),
                 ..Accounted::default()
             }),
         }
-    }
-
-    fn has_path(&self, path: PathKind) -> bool {
-        self.binding(path).is_some()
     }
 }
 

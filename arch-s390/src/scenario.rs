@@ -3,12 +3,17 @@
 //! that returns to the sentinel, or an assembly entry sequence that ends with LPSWE (the
 //! return from interruption). Each path starts in supervisor state, as an interruption or SVC
 //! would deliver it; user and kernel work advance the clock, and with it the CPU timer and TOD.
+//! Running the path is the shared engine's ([`emu_core::scenario::Scenario`]); a set-up call
+//! outside the workload (`vtime_init`) is its `call`.
 
 use crate::cpu::{lowcore, ExecError, S390Cpu};
 use crate::state::psw;
-use emu_core::cpu::{Cpu, Machine, StepEvent};
-use emu_core::memory::MemFault;
-use emu_core::scenario::{Accounted, PathKind, PathRun, ScenarioMachine};
+use emu_core::cpu::{Cpu, Machine};
+use emu_core::scenario::{Accounted, Adapter, PathEnd, PathKind, PathRun, ScenarioCpu};
+
+/// Why an s390x scenario path (or set-up call) did not run to its end (the shared error, with
+/// s390x's emulator failures).
+pub type ScenarioError = emu_core::scenario::ScenarioError<ExecError>;
 
 /// The unit of the trace's accounted-time counters.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,189 +61,90 @@ pub struct Bindings {
     pub max_insns: u64,
 }
 
-/// Why a scenario step failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ScenarioError {
-    /// No path bound to this kind.
-    #[error("no {0} path is bound")]
-    Unbound(PathKind),
-    /// A path ran out of its budget.
-    #[error("{path} did not return within {max_insns} instructions (stopped at pc {pc:#x})")]
-    Budget {
-        /// Which path (or set-up call).
-        path: &'static str,
-        /// The budget.
-        max_insns: u64,
-        /// Address of the next instruction when the budget ran out.
-        pc: u64,
-    },
-    /// Execution failed.
-    #[error("{path}: {error}")]
-    Exec {
-        /// Which path (or set-up call).
-        path: &'static str,
-        /// What failed.
-        error: ExecError,
-    },
-    /// A stop other than the return or LPSWE (an SVC, a program check, a halt).
-    #[error("{path} stopped on {what} at pc {pc:#x} instead of returning")]
-    Stopped {
-        /// Which path (or set-up call).
-        path: &'static str,
-        /// The event.
-        what: String,
-        /// Address of the instruction that raised it.
-        pc: u64,
-    },
-    /// Memory the adapter reads is not mapped.
-    #[error("{0}")]
-    Memory(#[from] MemFault),
-}
-
 /// A machine bound to an s390x trace.
-pub struct S390Scenario {
-    /// The machine.
-    pub machine: Machine<S390Cpu>,
-    bindings: Bindings,
-    user_mode: bool,
-}
+pub type S390Scenario = emu_core::scenario::Scenario<Bindings>;
 
-impl S390Scenario {
-    /// Binds `machine` to `bindings`; the task starts in user mode.
-    pub fn new(machine: Machine<S390Cpu>, bindings: Bindings) -> S390Scenario {
-        S390Scenario { machine, bindings, user_mode: true }
+impl ScenarioCpu for S390Cpu {
+    fn pass_cycles(&mut self, cycles: u64) {
+        self.advance(cycles);
     }
 
-    fn to_cycles(&self, v: u64) -> u64 {
-        match self.bindings.accounting.unit {
+    fn path_counts(&self) -> PathRun {
+        // Decoder groups the timing model formed (one per instruction without it).
+        PathRun { cycles: self.cycles(), instructions: self.instructions(), nops: 0, groups: self.summary().groups }
+    }
+}
+
+impl Bindings {
+    fn to_cycles(&self, m: &Machine<S390Cpu>, v: u64) -> u64 {
+        match self.accounting.unit {
             Unit::Nanoseconds { cycles_per_ns } => (v as f64 * cycles_per_ns).round() as u64,
             Unit::TimerUnits => {
-                let c = u128::from(v) * u128::from(self.machine.cpu.freq_mhz()) / 4096;
+                let c = u128::from(v) * u128::from(m.cpu.freq_mhz()) / 4096;
                 u64::try_from(c).unwrap_or(u64::MAX)
             }
         }
     }
 
-    /// Calls the code at `entry` (named `path` in errors) as a path is run: supervisor state,
-    /// the task in r2, "came from user" in r3, until it returns to the sentinel or LPSWE.
-    /// Scenario set-up uses it for calls outside the workload (`vtime_init`).
-    ///
-    /// # Errors
-    /// The call does not end within the budget, stops on another event, or fails.
-    pub fn call(&mut self, path: &'static str, entry: u64) -> Result<PathRun, ScenarioError> {
-        self.call_traced(path, entry, |_| {})
-    }
-
-    /// [`S390Scenario::call`], telling `on_insn` the address of each instruction it executes
-    /// (the llvm-mca comparison feeds the executed sequence to llvm-mca).
-    ///
-    /// # Errors
-    /// As [`S390Scenario::call`].
-    pub fn call_traced(
-        &mut self,
-        path: &'static str,
-        entry: u64,
-        mut on_insn: impl FnMut(u64),
-    ) -> Result<PathRun, ScenarioError> {
-        let b = &self.bindings;
-        let st = &mut self.machine.cpu.state;
-        st.psw_mask &= !psw::PROBLEM;
-        st.set_reg(2, b.task);
-        st.set_reg(3, u64::from(self.user_mode));
-        st.set_reg(14, b.sentinel);
-        st.set_reg(15, b.stack_pointer);
-        self.machine.cpu.set_entry(entry);
-        let (c0, i0) = (self.machine.cpu.cycles(), self.machine.cpu.instructions());
-        // Decoder groups the timing model formed (one per instruction without it).
-        let g0 = self.machine.cpu.summary().groups;
-        let mut executed = 0;
-        loop {
-            if executed == self.bindings.max_insns {
-                let pc = self.machine.cpu.pc();
-                return Err(ScenarioError::Budget { path, max_insns: self.bindings.max_insns, pc });
-            }
-            executed += 1;
-            on_insn(self.machine.cpu.state.psw_addr);
-            let pc = self.machine.cpu.pc();
-            match self.machine.cpu.step(&mut self.machine.mem) {
-                Ok(StepEvent::Continue) => {}
-                Ok(StepEvent::Sentinel | StepEvent::Rfi) => break,
-                Ok(other) => return Err(ScenarioError::Stopped { path, what: format!("{other:?}"), pc }),
-                Err(error) => return Err(ScenarioError::Exec { path, error }),
-            }
-        }
-        let (c1, i1) = (self.machine.cpu.cycles(), self.machine.cpu.instructions());
-        let instructions = i1.saturating_sub(i0);
-        let groups = self.machine.cpu.summary().groups.saturating_sub(g0);
-        Ok(PathRun { cycles: c1.saturating_sub(c0), instructions, nops: 0, groups })
-    }
-
-    /// Runs one bound path as [`ScenarioMachine::run_path`] does, telling `on_insn` the address
-    /// of each instruction executed.
-    ///
-    /// # Errors
-    /// As [`ScenarioMachine::run_path`].
-    pub fn run_path_traced(&mut self, path: PathKind, on_insn: impl FnMut(u64)) -> Result<PathRun, ScenarioError> {
-        let entry = self.bindings.paths.iter().find(|(k, _)| *k == path).map(|(_, a)| *a);
-        let entry = entry.ok_or(ScenarioError::Unbound(path))?;
-        // An interruption stores the interrupted PSW, whose problem-state bit the entry code
-        // tests: the timer tick arrives as an external interrupt, a device's as an I/O one.
-        let old_psw = match path {
-            PathKind::Tick => Some(lowcore::EXT_OLD_PSW),
-            PathKind::IrqEnter => Some(lowcore::IO_OLD_PSW),
-            _ => None,
-        };
-        if let Some(at) = old_psw {
-            let mask = self.machine.mem.read_u64(at)?;
-            let problem = if self.user_mode { psw::PROBLEM } else { 0 };
-            self.machine.mem.write_u64(at, (mask & !psw::PROBLEM) | problem)?;
-        }
-        let run = self.call_traced(path.name(), entry, on_insn)?;
-        // A guest runs under SIE, entered from (and left to) the host kernel.
-        match path {
-            PathKind::SyscallEnter | PathKind::GuestEnter | PathKind::GuestExit => self.user_mode = false,
-            PathKind::SyscallExit => self.user_mode = true,
-            _ => {}
-        }
-        Ok(run)
-    }
-
-    fn read(&self, addr: Option<u64>) -> Result<Option<u64>, ScenarioError> {
-        Ok(match addr {
-            Some(a) => Some(self.to_cycles(self.machine.mem.read_u64(a)?)),
-            None => None,
-        })
+    fn read(&self, m: &Machine<S390Cpu>, name: &'static str, addr: u64) -> Result<u64, ScenarioError> {
+        let v = m.mem.read_u64(addr).map_err(|fault| ScenarioError::Counter { name, fault })?;
+        Ok(self.to_cycles(m, v))
     }
 }
 
-impl ScenarioMachine for S390Scenario {
-    type Error = ScenarioError;
+impl Adapter for Bindings {
+    type Cpu = S390Cpu;
+    type Start = u64;
 
-    fn run_path(&mut self, path: PathKind) -> Result<PathRun, ScenarioError> {
-        self.run_path_traced(path, |_| {})
+    fn binding(&self, path: PathKind) -> Option<(u64, PathEnd)> {
+        self.paths.iter().find(|(k, _)| *k == path).map(|(_, a)| (*a, PathEnd::ReturnOrRfi))
     }
 
-    fn advance(&mut self, cycles: u64) {
-        self.machine.cpu.advance(cycles);
+    fn max_insns(&self) -> u64 {
+        self.max_insns
     }
 
-    fn now(&self) -> u64 {
-        self.machine.cpu.cycles()
+    /// Supervisor state, the task in r2, "came from user" in r3, the sentinel in r14; an
+    /// interrupt path first gets the interrupted PSW's problem-state bit in its old PSW.
+    fn enter(
+        &mut self,
+        m: &mut Machine<S390Cpu>,
+        path: Option<PathKind>,
+        entry: u64,
+        from_user: bool,
+    ) -> Result<(), ScenarioError> {
+        // The entry code tests the old PSW's problem-state bit: the timer tick arrives as an
+        // external interrupt, a device's as an I/O one.
+        let old_psw = match path {
+            Some(PathKind::Tick) => Some(lowcore::EXT_OLD_PSW),
+            Some(PathKind::IrqEnter) => Some(lowcore::IO_OLD_PSW),
+            _ => None,
+        };
+        if let Some(at) = old_psw {
+            let mask = m.mem.read_u64(at)?;
+            let problem = if from_user { psw::PROBLEM } else { 0 };
+            m.mem.write_u64(at, (mask & !psw::PROBLEM) | problem)?;
+        }
+        let st = &mut m.cpu.state;
+        st.psw_mask &= !psw::PROBLEM;
+        st.set_reg(2, self.task);
+        st.set_reg(3, u64::from(from_user));
+        st.set_reg(14, self.sentinel);
+        st.set_reg(15, self.stack_pointer);
+        m.cpu.set_entry(entry);
+        Ok(())
     }
 
-    fn accounted(&self) -> Result<Accounted, ScenarioError> {
-        let a = self.bindings.accounting;
+    fn accounted(&self, m: &Machine<S390Cpu>) -> Result<Accounted, ScenarioError> {
+        let a = self.accounting;
+        let optional = |name, addr: Option<u64>| addr.map(|at| self.read(m, name, at)).transpose();
         Ok(Accounted {
-            utime: self.to_cycles(self.machine.mem.read_u64(a.utime_addr)?),
-            stime: self.to_cycles(self.machine.mem.read_u64(a.stime_addr)?),
-            guest: self.read(a.guest_addr)?,
-            hardirq: self.read(a.hardirq_addr)?,
-            softirq: self.read(a.softirq_addr)?,
+            utime: self.read(m, "utime", a.utime_addr)?,
+            stime: self.read(m, "stime", a.stime_addr)?,
+            guest: optional("guest", a.guest_addr)?,
+            hardirq: optional("hardirq", a.hardirq_addr)?,
+            softirq: optional("softirq", a.softirq_addr)?,
         })
-    }
-
-    fn has_path(&self, path: PathKind) -> bool {
-        self.bindings.paths.iter().any(|(k, _)| *k == path)
     }
 }
 
@@ -248,6 +154,7 @@ mod tests {
     use crate::cpu::CpuConfig;
     use crate::timing::S390Params;
     use emu_core::memory::{Endian, Memory, Perms};
+    use emu_core::scenario::ScenarioMachine;
 
     /// A syscall-enter path that stores the CPU timer (STPT) into a counter and returns:
     /// stpt 0(%r2); br %r14. Accounted "utime" is the timer, counting down from zero.
@@ -262,9 +169,12 @@ mod tests {
         let cfg = CpuConfig { sentinel: 0xdead_0000, timing: Some(S390Params::default()), freq_mhz: 5000 };
         let mut cpu = S390Cpu::new(cfg);
         cpu.add_code(0x1000, &code);
+        // svc 1: an event that is no path's end.
+        assert!(mem.write_bytes(0x1010, &[0x0a, 0x01]).is_ok());
+        cpu.add_code(0x1010, &[0x0a, 0x01]);
         cpu.state.cpu_timer_base = 1 << 40;
         let bindings = Bindings {
-            paths: vec![(PathKind::SyscallEnter, 0x1000)],
+            paths: vec![(PathKind::SyscallEnter, 0x1000), (PathKind::SyscallExit, 0x1010)],
             task: 0x2000,
             sentinel: 0xdead_0000,
             stack_pointer: 0x7f00 - 160,
@@ -285,6 +195,11 @@ mod tests {
         let stored = sc.machine.mem.read_u64(0x2000).unwrap_or(0);
         assert_eq!(stored, (1 << 40) - 4096 * 1000);
         assert!(matches!(sc.run_path(PathKind::Tick), Err(ScenarioError::Unbound(_))));
+        let stopped = sc.run_path(PathKind::SyscallExit).err().map(|e| e.to_string());
+        assert_eq!(
+            stopped.as_deref(),
+            Some("syscall_exit stopped on the svc interruption (vector 0x1c0) at pc 0x1010 before it could return")
+        );
         assert!(sc.accounted().is_ok());
     }
 }

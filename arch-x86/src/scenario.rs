@@ -1,20 +1,23 @@
 //! The x86-64 side of a scenario: each bound path is a C function called with the task in
 //! rdi (SysV ABI) that returns to the sentinel; user and kernel work advance the clock.
-//! The adapter also plays the parts of the machine a path does not execute: it keeps the
-//! mode (user after a syscall exit, kernel after an entry) to tell the tick path whether it
-//! interrupted user mode (rsi), and advances `jiffies` at every tick (the timekeeping CPU's
-//! work on a nohz_full system).
+//! The adapter also plays the parts of the machine a path does not execute: it tells the tick
+//! path whether it interrupted user mode (rsi; [`emu_core::scenario::Scenario`] keeps the
+//! mode), and advances `jiffies` at every tick (the timekeeping CPU's work on a nohz_full
+//! system). Running the path is the shared engine's.
 
 use crate::cpu::ExecError;
 use crate::cpu::X86Cpu;
-use emu_core::cpu::{Cpu, Machine, StepEvent};
-use emu_core::memory::MemFault;
-use emu_core::scenario::{Accounted, PathKind, PathRun, ScenarioMachine};
+use emu_core::cpu::{Cpu, Machine};
+use emu_core::scenario::{Accounted, Adapter, PathEnd, PathKind, PathRun, ScenarioCpu};
 
 /// The registers a path call sets: rdi, rsi, rsp (GPR numbers in x86 encoding order).
 const RSP: u8 = 4;
 const RSI: u8 = 6;
 const RDI: u8 = 7;
+
+/// Why an x86 scenario path did not run to its end (the shared error, with x86's emulator
+/// failures).
+pub type ScenarioError = emu_core::scenario::ScenarioError<ExecError>;
 
 /// How accounted time is read back.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,136 +52,66 @@ pub struct Bindings {
     pub max_insns: u64,
 }
 
-/// Why a scenario step failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ScenarioError {
-    /// No path bound to this kind.
-    #[error("no {0} path is bound")]
-    Unbound(PathKind),
-    /// A path ran out of its budget.
-    #[error("{path} did not return within {max_insns} instructions (stopped at pc {pc:#x})")]
-    Budget {
-        /// Which path.
-        path: PathKind,
-        /// The budget.
-        max_insns: u64,
-        /// Address of the next instruction when the budget ran out.
-        pc: u64,
-    },
-    /// Execution failed.
-    #[error("{path}: {error}")]
-    Exec {
-        /// Which path.
-        path: PathKind,
-        /// What failed.
-        error: ExecError,
-    },
-    /// A stop other than the return (an interruption, a halt).
-    #[error("{path} stopped on {what} at pc {pc:#x} instead of returning")]
-    Stopped {
-        /// Which path.
-        path: PathKind,
-        /// The event.
-        what: String,
-        /// Address of the instruction that raised it.
-        pc: u64,
-    },
-    /// Memory the adapter reads or writes is not mapped.
-    #[error("{0}")]
-    Memory(#[from] MemFault),
-}
-
 /// A machine bound to an x86 trace.
-pub struct X86Scenario {
-    /// The machine.
-    pub machine: Machine<X86Cpu>,
-    bindings: Bindings,
-    user_mode: bool,
-}
+pub type X86Scenario = emu_core::scenario::Scenario<Bindings>;
 
-impl X86Scenario {
-    /// Binds `machine` to `bindings`; the task starts in user mode.
-    pub fn new(machine: Machine<X86Cpu>, bindings: Bindings) -> X86Scenario {
-        X86Scenario { machine, bindings, user_mode: true }
+impl ScenarioCpu for X86Cpu {
+    fn pass_cycles(&mut self, cycles: u64) {
+        self.advance(cycles);
     }
 
-    fn counts(&self) -> (u64, u64, u64, u64) {
-        let cpu = &self.machine.cpu;
-        match cpu.counts() {
-            Some(c) => (c.cycles, c.instructions, c.nops, c.groups),
-            None => (cpu.cycles(), cpu.instructions(), 0, 0),
+    fn path_counts(&self) -> PathRun {
+        match self.counts() {
+            Some(c) => PathRun { cycles: c.cycles, instructions: c.instructions, nops: c.nops, groups: c.groups },
+            None => PathRun { cycles: self.cycles(), instructions: self.instructions(), nops: 0, groups: 0 },
         }
     }
 }
 
-impl ScenarioMachine for X86Scenario {
-    type Error = ScenarioError;
+impl Adapter for Bindings {
+    type Cpu = X86Cpu;
+    type Start = u64;
 
-    fn run_path(&mut self, path: PathKind) -> Result<PathRun, ScenarioError> {
-        let entry = self.bindings.paths.iter().find(|(k, _)| *k == path).map(|(_, a)| *a);
-        let entry = entry.ok_or(ScenarioError::Unbound(path))?;
-        if path == PathKind::Tick {
-            if let Some(j) = self.bindings.jiffies {
-                let v = self.machine.mem.read_u64(j)?;
-                self.machine.mem.write_u64(j, v.wrapping_add(1))?;
-            }
-        }
-        let b = &self.bindings;
-        self.machine.mem.write_u64(b.stack_top, b.sentinel)?;
-        let st = &mut self.machine.cpu.state;
-        st.set_reg(RSP, b.stack_top);
-        st.set_reg(RDI, b.task);
-        st.set_reg(RSI, u64::from(self.user_mode));
-        self.machine.cpu.set_entry(entry);
-        let before = self.counts();
-        let mut executed = 0;
-        loop {
-            if executed == self.bindings.max_insns {
-                let pc = self.machine.cpu.pc();
-                return Err(ScenarioError::Budget { path, max_insns: self.bindings.max_insns, pc });
-            }
-            executed += 1;
-            let pc = self.machine.cpu.pc();
-            match self.machine.cpu.step(&mut self.machine.mem) {
-                Ok(StepEvent::Continue) => {}
-                Ok(StepEvent::Sentinel) => break,
-                Ok(other) => return Err(ScenarioError::Stopped { path, what: format!("{other:?}"), pc }),
-                Err(error) => return Err(ScenarioError::Exec { path, error }),
-            }
-        }
-        match path {
-            PathKind::SyscallEnter => self.user_mode = false,
-            PathKind::SyscallExit => self.user_mode = true,
-            _ => {}
-        }
-        let after = self.counts();
-        Ok(PathRun {
-            cycles: after.0.saturating_sub(before.0),
-            instructions: after.1.saturating_sub(before.1),
-            nops: after.2.saturating_sub(before.2),
-            groups: after.3.saturating_sub(before.3),
-        })
+    fn binding(&self, path: PathKind) -> Option<(u64, PathEnd)> {
+        self.paths.iter().find(|(k, _)| *k == path).map(|(_, a)| (*a, PathEnd::Return))
     }
 
-    fn advance(&mut self, cycles: u64) {
-        self.machine.cpu.advance(cycles);
+    fn max_insns(&self) -> u64 {
+        self.max_insns
     }
 
-    fn now(&self) -> u64 {
-        self.machine.cpu.cycles()
+    /// A call: the sentinel as return address on the stack, the task in rdi, "interrupted
+    /// user mode" in rsi; a tick first advances `jiffies`.
+    fn enter(
+        &mut self,
+        m: &mut Machine<X86Cpu>,
+        path: Option<PathKind>,
+        entry: u64,
+        from_user: bool,
+    ) -> Result<(), ScenarioError> {
+        if path == Some(PathKind::Tick) {
+            if let Some(j) = self.jiffies {
+                let v = m.mem.read_u64(j)?;
+                m.mem.write_u64(j, v.wrapping_add(1))?;
+            }
+        }
+        m.mem.write_u64(self.stack_top, self.sentinel)?;
+        let st = &mut m.cpu.state;
+        st.set_reg(RSP, self.stack_top);
+        st.set_reg(RDI, self.task);
+        st.set_reg(RSI, u64::from(from_user));
+        m.cpu.set_entry(entry);
+        Ok(())
     }
 
-    fn accounted(&self) -> Result<Accounted, ScenarioError> {
-        let Accounting::Nanoseconds { utime_addr, stime_addr, cycles_per_ns } = self.bindings.accounting;
+    fn accounted(&self, m: &Machine<X86Cpu>) -> Result<Accounted, ScenarioError> {
+        let Accounting::Nanoseconds { utime_addr, stime_addr, cycles_per_ns } = self.accounting;
         let ns_to_cycles = |ns: u64| (ns as f64 * cycles_per_ns).round() as u64;
+        let read = |name, addr| m.mem.read_u64(addr).map_err(|fault| ScenarioError::Counter { name, fault });
         Ok(Accounted {
-            utime: ns_to_cycles(self.machine.mem.read_u64(utime_addr)?),
-            stime: ns_to_cycles(self.machine.mem.read_u64(stime_addr)?),
+            utime: ns_to_cycles(read("utime", utime_addr)?),
+            stime: ns_to_cycles(read("stime", stime_addr)?),
             ..Accounted::default()
         })
-    }
-
-    fn has_path(&self, path: PathKind) -> bool {
-        self.bindings.paths.iter().any(|(k, _)| *k == path)
     }
 }

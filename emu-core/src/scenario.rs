@@ -60,8 +60,10 @@
 use serde::{Serialize, Serializer};
 use std::fmt;
 
+mod engine;
 mod report;
 
+pub use engine::{Adapter, ArchError, CoreError, PathEnd, Scenario, ScenarioCpu, ScenarioError};
 pub use report::{CallStats, PathReport, ScenarioReport, Spread, TickCounts, TimeCheck};
 
 use report::Accumulator;
@@ -88,10 +90,13 @@ pub enum PathKind {
     GuestEnter,
     /// The guest's exit to the host (KVM: `guest_exit` accounting after a hypercall).
     GuestExit,
+    /// A kernel helper called on its own (x86 `sched_avg_update`, `get_nohz_timer_target`):
+    /// measured as a function, never part of a workload (not in [`PathKind::ALL`]).
+    Call,
 }
 
 impl PathKind {
-    /// Every path kind, in report order.
+    /// Every path kind a workload runs, in report order.
     pub const ALL: [PathKind; 8] = [
         PathKind::SyscallEnter,
         PathKind::SyscallExit,
@@ -104,7 +109,7 @@ impl PathKind {
     ];
 
     /// The binding name: `syscall_enter`, `syscall_exit`, `tick`, `irq_enter`, `irq_exit`, `fsys`,
-    /// `guest_enter`, `guest_exit`.
+    /// `guest_enter`, `guest_exit`, `call`.
     pub fn name(self) -> &'static str {
         match self {
             PathKind::SyscallEnter => "syscall_enter",
@@ -115,10 +120,11 @@ impl PathKind {
             PathKind::Fsys => "fsys",
             PathKind::GuestEnter => "guest_enter",
             PathKind::GuestExit => "guest_exit",
+            PathKind::Call => "call",
         }
     }
 
-    /// The kind whose [`PathKind::name`] is `name`.
+    /// The workload path kind whose [`PathKind::name`] is `name` (`call` is none).
     pub fn from_name(name: &str) -> Option<PathKind> {
         PathKind::ALL.into_iter().find(|k| k.name() == name)
     }
@@ -251,7 +257,8 @@ pub struct Accounted {
     pub softirq: Option<u64>,
 }
 
-/// A machine that can run a trace's bound paths: the arch adapter implements it.
+/// A machine that can run a trace's bound paths: every core's [`Scenario`] implements it (a wrapper may
+/// too, e.g. to count the cycles it skips).
 pub trait ScenarioMachine {
     /// Why a path could not run (an emulator failure, an exhausted budget, an unbound path).
     type Error: std::error::Error + 'static;

@@ -12,8 +12,8 @@
 //! skipped cycles are left out, so its cycles are the ones simulated by executing its paths.
 //! Host time only feeds the throughput columns.
 
-use super::scenario::{self, ScenarioFormat, IA64_CPU_HZ};
-use super::{scenario_s390, scenario_x86, CliError};
+use super::scenario::{ScenarioFormat, IA64_CPU_HZ};
+use super::CliError;
 use emu_core::cpu::{Cpu, Machine, StopReason, StopWhen};
 use emu_core::preprocess::FsLoader;
 use emu_core::scenario::{Accounted, PathKind, PathRun, ScenarioMachine, Workload};
@@ -330,10 +330,6 @@ where
     Ok(Measured { instructions: insns_after - insns, cycles: (cycles_after - cycles).saturating_sub(skipped), seconds })
 }
 
-fn machine_counters<C: Cpu>(m: &Machine<C>) -> (u64, u64) {
-    (m.cpu.instructions(), m.cpu.cycles())
-}
-
 /// The scenario workload: `syscalls` system calls of 1500 user and 300 kernel cycles, ticks
 /// at 1000 Hz, on the trace's core's clock.
 fn workload(syscalls: u64) -> Workload {
@@ -350,23 +346,9 @@ fn workload(syscalls: u64) -> Workload {
 
 /// Runs `syscalls` system calls of the scenario of `trace`.
 fn run_scenario(trace: &'static traces::Trace, timing: bool, syscalls: u64) -> Result<Measured, CliError> {
-    let w = workload(syscalls);
-    match trace.arch {
-        traces::Arch::Ia64 => {
-            let mut s = scenario::prepare_trace_timed(trace, &w, timing)?;
-            measure_scenario(&mut s, &w, |s| machine_counters(&s.machine))
-        }
-        traces::Arch::X86_64 => {
-            let w = scenario_x86::workload(&w);
-            let mut s = scenario_x86::prepare_timed(trace, timing)?;
-            measure_scenario(&mut s, &w, |s| machine_counters(&s.machine))
-        }
-        traces::Arch::S390x => {
-            let w = scenario_s390::workload(&w);
-            let mut s = scenario_s390::prepare_timed(trace, timing)?;
-            measure_scenario(&mut s, &w, |s| machine_counters(&s.machine))
-        }
-    }
+    let w = trace.workload(&workload(syscalls));
+    let mut s = trace.prepare(None, &w, timing)?;
+    measure_scenario(&mut s, &w, traces::Prepared::counters)
 }
 
 /// What `acctemu bench` was asked to do.

@@ -11,13 +11,12 @@
 
 use super::core::{Arch, Program, RunSpec};
 use super::plain_diff::{self, source_text, PlainSide};
-use super::scenario::{check_workload, check_workload_paths, prepare_trace_image};
+use super::scenario::{check_workload, check_workload_paths};
 use super::CliError;
-use arch_ia64::profile::named_groups;
 use emu_core::diff::{CycleDiff, Side};
 use emu_core::harness::Harness;
 use emu_core::preprocess::{parse_define, FsLoader};
-use emu_core::scenario::{run as run_workload, PathKind, ScenarioMachine, Workload};
+use emu_core::scenario::Workload;
 use std::path::{Path, PathBuf};
 
 /// What `acctemu diff` was asked to do.
@@ -116,22 +115,9 @@ impl TraceVersion {
             let (name, value) = parse_define(d);
             opts = opts.defined(name, value);
         }
-        let image = arch_ia64::asm::assemble(self.trace.source_name, &self.source, &opts, &FsLoader)
-            .map_err(CliError::Assemble)?
-            .image;
-        let mut s = prepare_trace_image(self.trace, &image, w)?;
-        s.machine.cpu.enable_profile();
-        let report = run_workload(&mut s, w, &mut |_| {}).map_err(CliError::Scenario)?;
-        let profile = s.machine.cpu.profile().cloned();
-        // One more system call with the timeline on tells why each group waited (its cycles
-        // stay out of the profile taken above).
-        s.machine.cpu.record_timeline(true);
-        s.advance(w.user_cycles);
-        s.run_path(PathKind::SyscallEnter).map_err(CliError::Scenario)?;
-        s.advance(w.kernel_cycles);
-        s.run_path(PathKind::SyscallExit).map_err(CliError::Scenario)?;
-        let groups = profile.map(|p| named_groups(&p, &image, s.machine.cpu.timeline())).unwrap_or_default();
-        Ok(Side { name: self.label.clone(), report, groups })
+        let image = self.trace.assemble_source(&self.source, &opts, &FsLoader).map_err(CliError::Assemble)?.image;
+        let run = self.trace.run_attributed(Some(&image), w)?;
+        Ok(Side { name: self.label.clone(), report: run.report, groups: run.groups })
     }
 }
 
@@ -234,14 +220,8 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
     super::limits::check(a, &req.workload, req.max_paths)?;
     super::limits::check(b, &req.workload, req.max_paths)?;
     let side = |t: &'static traces::Trace| -> Result<Side, CliError> {
-        let report = if t.arch == traces::Arch::S390x {
-            let w = super::scenario_s390::workload(&req.workload);
-            run_workload(&mut super::scenario_s390::prepare(t)?, &w, &mut |_| {})?
-        } else {
-            let w = super::scenario_x86::workload(&req.workload);
-            run_workload(&mut super::scenario_x86::prepare(t, &w)?, &w, &mut |_| {})?
-        };
-        Ok(Side { name: t.name.to_string(), report, groups: Vec::new() })
+        let run = t.run_attributed(None, &req.workload)?;
+        Ok(Side { name: t.name.to_string(), report: run.report, groups: run.groups })
     };
     let d = CycleDiff::new(side(a)?, side(b)?, None);
     if req.json {

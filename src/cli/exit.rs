@@ -47,19 +47,10 @@ impl From<Status> for ExitCode {
 impl CliError {
     /// Which row of the exit-status table this error ends the process with.
     pub fn status(&self) -> Status {
-        use arch_ia64::scenario::ScenarioError as Ia64Scenario;
-        use arch_s390::scenario::ScenarioError as S390Scenario;
-        use arch_x86::scenario::ScenarioError as X86Scenario;
         match self {
             CliError::Usage(_) => Status::Usage,
-            CliError::Stopped { .. }
-            | CliError::Scenario(Ia64Scenario::Budget { .. } | Ia64Scenario::Halt { .. } | Ia64Scenario::Exec { .. })
-            | CliError::ScenarioX86(
-                X86Scenario::Budget { .. } | X86Scenario::Exec { .. } | X86Scenario::Stopped { .. },
-            )
-            | CliError::ScenarioS390(
-                S390Scenario::Budget { .. } | S390Scenario::Exec { .. } | S390Scenario::Stopped { .. },
-            ) => Status::Stopped,
+            CliError::Stopped { .. } => Status::Stopped,
+            CliError::Scenario(e) if e.stopped_short() => Status::Stopped,
             CliError::Run(e) if matches!(**e, emu_core::run::RunError::Exec { .. }) => Status::Stopped,
             _ => Status::Error,
         }
@@ -82,10 +73,11 @@ mod tests {
         assert_eq!(CliError::Stopped { report: String::new(), stop: "x".into() }.status(), Status::Stopped);
         assert_eq!(CliError::SnapshotMismatch("x".into()).status(), Status::Error);
         let budget = arch_ia64::scenario::ScenarioError::Budget {
-            path: emu_core::scenario::PathKind::SyscallEnter,
+            path: "syscall_enter",
+            end: emu_core::scenario::PathEnd::Return,
             max_insns: 1,
             pc: 0,
         };
-        assert_eq!(CliError::Scenario(budget).status(), Status::Stopped);
+        assert_eq!(CliError::from(budget).status(), Status::Stopped);
     }
 }

@@ -3,7 +3,6 @@
 //! cycles per tick), so a workload that would take days, or whose flags cannot be meant (a tick
 //! more often than the clock cycles), is refused with an estimate instead of run.
 
-use super::scenario::{arch_workload, run_trace};
 use super::CliError;
 use emu_core::scenario::{PathKind, Workload};
 use traces::PathKind as Bound;
@@ -39,7 +38,7 @@ fn has_irq_paths(trace: &traces::Trace) -> bool {
 /// core. Ticks are counted over the user and kernel phases; the paths' own cycles add a few more
 /// (hence an estimate).
 pub fn path_counts(trace: &traces::Trace, w: &Workload) -> PathCounts {
-    let w = arch_workload(trace, w);
+    let w = trace.workload(w);
     let events = w.syscalls.saturating_mul(2);
     let irqs = match w.irq_every {
         Some(n) if n > 0 && has_irq_paths(trace) => (w.syscalls / n).saturating_mul(2),
@@ -59,7 +58,7 @@ pub fn path_counts(trace: &traces::Trace, w: &Workload) -> PathCounts {
 /// # Errors
 /// A usage error naming the flag, the trace and what the flag would have meant.
 pub fn check_rates(trace: &traces::Trace, w: &Workload) -> Result<(), CliError> {
-    let aw = arch_workload(trace, w);
+    let aw = trace.workload(w);
     if aw.hz > aw.cpu_hz {
         return Err(CliError::Usage(format!(
             "--hz {}: more ticks per second than the {} Hz clock of {}'s core has cycles (a tick \
@@ -115,7 +114,7 @@ pub fn check(trace: &traces::Trace, w: &Workload, max_paths: u64) -> Result<(), 
 /// Where the paths of one workload come from, in words: `2000 system-call paths, ~6.8e11 tick
 /// paths = 1.0e18 cycles / 1464843 cycles per tick at 1024 Hz`.
 pub fn describe(trace: &traces::Trace, w: &Workload, counts: &PathCounts) -> String {
-    let aw = arch_workload(trace, w);
+    let aw = trace.workload(w);
     let kind = if w.guest { "hypercall" } else { "system-call" };
     let mut parts = vec![format!("{} {kind} paths", approx(counts.events as f64))];
     if counts.irqs > 0 {
@@ -137,7 +136,7 @@ pub fn describe(trace: &traces::Trace, w: &Workload, counts: &PathCounts) -> Str
 /// (and one interrupt, one tick when the workload has them) of the same workload, whose
 /// instructions per path scale to the counts. `None` when the probe does not run.
 pub fn instructions(trace: &traces::Trace, w: &Workload, counts: &PathCounts) -> Option<f64> {
-    let aw = arch_workload(trace, w);
+    let aw = trace.workload(w);
     let probe = Workload {
         syscalls: 1,
         // One tick falls due inside the user phase: the probe then times the tick path too.
@@ -145,7 +144,7 @@ pub fn instructions(trace: &traces::Trace, w: &Workload, counts: &PathCounts) ->
         irq_every: w.irq_every.map(|_| 1),
         ..w.clone()
     };
-    let report = run_trace(trace, &probe, &mut |_| {}).ok()?;
+    let report = trace.run(&probe, &mut |_| {}).ok()?;
     let per = |kinds: &[PathKind]| -> f64 {
         let found = report.paths.iter().filter(|p| kinds.contains(&p.path));
         found.map(|p| p.stats.instructions).sum::<f64>() / kinds.len() as f64

@@ -5,7 +5,6 @@ pub mod attribution;
 pub mod bench;
 pub mod binary;
 pub mod catalogue;
-pub mod compiled;
 pub mod core;
 pub mod diff;
 pub mod disasm;
@@ -20,8 +19,6 @@ pub mod patch_tree; // several files, -R, offsets and fuzz (issue 14, i14-acct)
 pub mod plain_diff;
 pub mod run;
 pub mod scenario;
-pub mod scenario_s390;
-pub mod scenario_x86;
 pub mod seed004_v1; // the V.1 tree of Linux 6.1 (issue 14, i14-acct)
 pub mod sweep;
 #[cfg(test)]
@@ -63,15 +60,10 @@ pub enum CliError {
     /// instruction and its address).
     #[error("{0}")]
     Run(Box<RunError<ExecFailure>>),
-    /// A scenario path did not run to its end, or its counters could not be read.
+    /// A scenario path (or its set-up call) did not run to its end, or its counters could not
+    /// be read (any core: the emulator error is boxed).
     #[error("{0}")]
-    Scenario(arch_ia64::scenario::ScenarioError),
-    /// An x86 scenario path did not run to its end.
-    #[error("{0}")]
-    ScenarioX86(arch_x86::scenario::ScenarioError),
-    /// An s390x scenario path (or its set-up call) did not run to its end.
-    #[error("{0}")]
-    ScenarioS390(arch_s390::scenario::ScenarioError),
+    Scenario(emu_core::scenario::ScenarioError<emu_core::scenario::ArchError>),
     /// `--check` found differences (the text lists them).
     #[error("{0}")]
     SnapshotMismatch(String),
@@ -200,20 +192,8 @@ pub fn read(path: &std::path::Path) -> Result<Vec<u8>, CliError> {
         .map_err(|e| CliError::Io { path: path.to_path_buf(), source: e.into() })
 }
 
-impl From<arch_ia64::scenario::ScenarioError> for CliError {
-    fn from(e: arch_ia64::scenario::ScenarioError) -> CliError {
-        CliError::Scenario(e)
-    }
-}
-
-impl From<arch_x86::scenario::ScenarioError> for CliError {
-    fn from(e: arch_x86::scenario::ScenarioError) -> CliError {
-        CliError::ScenarioX86(e)
-    }
-}
-
-impl From<arch_s390::scenario::ScenarioError> for CliError {
-    fn from(e: arch_s390::scenario::ScenarioError) -> CliError {
-        CliError::ScenarioS390(e)
+impl<E: std::error::Error + Send + Sync + 'static> From<emu_core::scenario::ScenarioError<E>> for CliError {
+    fn from(e: emu_core::scenario::ScenarioError<E>) -> CliError {
+        CliError::Scenario(e.erased())
     }
 }

@@ -2,17 +2,13 @@
 //! entry, exit and tick paths; prints cycles per path and true against accounted time.
 
 use super::CliError;
-use arch_ia64::run::{prepare, RunConfig, SENTINEL};
-use arch_ia64::scenario::{Accounting, Bindings, End, Ia64Scenario, PathBinding, Start, DEFAULT_PATH_BUDGET};
-use emu_core::error::{Diagnostic, SourceLoc};
-use emu_core::harness::{Env, Harness};
-use emu_core::image::Image;
-use emu_core::scenario::{run as run_workload, PathKind, ScenarioReport, Workload};
+use emu_core::scenario::{run as run_workload, ScenarioReport, Workload};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
-/// Cycles per second of the modelled ia64 processor (Itanium 2 Madison, 1.5 GHz).
-pub const IA64_CPU_HZ: u64 = 1_500_000_000;
+/// Cycles per second of the clock the command line gives workloads on (the Itanium 2's; each
+/// trace adapts them to its core, [`traces::Trace::workload`]).
+pub use traces::IA64_CPU_HZ;
 
 /// Runs shorter than this many system calls finish too fast for a progress bar.
 pub const PROGRESS_MIN_SYSCALLS: u64 = 200_000;
@@ -52,49 +48,9 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
     check_workload_paths(trace, &req.workload)?;
     super::limits::check(trace, &req.workload, req.max_paths)?;
     let bar = progress_bar(req.workload.syscalls);
-    let report = run_trace(trace, &req.workload, &mut |done| bar.set_position(done));
+    let report = trace.run(&req.workload, &mut |done| bar.set_position(done));
     bar.finish_and_clear();
     render(&report?, req.format)
-}
-
-/// The workload `w` (given on the Itanium 2 clock, as the command line takes it) as it runs on
-/// `trace`'s core: the x86 and s390x cores have their own clocks, and the x86 traces their
-/// compiled-in HZ (see [`super::scenario_x86::workload`]).
-pub fn arch_workload(trace: &traces::Trace, w: &Workload) -> Workload {
-    match trace.arch {
-        traces::Arch::X86_64 => super::scenario_x86::workload(w),
-        traces::Arch::S390x => super::scenario_s390::workload(w),
-        traces::Arch::Ia64 => w.clone(),
-    }
-}
-
-/// Prepares catalogue trace `trace` on its architecture's core and runs workload `w` (as
-/// [`arch_workload`] adapts it) through it; `progress` is called as
-/// [`emu_core::scenario::run`] calls it. The checks of [`check_workload`] and
-/// [`check_workload_paths`] are the caller's.
-///
-/// # Errors
-/// A trace that does not assemble or set up, a path that fails.
-pub fn run_trace(
-    trace: &traces::Trace,
-    w: &Workload,
-    progress: &mut dyn FnMut(u64),
-) -> Result<ScenarioReport, CliError> {
-    let w = arch_workload(trace, w);
-    match trace.arch {
-        traces::Arch::X86_64 => {
-            let mut s = super::scenario_x86::prepare(trace, &w)?;
-            Ok(run_workload(&mut s, &w, progress)?)
-        }
-        traces::Arch::S390x => {
-            let mut s = super::scenario_s390::prepare(trace)?;
-            Ok(run_workload(&mut s, &w, progress)?)
-        }
-        traces::Arch::Ia64 => {
-            let mut s = prepare_trace(trace, &w)?;
-            Ok(run_workload(&mut s, &w, progress)?)
-        }
-    }
 }
 
 /// Checks the workload's size before anything runs: at least one system call, an interrupt
@@ -152,133 +108,15 @@ pub fn check_workload_paths(trace: &traces::Trace, w: &Workload) -> Result<(), C
     }
 }
 
-/// A catalogue trace assembled, set up under its harness and bound for workload `w`
-/// (tick sampling charges `w`'s tick period per tick).
-///
-/// # Errors
-/// The trace does not assemble, its harness is wrong, a bound symbol or counter is missing.
-pub fn prepare_trace(trace: &traces::Trace, w: &Workload) -> Result<Ia64Scenario, CliError> {
-    prepare_trace_timed(trace, w, true)
-}
-
-/// Like [`prepare_trace`] for an image of the trace's source as changed by the user (a
-/// patched or differently configured version): same harness, same bindings by symbol.
-///
-/// # Errors
-/// Harness or binding errors.
-pub fn prepare_trace_image(trace: &traces::Trace, image: &Image, w: &Workload) -> Result<Ia64Scenario, CliError> {
-    prepare_trace_image_timed(trace, image, w, true)
-}
-
-/// [`prepare_trace`] with the Itanium 2 timing model on or off (off: one cycle per
-/// instruction group, as `acctemu run --no-timing`).
-///
-/// # Errors
-/// As [`prepare_trace`].
-pub fn prepare_trace_timed(trace: &traces::Trace, w: &Workload, timing: bool) -> Result<Ia64Scenario, CliError> {
-    let image = trace.assemble().map_err(CliError::Assemble)?.image;
-    prepare_trace_image_timed(trace, &image, w, timing)
-}
-
-fn prepare_trace_image_timed(
-    trace: &traces::Trace,
-    image: &Image,
-    w: &Workload,
-    timing: bool,
-) -> Result<Ia64Scenario, CliError> {
-    let image = image.clone();
-    let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
-    let cfg = RunConfig { harness: Some(harness), timing, ..RunConfig::default() };
-    let (machine, harness) = prepare(&image, &cfg).map_err(CliError::run)?;
-    let iva = machine.cpu.state.cr.get(usize::from(arch_ia64::state::cr::IVA)).copied().unwrap_or(0);
-    let bindings = bindings(trace, &image, &harness, iva, w.tick_period().unwrap_or(0))?;
-    Ia64Scenario::new(machine, bindings).map_err(CliError::Scenario)
-}
-
-/// Translates the trace's symbolic bindings into addresses of `image` under `harness`.
-/// An interrupt path's start symbol must be where cr.iva vectors the external interrupt.
-fn bindings(
-    trace: &traces::Trace,
-    image: &Image,
-    harness: &Harness,
-    iva: u64,
-    period: u64,
-) -> Result<Bindings, CliError> {
-    let outer = emu_core::setup::image_symbols(image, SENTINEL);
-    let env = harness.env(&outer).map_err(CliError::Setup)?;
-    let setup = |msg: String| CliError::Setup(Diagnostic::error(SourceLoc::new(trace.harness_name.into(), 0, 0), msg));
-    let symbol = |name: &str| {
-        env.lookup(name).ok_or_else(|| setup(format!("trace {}: bound symbol `{name}` is not defined", trace.name)))
-    };
-    let mut paths = Vec::new();
-    for b in trace.bindings {
-        let path = PathKind::from_name(b.kind.name())
-            .ok_or_else(|| setup(format!("trace {}: unknown path `{}`", trace.name, b.kind.name())))?;
-        // Interrupt paths are entered the way the hardware enters them, through cr.iva.
-        let start = match path {
-            PathKind::Tick | PathKind::IrqEnter => {
-                let handler = iva.wrapping_add(u64::from(arch_ia64::exec::interrupt::vector::EXTERNAL));
-                if symbol(b.start)? != handler {
-                    return Err(setup(format!(
-                        "trace {}: `{}` path starts at `{}`, but cr.iva + 0x3000 is {handler:#x}",
-                        trace.name,
-                        b.kind.name(),
-                        b.start
-                    )));
-                }
-                Start::ExternalInterrupt
-            }
-            _ => Start::At(symbol(b.start)?),
-        };
-        let end = match b.end {
-            traces::PathEnd::Symbol(name) => End::Label(symbol(name)?),
-            traces::PathEnd::Rfi => End::Rfi,
-        };
-        paths.push(PathBinding { path, start, end });
-    }
-    let counter = |name: &str| counter_address(trace, harness, &env, name);
-    let accounting = match trace.accounting {
-        traces::Accounting::Virtual { utime_counter, stime_counter } => {
-            Accounting::Virtual { utime_addr: counter(utime_counter)?, stime_addr: counter(stime_counter)? }
+impl From<traces::BindError> for CliError {
+    fn from(e: traces::BindError) -> CliError {
+        match e {
+            traces::BindError::Assemble(d) => CliError::Assemble(d),
+            traces::BindError::Setup(d) => CliError::Setup(d),
+            traces::BindError::Scenario(e) => CliError::Scenario(e),
+            traces::BindError::Point(m) => CliError::Usage(m),
         }
-        traces::Accounting::TickSampling { utime_counter, stime_counter } => Accounting::TickSampling {
-            utime_addr: counter(utime_counter)?,
-            stime_addr: counter(stime_counter)?,
-            cycles_per_tick: period,
-        },
-    };
-    Ok(Bindings { paths, accounting, max_insns: DEFAULT_PATH_BUDGET })
-}
-
-/// The address of the harness counter `name` (which must be 8 bytes wide).
-pub(super) fn counter_address(
-    trace: &traces::Trace,
-    harness: &Harness,
-    env: &Env<'_>,
-    name: &str,
-) -> Result<u64, CliError> {
-    let c = harness.counters.iter().find(|c| c.name == name).ok_or_else(|| {
-        CliError::Setup(Diagnostic::error(
-            SourceLoc::new(trace.harness_name.into(), 0, 0),
-            format!("trace {}: the harness has no counter `{name}`", trace.name),
-        ))
-    })?;
-    if c.width != 8 {
-        return Err(CliError::Setup(
-            c.address.origin.error(format!("counter `{name}` must be 8 bytes wide for a scenario")),
-        ));
     }
-    if let Some(field) = c.address.offset_name().filter(|n| env.lookup(n).is_none()) {
-        // The build names the fields it keeps; one it lacks means the harness was written for
-        // another layout, and reading there would report a stale or foreign field as the time.
-        return Err(CliError::Setup(c.address.origin.error(format!(
-            "trace {}: counter `{name}` is at `{}`, but the code that runs does not define `{field}`: \
-             the harness's layout does not match this build (its defines or patch); give a harness for it",
-            trace.name,
-            c.address.text.trim()
-        ))));
-    }
-    env.eval(&c.address).map_err(CliError::Setup)
 }
 
 /// Runs `w` on a prepared scenario machine, with a progress bar on stderr for long runs

@@ -14,13 +14,8 @@
 //! scheduling, and contain nothing of the host, so two runs print the same bytes. The result
 //! is a table, JSON, and an SVG plot.
 
-use super::scenario::{check_workload, check_workload_paths, run_trace};
-use super::scenario_x86::load_with_harness;
+use super::scenario::{check_workload, check_workload_paths};
 use super::CliError;
-use arch_x86::run::{prepare, RunConfig};
-use emu_core::cpu::{Cpu, StopWhen};
-use emu_core::error::{Diagnostic, SourceLoc};
-use emu_core::harness::Harness;
 use emu_core::plot::{line_chart, Series};
 use emu_core::scenario::{ScenarioReport, Spread, TimeCheck, Workload};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -120,6 +115,15 @@ impl Param {
         !matches!(self, Param::Cpus | Param::MissedPeriods)
     }
 
+    /// The harness value of a trace's call this parameter varies (`None`: a workload value).
+    pub fn knob(self) -> Option<traces::Knob> {
+        match self {
+            Param::Cpus => Some(traces::Knob::Cpus),
+            Param::MissedPeriods => Some(traces::Knob::MissedPeriods),
+            Param::Hz | Param::UserCycles | Param::KernelCycles | Param::Syscalls => None,
+        }
+    }
+
     /// `base` with this parameter set to `value` (a call parameter leaves it as it is).
     pub fn apply(self, base: &Workload, value: u64) -> Workload {
         let mut w = base.clone();
@@ -141,31 +145,26 @@ impl Param {
 /// A parameter that does not apply, naming the parameter, the trace and why.
 pub fn check_applies(trace: &traces::Trace, param: Param, base: &Workload) -> Result<(), CliError> {
     let not = |why: String| usage(format!("sweep: --param {} does not apply to {}: {why}", param.name(), trace.name));
-    match param {
-        Param::Cpus if !trace.name.starts_with("x86/timer-target/") => {
-            Err(not("it sweeps one call of get_nohz_timer_target (x86/timer-target/*)".into()))
-        }
-        Param::MissedPeriods if !trace.name.starts_with("x86/sched-avg/") => {
-            Err(not("it sweeps one call of sched_avg_update (x86/sched-avg/*)".into()))
-        }
-        Param::Cpus | Param::MissedPeriods => Ok(()),
-        _ => {
-            if let Err(CliError::Usage(why)) = check_workload_paths(trace, base) {
-                let why = why.split("; ").next().unwrap_or_default().to_string();
-                return Err(not(format!(
-                    "{why}; hz, user-cycles, kernel-cycles and syscalls run workloads through a \
-                     trace's system-call paths (its guest paths under --guest)"
-                )));
-            }
-            if param == Param::Hz && trace.arch == traces::Arch::X86_64 {
-                return Err(not(format!(
-                    "the x86 traces are compiled with HZ {}, so their ticks run at that rate \
-                     whatever --hz says (only --hz 0, no ticks, changes them)",
-                    super::scenario_x86::KERNEL_HZ
-                )));
-            }
-            Ok(())
-        }
+    if let Some(knob) = param.knob() {
+        return match trace.knob {
+            Some(k) if k == knob => Ok(()),
+            _ => Err(not(knob.what().to_string())),
+        };
+    }
+    if let Err(CliError::Usage(why)) = check_workload_paths(trace, base) {
+        let why = why.split("; ").next().unwrap_or_default().to_string();
+        return Err(not(format!(
+            "{why}; hz, user-cycles, kernel-cycles and syscalls run workloads through a \
+             trace's system-call paths (its guest paths under --guest)"
+        )));
+    }
+    match trace.compiled_hz() {
+        Some(hz) if param == Param::Hz => Err(not(format!(
+            "its C is compiled with HZ {hz} ({}), so its ticks run at that rate whatever --hz says \
+             (only --hz 0, no ticks, changes them)",
+            trace.source_name
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -188,55 +187,6 @@ pub fn values(from: u64, to: u64, step: u64) -> Result<Vec<u64>, CliError> {
         )));
     }
     Ok((0..points).map(|i| from + i * step).collect())
-}
-
-/// The harness text and, for sched-avg, the rq.clock to poke, of one point.
-fn harness_for(trace: &traces::Trace, param: Param, value: u64) -> Result<(String, Option<u64>), CliError> {
-    match (param, trace.name) {
-        (Param::Cpus, n) if n.starts_with("x86/timer-target/") => {
-            let this = if value > 2 { 2 } else { 1 };
-            let text = traces::timer_target::harness(value, this)
-                .ok_or_else(|| usage(format!("--param cpus: {value} is outside 2..=256 CPUs")))?;
-            Ok((text, None))
-        }
-        (Param::MissedPeriods, n) if n.starts_with("x86/sched-avg/") => {
-            // The harness's rq: age_stamp 1 s, sysctl_sched_time_avg 1000 ms, so a period is
-            // 500 ms; the clock lands 0.4 period into the last one, as in the committed harness.
-            let period = 500_000_000u64;
-            let overflow = || usage(format!("--param missed-periods: {value} periods overflow the 64-bit clock"));
-            let clock = value
-                .checked_mul(period)
-                .and_then(|c| c.checked_add(1_000_000_000))
-                .and_then(|c| c.checked_add(period * 2 / 5))
-                .ok_or_else(overflow)?;
-            Ok((trace.harness.to_string(), Some(clock)))
-        }
-        _ => Err(usage(format!("--param {} does not apply to {}", param.name(), trace.name))),
-    }
-}
-
-/// Runs one call of `trace` at `value`: (cycles, instructions).
-fn point(trace: &'static traces::Trace, param: Param, value: u64) -> Result<(u64, u64), CliError> {
-    let (text, clock) = harness_for(trace, param, value)?;
-    let harness = Harness::parse(trace.harness_name, &text).map_err(CliError::Setup)?;
-    // Load with this point's harness: its regions are the C's externs.
-    let bytes = trace.object.ok_or_else(|| usage(format!("{} has no object", trace.name)))?;
-    let image = load_with_harness(trace.harness_name, &text, bytes)?;
-    let cfg = RunConfig { harness: Some(harness), ..RunConfig::default() };
-    let (mut machine, _) = prepare(&image, &cfg).map_err(|e| {
-        CliError::Setup(Diagnostic::error(SourceLoc::new(trace.harness_name.into(), 0, 0), e.to_string()))
-    })?;
-    if let Some(clock) = clock {
-        // rdi holds rq (the harness's argument); rq.clock is its first field.
-        let rq = machine.cpu.state.reg(7);
-        machine.mem.write_u64(rq, clock).map_err(|e| usage(format!("rq.clock: {e}")))?;
-    }
-    let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: 10_000_000 };
-    let reason = machine.run(&stop).map_err(|e| usage(format!("{} at {value}: {}", trace.name, e)))?;
-    if !matches!(reason, emu_core::cpu::StopReason::Sentinel) {
-        return Err(usage(format!("{} at {value}: stopped with {reason}", trace.name)));
-    }
-    Ok((machine.cpu.cycles(), machine.cpu.instructions()))
 }
 
 /// One point of a workload sweep: a trace's scenario at one value of the parameter.
@@ -385,7 +335,7 @@ pub fn sweep(req: &SweepRequest) -> Result<Outcome, CliError> {
     }
     check_size(req, &traces, &values)?;
     let points = run_points(&traces, &values, |trace, value| {
-        let report = run_trace(trace, &req.param.apply(&req.workload, value), &mut |_| {})?;
+        let report = trace.run(&req.param.apply(&req.workload, value), &mut |_| {})?;
         Ok(WorkloadPoint::new(trace.name, value, report))
     })?;
     Ok(Outcome::Workloads(WorkloadSweep { param: req.param, traces: req.traces.clone(), values, points }))
@@ -421,7 +371,9 @@ fn check_size(req: &SweepRequest, traces: &[&'static traces::Trace], values: &[u
 
 /// The sweep of a call parameter: one call per point.
 fn call_sweep(req: &SweepRequest, traces: &[&'static traces::Trace], values: &[u64]) -> Result<Sweep, CliError> {
-    let results = run_points(traces, values, |trace, value| point(trace, req.param, value))?;
+    let knob =
+        req.param.knob().ok_or_else(|| usage(format!("sweep: --param {} is a workload value", req.param.name())))?;
+    let results = run_points(traces, values, |trace, value| Ok(trace.call_point(knob, value)?))?;
     let mut points: Vec<Point> = values
         .iter()
         .map(|&value| Point { value, cycles: vec![0; traces.len()], instructions: vec![0; traces.len()] })

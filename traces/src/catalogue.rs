@@ -1,6 +1,6 @@
 //! The catalogue: every trace version, by name.
 
-use crate::trace::{Accounting, Arch, Binding, PathEnd, PathKind, Trace};
+use crate::trace::{Accounting, Arch, Binding, Knob, PathEnd, PathKind, Trace};
 use std::collections::BTreeMap;
 
 /// Seed 004: "ia64: VIRT_CPU_ACCOUNTING (accurate cpu time accounting) take 2".
@@ -102,6 +102,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: SYSCALL_BINDINGS,
         accounting: Accounting::TickSampling { utime_counter: "utime_ticks", stime_counter: "stime_ticks" },
         object: None,
+        knob: None,
     },
     Trace {
         name: "ia64/syscall/v1",
@@ -116,6 +117,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: SYSCALL_BINDINGS,
         accounting: VIRTUAL,
         object: None,
+        knob: None,
     },
     Trace {
         name: "ia64/syscall/v2",
@@ -130,6 +132,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: SYSCALL_BINDINGS,
         accounting: VIRTUAL,
         object: None,
+        knob: None,
     },
     Trace {
         name: "x86/nohz-syscall/v4.5-rc1",
@@ -145,6 +148,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: NOHZ_BINDINGS,
         accounting: NOHZ_VIRTUAL,
         object: Some(include_bytes!("../x86/obj/nohz-syscall-v4.5-rc1.o")),
+        knob: None,
     },
     Trace {
         name: "x86/nohz-syscall/patch1",
@@ -159,6 +163,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: NOHZ_BINDINGS,
         accounting: NOHZ_VIRTUAL,
         object: Some(include_bytes!("../x86/obj/nohz-syscall-patch1.o")),
+        knob: None,
     },
     Trace {
         name: "x86/nohz-syscall/patch3",
@@ -173,6 +178,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: NOHZ_BINDINGS,
         accounting: NOHZ_VIRTUAL,
         object: Some(include_bytes!("../x86/obj/nohz-syscall-patch3.o")),
+        knob: None,
     },
     Trace {
         name: "x86/nohz-syscall/patch4",
@@ -187,6 +193,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: NOHZ_BINDINGS,
         accounting: NOHZ_VIRTUAL,
         object: Some(include_bytes!("../x86/obj/nohz-syscall-patch4.o")),
+        knob: None,
     },
     Trace {
         name: "x86/nohz-syscall/housekeeping",
@@ -201,6 +208,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: NOHZ_BINDINGS,
         accounting: Accounting::TickSampling { utime_counter: "utime", stime_counter: "stime" },
         object: Some(include_bytes!("../x86/obj/nohz-syscall-housekeeping.o")),
+        knob: None,
     },
     Trace {
         name: "x86/sched-avg/loop",
@@ -215,6 +223,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: SCHED_AVG_BINDINGS,
         accounting: Accounting::NONE,
         object: Some(include_bytes!("../x86/obj/sched-avg-loop.o")),
+        knob: Some(Knob::MissedPeriods),
     },
     Trace {
         name: "x86/sched-avg/div",
@@ -229,6 +238,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: SCHED_AVG_BINDINGS,
         accounting: Accounting::NONE,
         object: Some(include_bytes!("../x86/obj/sched-avg-div.o")),
+        knob: Some(Knob::MissedPeriods),
     },
     Trace {
         name: "x86/timer-target/old",
@@ -243,6 +253,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: TIMER_TARGET_BINDINGS,
         accounting: Accounting::NONE,
         object: Some(include_bytes!("../x86/obj/timer-target-old.o")),
+        knob: Some(Knob::Cpus),
     },
     Trace {
         name: "x86/timer-target/new",
@@ -257,6 +268,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: TIMER_TARGET_BINDINGS,
         accounting: Accounting::NONE,
         object: Some(include_bytes!("../x86/obj/timer-target-new.o")),
+        knob: Some(Knob::Cpus),
     },
     Trace {
         name: "s390/vtime/immediate",
@@ -271,6 +283,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: VTIME_BINDINGS,
         accounting: VTIME_ACCOUNTING,
         object: Some(include_bytes!("../s390/obj/vtime-immediate.o")),
+        knob: None,
     },
     Trace {
         name: "s390/vtime/delayed",
@@ -285,6 +298,7 @@ static CATALOGUE: [Trace; 14] = [
         bindings: VTIME_BINDINGS,
         accounting: VTIME_ACCOUNTING,
         object: Some(include_bytes!("../s390/obj/vtime-delayed.o")),
+        knob: None,
     },
 ];
 

@@ -4,12 +4,16 @@
 //! A [`Trace`] is one version of one path: its assembly source (the same file may serve several
 //! versions under different preprocessor defines), the harness, which paths it binds
 //! ([`Binding`]) and where its accounting results live ([`Accounting`]). [`catalogue`] lists
-//! them; [`find`] looks one up by name (`ia64/syscall/v2`).
+//! them; [`find`] looks one up by name (`ia64/syscall/v2`). [`bind`] prepares a trace on its
+//! core for a scenario ([`Trace::prepare`], [`Trace::run`]): the one entry point the command
+//! line uses for every architecture.
 
 pub mod bench;
+pub mod bind;
 mod catalogue;
 pub mod timer_target;
 mod trace;
 
+pub use bind::{Attributed, BindError, Prepared, IA64_CPU_HZ};
 pub use catalogue::{catalogue, find, find_build};
-pub use trace::{Accounting, Arch, Binding, PathEnd, PathKind, Trace};
+pub use trace::{Accounting, Arch, Binding, Knob, PathEnd, PathKind, Trace};

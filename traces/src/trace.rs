@@ -28,55 +28,15 @@ impl Arch {
     }
 }
 
-/// The kinds of path a scenario drives. Defined here until `emu_core::scenario` provides the
-/// arch-neutral type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PathKind {
-    /// From the user's system-call instruction to the kernel's dispatch point.
-    SyscallEnter,
-    /// From the kernel's return-to-user code back to user mode.
-    SyscallExit,
-    /// The timer interrupt, from delivery to the return from interruption.
-    Tick,
-    /// A device interrupt's entry (s390: the I/O interrupt's timer bookkeeping and the irq
-    /// enter accounting).
-    IrqEnter,
-    /// A device interrupt's exit accounting, back to the interrupted context.
-    IrqExit,
-    /// The light-weight system call (ia64 `epc` through the gate page) and its return.
-    Fsys,
-    /// The host's accounting on the way back into a KVM guest (`guest_enter_irqoff`).
-    GuestEnter,
-    /// The host's accounting when a KVM guest exits (`guest_exit_irqoff`).
-    GuestExit,
-    /// A kernel helper called on its own by the harness (x86 `sched_avg_update`,
-    /// `get_nohz_timer_target`): measured as a function, not as part of a scenario.
-    Call,
-}
-
-impl PathKind {
-    /// The name used in listings (`syscall_enter`, as DESIGN.md calls the bindings).
-    pub fn name(self) -> &'static str {
-        match self {
-            PathKind::SyscallEnter => "syscall_enter",
-            PathKind::SyscallExit => "syscall_exit",
-            PathKind::Tick => "tick",
-            PathKind::IrqEnter => "irq_enter",
-            PathKind::IrqExit => "irq_exit",
-            PathKind::Fsys => "fsys",
-            PathKind::GuestEnter => "guest_enter",
-            PathKind::GuestExit => "guest_exit",
-            PathKind::Call => "call",
-        }
-    }
-}
+/// The kinds of path a trace binds: the scenario's, and [`PathKind::Call`] for a helper run on
+/// its own.
+pub use emu_core::scenario::PathKind;
 
 /// Where a path ends: the runner stops there and the path's cycles are counted up to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PathEnd {
-    /// Control reaches this symbol: the runner makes it the sentinel
-    /// (`Ia64Cpu::set_sentinel`) and runs until the sentinel event. x86 paths end with
-    /// [`PathEnd::RETURN`].
+    /// Control reaches this symbol (IA-64: the label where the path's work ends). The compiled
+    /// traces' paths end with [`PathEnd::RETURN`].
     Symbol(&'static str),
     /// The return from interruption (`rfi`) retires: the runner stops on the rfi event.
     Rfi,
@@ -140,6 +100,36 @@ impl Accounting {
     }
 }
 
+/// A harness value `acctemu sweep` can vary on a trace that binds a [`PathKind::Call`]: each
+/// point is one call of the helper with this value set (see [`Trace::call_point`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Knob {
+    /// The CPU count: the harness is generated for N CPUs ([`crate::timer_target::harness`]),
+    /// one of them housekeeping.
+    Cpus,
+    /// The periods of `sysctl_sched_time_avg / 2` missed since the last update: the harness's
+    /// rq.clock is set that far past its age stamp.
+    MissedPeriods,
+}
+
+impl Knob {
+    /// The name `--param` takes (`cpus`, `missed-periods`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Knob::Cpus => "cpus",
+            Knob::MissedPeriods => "missed-periods",
+        }
+    }
+
+    /// What a sweep of this knob measures, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            Knob::Cpus => "it sweeps one call of get_nohz_timer_target (x86/timer-target/*)",
+            Knob::MissedPeriods => "it sweeps one call of sched_avg_update (x86/sched-avg/*)",
+        }
+    }
+}
+
 /// One catalogued trace version.
 #[derive(Debug, Clone, Copy)]
 pub struct Trace {
@@ -171,6 +161,8 @@ pub struct Trace {
     /// `traces/x86/build.sh`; s390x: `traces/s390/obj/*.o`, built by `traces/s390/build.sh`);
     /// `None` for traces assembled from source (ia64).
     pub object: Option<&'static [u8]>,
+    /// The harness value a sweep varies on this trace's call, when it has one.
+    pub knob: Option<Knob>,
 }
 
 /// The source has no `#include`: a loader that finds nothing keeps the build hermetic.
@@ -202,6 +194,24 @@ impl Trace {
             return Err(Diagnostics(vec![Diagnostic::error(loc, msg)]));
         }
         assemble(self.source_name, self.source, &self.preprocess_options(), &NoIncludes)
+    }
+
+    /// Assembles `source` (this version's source as changed by the user: patched, under other
+    /// defines) with `options` and `loader`; the version keeps its harness and bindings.
+    ///
+    /// # Errors
+    /// The assembler's diagnostics; for a compiled trace, one error located at its source (its
+    /// C needs the cross compiler).
+    pub fn assemble_source(
+        &self,
+        source: &str,
+        options: &PreprocessOptions,
+        loader: &dyn SourceLoader,
+    ) -> Result<Assembly, Diagnostics> {
+        if self.arch != Arch::Ia64 {
+            return self.assemble();
+        }
+        assemble(self.source_name, source, options, loader)
     }
 
     /// The binding of `kind`, if this version has that path.

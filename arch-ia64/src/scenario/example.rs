@@ -159,6 +159,6 @@ pub fn scenario(accounting: Accounting) -> Result<Ia64Scenario, RunError> {
     let image = image()?;
     let harness = Harness::parse("example.toml", HARNESS).map_err(RunError::Setup)?;
     let (machine, _) = prepare(&image, &RunConfig { harness: Some(harness), ..RunConfig::default() })?;
-    Ia64Scenario::new(machine, bindings(&image, accounting)?)
+    super::bind(machine, bindings(&image, accounting)?)
         .map_err(|e| RunError::Setup(Diagnostic::error(SourceLoc::new("<example>".into(), 0, 0), e.to_string())))
 }

@@ -71,7 +71,7 @@ fn ticks_interrupt_user_and_kernel_phases_and_sampling_counts_them() {
     let period = 3000;
     let sampling = tick_sampling(period);
     let mut s = scenario(sampling);
-    assert_eq!(s.bindings(), &bindings(&image, sampling));
+    assert_eq!(s.adapter.bindings(), &bindings(&image, sampling));
     let r = go(&mut s, &w);
     assert_eq!(r.tick_period, Some(period));
     assert!(r.ticks.user > 0 && r.ticks.kernel > 0, "{:?}", r.ticks);
@@ -97,9 +97,9 @@ fn a_path_that_never_ends_exhausts_its_budget() {
     }
     b.max_insns = 500;
     let mut s = scenario(VIRTUAL);
-    s.bindings = b;
+    s.adapter.bindings = b;
     match run(&mut s, &workload(1, 0), &mut |_| {}) {
-        Err(ScenarioError::Budget { path: PathKind::SyscallEnter, max_insns: 500, .. }) => {}
+        Err(ScenarioError::Budget { path: "syscall_enter", max_insns: 500, .. }) => {}
         other => panic!("expected a budget error, got {other:?}"),
     }
 }
@@ -112,11 +112,11 @@ fn bindings_are_checked() {
     let (machine, _) = prepare(&image, &cfg).unwrap_or_else(|e| panic!("{e}"));
     let mut b = bindings(&image, VIRTUAL);
     b.paths.retain(|p| p.path != PathKind::SyscallExit);
-    let err = Ia64Scenario::new(machine.clone(), b).map(|_| ()).map_err(|e| e.to_string());
+    let err = bind(machine.clone(), b).map(|_| ()).map_err(|e| e.to_string());
     assert_eq!(err, Err("the trace binds no `syscall_exit` path".to_string()));
     let mut b = bindings(&image, VIRTUAL);
     b.paths.push(PathBinding { path: PathKind::Tick, start: Start::Here, end: End::Rfi });
-    let err = Ia64Scenario::new(machine, b).map(|_| ()).map_err(|e| e.to_string());
+    let err = bind(machine, b).map(|_| ()).map_err(|e| e.to_string());
     assert_eq!(err, Err("the `tick` path is bound twice".to_string()));
 }
 

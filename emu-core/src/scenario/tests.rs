@@ -150,7 +150,7 @@ impl ScenarioMachine for Fake {
                 }
                 c
             }
-            PathKind::Fsys => return Err(FakeError),
+            PathKind::Fsys | PathKind::Call => return Err(FakeError),
         };
         self.now += cycles;
         if let Some(log) = &mut self.log {
@@ -184,7 +184,7 @@ impl ScenarioMachine for Fake {
             PathKind::GuestEnter | PathKind::GuestExit => self.guest,
             PathKind::Tick => self.bound_tick,
             PathKind::IrqEnter | PathKind::IrqExit => self.bound_irq,
-            PathKind::Fsys => false,
+            PathKind::Fsys | PathKind::Call => false,
         }
     }
 }

@@ -1,15 +1,15 @@
-//! Scenarios of the s390x traces: each path is a function of the committed object (entry.S's
+//! The s390x traces' bindings: each path is a function of the committed object (entry.S's
 //! bookkeeping or vtime.c's accounting) called with the task in r2; the clock is the z13
 //! model's at 5 GHz, and the CPU timer and TOD run from it.
 
-use super::compiled::{bind_paths, load_with_harness, setup_error};
-use super::scenario::counter_address;
-use super::CliError;
+use super::compiled::{bind_paths, load_with_harness, object};
+use super::{counter_address, setup_error, BindError};
+use crate::trace::Trace;
 use arch_s390::run::{prepare as prepare_machine, RunConfig, SENTINEL};
 use arch_s390::scenario::{Accounting, Bindings, S390Scenario, Unit};
 use emu_core::harness::Harness;
 use emu_core::image::Image;
-use emu_core::scenario::Workload;
+use emu_core::scenario::{PathEnd, PathKind, ScenarioMachine};
 
 /// Path budget: the longest vtime path (a five-bucket flush) runs a few hundred instructions.
 const PATH_BUDGET: u64 = 100_000;
@@ -23,44 +23,37 @@ pub fn core_hz() -> u64 {
     arch_s390::cpu::CpuConfig::default().freq_mhz.saturating_mul(1_000_000)
 }
 
-/// `w` on the s390x clock: the same events and cycle counts on this core's cycles.
-pub fn workload(w: &Workload) -> Workload {
-    Workload { cpu_hz: core_hz(), ..w.clone() }
-}
-
 /// Loads the trace's committed object under its harness, binds its paths and its cpustat
 /// counters (ns: user, system, guest, hardirq, softirq), and runs `vtime_init`.
 ///
 /// # Errors
 /// A trace without an object, harness, binding or counter errors; a failing `vtime_init`.
-pub fn prepare(trace: &traces::Trace) -> Result<S390Scenario, CliError> {
-    prepare_with_image(trace).map(|(scenario, _)| scenario)
+pub fn prepare(trace: &Trace) -> Result<S390Scenario, BindError> {
+    prepare_with_image(trace, None, true).map(|(scenario, _)| scenario)
 }
 
-/// [`prepare`] with the z13 timing model on or off (off: one cycle per instruction).
+/// [`prepare`] on `image` (else the committed object), with the z13 timing model on or off
+/// (off: one cycle per instruction).
 ///
 /// # Errors
 /// As [`prepare`].
-pub fn prepare_timed(trace: &traces::Trace, timing: bool) -> Result<S390Scenario, CliError> {
-    prepare_with_image_timed(trace, timing).map(|(scenario, _)| scenario)
+pub fn prepare_timed(trace: &Trace, image: Option<&Image>, timing: bool) -> Result<S390Scenario, BindError> {
+    prepare_with_image(trace, image, timing).map(|(scenario, _)| scenario)
 }
 
-/// [`prepare`], also returning the loaded image (where each section and symbol went).
-///
-/// # Errors
-/// As [`prepare`].
-pub fn prepare_with_image(trace: &traces::Trace) -> Result<(S390Scenario, Image), CliError> {
-    prepare_with_image_timed(trace, true)
-}
-
-fn prepare_with_image_timed(trace: &traces::Trace, timing: bool) -> Result<(S390Scenario, Image), CliError> {
-    let bytes = trace.object.ok_or_else(|| setup_error(trace, format!("trace {} has no object", trace.name)))?;
-    let image = load_with_harness(trace.harness_name, trace.harness, bytes, &arch_s390::reloc::S390Relocations)?;
-    let harness = Harness::parse(trace.harness_name, trace.harness).map_err(CliError::Setup)?;
+/// [`prepare_timed`], also returning the image (where each section and symbol went).
+fn prepare_with_image(trace: &Trace, image: Option<&Image>, timing: bool) -> Result<(S390Scenario, Image), BindError> {
+    let image = match image {
+        Some(image) => image.clone(),
+        None => {
+            load_with_harness(trace.harness_name, trace.harness, object(trace)?, &arch_s390::reloc::S390Relocations)?
+        }
+    };
+    let harness = Harness::parse(trace.harness_name, trace.harness).map_err(BindError::Setup)?;
     let cfg = RunConfig { harness: Some(harness), max_insns: PATH_BUDGET, timing, ..RunConfig::default() };
     let (machine, harness) = prepare_machine(&image, &cfg).map_err(|e| setup_error(trace, e.to_string()))?;
     let outer = emu_core::setup::image_symbols(&image, SENTINEL);
-    let env = harness.env(&outer).map_err(CliError::Setup)?;
+    let env = harness.env(&outer).map_err(BindError::Setup)?;
     let paths = bind_paths(trace, &env)?;
     let (utime, stime) = trace
         .accounting
@@ -91,7 +84,7 @@ fn prepare_with_image_timed(trace: &traces::Trace, timing: bool) -> Result<(S390
     drop(outer);
     let mut scenario = S390Scenario::new(machine, bindings);
     if let Some(init) = init {
-        scenario.call(INIT_SYMBOL, init).map_err(CliError::ScenarioS390)?;
+        scenario.call(INIT_SYMBOL, init, PathEnd::ReturnOrRfi)?;
     }
     Ok((scenario, image))
 }
@@ -104,7 +97,7 @@ fn prepare_with_image_timed(trace: &traces::Trace, timing: bool) -> Result<(S390
 #[derive(Debug, Clone)]
 pub struct TracedPath {
     /// Which path.
-    pub path: emu_core::scenario::PathKind,
+    pub path: PathKind,
     /// The model's cycles for the run.
     pub cycles: u64,
     /// Instructions executed.
@@ -114,8 +107,8 @@ pub struct TracedPath {
 }
 
 /// The paths in the workload's order: guest exit and enter, a syscall, an interrupt, a tick.
-pub const TRACED_ORDER: [emu_core::scenario::PathKind; 7] = {
-    use emu_core::scenario::PathKind::{GuestEnter, GuestExit, IrqEnter, IrqExit, SyscallEnter, SyscallExit, Tick};
+pub const TRACED_ORDER: [PathKind; 7] = {
+    use PathKind::{GuestEnter, GuestExit, IrqEnter, IrqExit, SyscallEnter, SyscallExit, Tick};
     [GuestExit, GuestEnter, SyscallEnter, SyscallExit, IrqEnter, IrqExit, Tick]
 };
 
@@ -123,11 +116,10 @@ pub const TRACED_ORDER: [emu_core::scenario::PathKind; 7] = {
 /// and returns the third round (the first two warm the accounting state up).
 ///
 /// # Errors
-/// Setup errors of [`prepare_with_image`]; a path that fails; an image without code.
-pub fn traced_paths(trace: &traces::Trace) -> Result<Vec<TracedPath>, CliError> {
+/// Setup errors of [`prepare`]; a path that fails; an image without code.
+pub fn traced_paths(trace: &Trace) -> Result<Vec<TracedPath>, BindError> {
     use emu_core::image::SectionKind;
-    use emu_core::scenario::ScenarioMachine;
-    let (mut s, image) = prepare_with_image(trace)?;
+    let (mut s, image) = prepare_with_image(trace, None, true)?;
     let text = image
         .sections
         .iter()
@@ -139,8 +131,7 @@ pub fn traced_paths(trace: &traces::Trace) -> Result<Vec<TracedPath>, CliError> 
         for path in TRACED_ORDER {
             s.advance(10_000);
             let mut offsets = Vec::new();
-            let run =
-                s.run_path_traced(path, |pc| offsets.push(pc.wrapping_sub(base))).map_err(CliError::ScenarioS390)?;
+            let run = s.run_path_traced(path, |pc| offsets.push(pc.wrapping_sub(base)))?;
             if round == 2 {
                 out.push(TracedPath { path, cycles: run.cycles, instructions: run.instructions, offsets });
             }
