@@ -128,6 +128,10 @@ pub enum CliError {
     /// An s390x run failed (the error names the instruction and its address).
     #[error("{0}")]
     RunS390(Box<arch_s390::run::RunError>),
+    /// A compiled trace changed by `--patch` or `-D` could not be rebuilt (w5-patch): the patch
+    /// does not apply, the compiler is missing or failed, a bound symbol is gone.
+    #[error("{0}")]
+    Rebuild(Box<traces::rebuild::RebuildError>),
 }
 
 impl CliError {

@@ -10,6 +10,9 @@ pub mod bench;
 mod catalogue;
 pub mod timer_target;
 mod trace;
+// Compiled traces rebuilt from patched sources (issue 16, w5-patch).
+pub mod patch_tree;
+pub mod rebuild;
 
 pub use catalogue::{catalogue, find, find_build};
 pub use trace::{Accounting, Arch, Binding, PathEnd, PathKind, Trace};
