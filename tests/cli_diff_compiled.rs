@@ -190,3 +190,34 @@ fn a_compiler_error_is_shown_with_gccs_diagnostics() {
     assert!(err.starts_with("acctemu: error: x86/nohz-syscall/patch3: rebuilding failed: `gcc -O2 "), "{err}");
     assert!(err.contains("nohz_syscall.c:") && err.contains("error"), "{err}");
 }
+
+#[test]
+fn another_gcc_rebuilds_the_unchanged_side_too() {
+    let (Some(gcc), Some(sh)) = (oracle("gcc"), oracle("sh")) else { return };
+    // A gcc that calls itself 99.0.0: the committed objects (another gcc's) are not comparable
+    // with its output, so A is rebuilt from its unchanged source as well.
+    let dir = common::scratch_dir("fake-gcc");
+    let fake = dir.join("fake-gcc");
+    let script = format!(
+        "#!{}\nif [ \"$1\" = -dumpfullversion ]; then echo 99.0.0; exit 0; fi\nexec {} \"$@\"\n",
+        sh.display(),
+        gcc.display()
+    );
+    std::fs::write(&fake, script).expect("write fake gcc");
+    let chmod = Command::new("chmod").arg("+x").arg(&fake).status().expect("chmod");
+    assert!(chmod.success());
+    let fake_cc = fake.display().to_string();
+    let args = ["diff", "x86/nohz-syscall/patch3", "--patch", X86_PATCH, "--syscalls", "50", "--format", "json"];
+    let o = run(&args, &[("ACCTEMU_CC_X86", &fake_cc)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let d: Value = serde_json::from_slice(&o.stdout).expect("json");
+    let recorded = std::fs::read_to_string(root().join("traces/x86/obj/gcc-version")).expect("gcc-version");
+    let note = format!("rebuilt: `{fake_cc}` is 99.0.0, the committed objects' gcc {}", recorded.trim());
+    assert_eq!(d["a"]["name"], format!("x86/nohz-syscall/patch3 ({note})"));
+    assert_eq!(d["b"]["name"], format!("x86/nohz-syscall/patch3 + {X86_PATCH}"));
+    // The fake is the installed gcc underneath (the committed objects' where the oracles are
+    // required): its A is the committed object's A.
+    let committed = json(&["diff", "x86/nohz-syscall/patch3", "--patch", X86_PATCH, "--syscalls", "50"]);
+    assert_eq!(d["a"]["report"], committed["a"]["report"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
