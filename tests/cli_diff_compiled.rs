@@ -212,7 +212,8 @@ fn another_gcc_rebuilds_the_unchanged_side_too() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let d: Value = serde_json::from_slice(&o.stdout).expect("json");
     let recorded = std::fs::read_to_string(root().join("traces/x86/obj/gcc-version")).expect("gcc-version");
-    let note = format!("rebuilt: `{fake_cc}` is 99.0.0, the committed objects' gcc {}", recorded.trim());
+    let note =
+        format!("rebuilt: `{fake_cc}` here is 99.0.0, the committed objects were built with {}", recorded.trim());
     assert_eq!(d["a"]["name"], format!("x86/nohz-syscall/patch3 ({note})"));
     assert_eq!(d["b"]["name"], format!("x86/nohz-syscall/patch3 + {X86_PATCH}"));
     // The fake is the installed gcc underneath (the committed objects' where the oracles are

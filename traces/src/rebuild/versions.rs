@@ -99,12 +99,16 @@ pub fn versions(sides: &[Request<'_>]) -> Result<Vec<Version>, RebuildError> {
     // A rebuild with another toolchain than the committed objects' rebuilds every side.
     let mut foreign: Option<String> = None;
     if let Some((side, (_, tc))) = sides.iter().zip(&plans).find(|(_, (p, _))| p.committed.is_none()) {
-        let name = side.trace.name;
-        if !tc.matches_committed(name)? {
-            let here = tc.version(name)?.unwrap_or_else(|| "of an unknown version".into());
-            let recorded = tc.recorded.lines().next().unwrap_or("").trim();
-            let here = here.lines().next().unwrap_or("");
-            foreign = Some(format!("rebuilt: `{}` is {here}, the committed objects' gcc {recorded}", tc.cc.program));
+        let here = tc.version(side.trace.name)?;
+        let recorded = tc.recorded.trim();
+        if here.as_deref().map(str::trim) != Some(recorded) {
+            let list = |v: &str| v.lines().map(str::trim).collect::<Vec<_>>().join(", ");
+            let here = here.as_deref().map_or_else(|| "of an unknown version".to_string(), list);
+            foreign = Some(format!(
+                "rebuilt: `{}` here is {here}, the committed objects were built with {}",
+                tc.cc.program,
+                list(recorded)
+            ));
         }
     }
     plans
