@@ -770,9 +770,9 @@ fn command_line_errors_name_the_argument() {
                 &["diff: x86/nohz-syscall/patch3 is a compiled x86_64 trace"],
             ),
             usage(
-                "diff: --b-define on a compiled trace",
-                &["diff", "x86/nohz-syscall/patch3", "x86/nohz-syscall/patch4", "--b-define", "X"],
-                &["--patch and --a-define/--b-define need a source"],
+                "diff: --b-define on a compiled trace, not a macro name",
+                &["diff", "x86/nohz-syscall/patch3", "--b-define", "1X"],
+                &["diff: -D1X: `1X` is not a macro name"],
             ),
             usage(
                 "diff: --guest without guest paths",

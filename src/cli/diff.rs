@@ -195,23 +195,25 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
     }
 }
 
-/// Two compiled (x86 or s390x) traces over the same workload (their committed objects: a
-/// patched or redefined version would need gcc, so only catalogue pairs of one architecture
-/// are accepted). No per-group attribution: these cores keep no group profile.
+/// Two compiled (x86 or s390x) traces over the same workload: catalogue pairs of one
+/// architecture, or a trace and its version changed by `--patch` / `--b-define` (or both under
+/// other `-D`), which `traces::rebuild` compiles with the build script's flags when the change
+/// needs it (see there: which side keeps the committed object, which harness runs). No
+/// per-group attribution: these cores keep no group profile.
 fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliError> {
     let arch = a.arch.name();
-    let Some(b_name) = &req.b else {
-        return Err(CliError::Usage(format!(
-            "diff: {} is a compiled {arch} trace; compare it with another catalogue trace (e.g. the next patch step)",
-            a.name
-        )));
+    let changes_a = req.patch.is_some() || !req.b_defines.is_empty();
+    let b = match &req.b {
+        Some(b_name) => find(b_name)?,
+        None if changes_a => a,
+        None => {
+            return Err(CliError::Usage(format!(
+                "diff: {} is a compiled {arch} trace; compare it with another catalogue trace (e.g. the next patch \
+                 step), or give --patch or --b-define to rebuild it changed",
+                a.name
+            )))
+        }
     };
-    if req.patch.is_some() || !req.defines.is_empty() || !req.a_defines.is_empty() || !req.b_defines.is_empty() {
-        return Err(CliError::Usage(format!(
-            "diff: --patch and --a-define/--b-define need a source the tool assembles; {arch} traces are compiled objects"
-        )));
-    }
-    let b = find(b_name)?;
     if b.arch != a.arch {
         return Err(CliError::Usage(format!("diff: {} is {arch} but {} is {}", a.name, b.name, b.arch.name())));
     }
@@ -219,15 +221,49 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
     check_workload_paths(b, &req.workload)?;
     super::limits::check(a, &req.workload, req.max_paths)?;
     super::limits::check(b, &req.workload, req.max_paths)?;
-    let side = |t: &'static traces::Trace| -> Result<Side, CliError> {
+    let [a, b] = rebuilt_sides(req, a, b)?;
+    let side = |(t, label): &(traces::Trace, String)| -> Result<Side, CliError> {
         let run = t.run_attributed(None, &req.workload)?;
-        Ok(Side { name: t.name.to_string(), report: run.report, groups: run.groups })
+        Ok(Side { name: label.clone(), report: run.report, groups: run.groups })
     };
-    let d = CycleDiff::new(side(a)?, side(b)?, None);
+    let d = CycleDiff::new(side(&a)?, side(&b)?, None);
     if req.json {
         serde_json::to_string_pretty(&d).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))
     } else {
         Ok(d.to_string())
+    }
+}
+
+/// Each side's trace with the object to run (committed, or rebuilt by `traces::rebuild` when
+/// `--patch` or a define changes its source) and its label.
+fn rebuilt_sides(
+    req: &DiffRequest,
+    a: &'static traces::Trace,
+    b: &'static traces::Trace,
+) -> Result<[(traces::Trace, String); 2], CliError> {
+    use traces::rebuild::{versions, Change, PatchText, RebuildError, Request};
+    let both = |side: &[String]| -> Vec<String> { req.defines.iter().chain(side).cloned().collect() };
+    let (a_defines, b_defines) = (both(&req.a_defines), both(&req.b_defines));
+    let patch = match &req.patch {
+        Some(p) => Some((p.display().to_string(), String::from_utf8_lossy(&super::read(p)?).into_owned())),
+        None => None,
+    };
+    let patch = patch.as_ref().map(|(name, text)| PatchText { name, text });
+    let sides = [
+        Request { trace: a, change: Change { patch: None, defines: &a_defines } },
+        Request { trace: b, change: Change { patch, defines: &b_defines } },
+    ];
+    let built = versions(&sides).map_err(|e| match e {
+        RebuildError::BadDefine { .. } => CliError::Usage(format!("diff: {e}")),
+        e => CliError::Rebuild(Box::new(e)),
+    })?;
+    let mut built = built.into_iter().map(|v| {
+        let label = v.label.clone();
+        (v.into_trace(), label)
+    });
+    match (built.next(), built.next()) {
+        (Some(a), Some(b)) => Ok([a, b]),
+        _ => Err(CliError::Usage("diff: the rebuild returned fewer than two sides".into())),
     }
 }
 

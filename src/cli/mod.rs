@@ -119,6 +119,10 @@ pub enum CliError {
         /// What the file is and which command takes it.
         what: String,
     },
+    /// A compiled trace changed by `--patch` or `-D` could not be rebuilt: the patch does not
+    /// apply, the compiler is missing or failed, a bound symbol is gone.
+    #[error("{0}")]
+    Rebuild(Box<traces::rebuild::RebuildError>),
 }
 
 /// A core's execution error, whichever the core ([`CliError::Run`]).

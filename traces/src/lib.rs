@@ -13,6 +13,9 @@ pub mod bind;
 mod catalogue;
 pub mod timer_target;
 mod trace;
+// Compiled traces rebuilt from patched sources (issue 16, w5-patch).
+pub mod patch_tree;
+pub mod rebuild;
 
 pub use bind::{Attributed, BindError, Prepared, IA64_CPU_HZ};
 pub use catalogue::{catalogue, find, find_build};

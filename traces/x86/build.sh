@@ -10,24 +10,7 @@
 # lands in the object's symbol table), without debug info, with the gcc recorded in
 # OUTDIR/gcc-version (a different gcc gives different bytes; the test then skips).
 #
-# Flags, and why:
-#   -O2                              what the kernel builds with
-#   -std=gnu11                       statement expressions, __typeof__, asm flag outputs
-#   -ffreestanding -fno-builtin      no libc: nothing may turn into a memset/memcpy call
-#   -nostdinc                        no system headers reach the traces
-#   -fno-pic -mcmodel=small          absolute/rip-relative addressing, no GOT or PLT stubs; the
-#                                    harness places code and data in the low 2 GB (kernel code
-#                                    uses -mcmodel=kernel, the top 2 GB; the instructions are
-#                                    the same, only R_X86_64_32S/PC32 reach differs)
-#   -mno-red-zone                    kernel code cannot use the red zone (interrupts share the stack)
-#   -mgeneral-regs-only              the kernel's no-FPU/SSE rule; also keeps the code inside the
-#                                    integer subset the emulator runs
-#   -fno-stack-protector             no %fs/%gs canary loads
-#   -fno-asynchronous-unwind-tables -fno-unwind-tables   no .eh_frame to load or relocate
-#   -fcf-protection=none             no endbr64 (the 4.5/5.2 kernels predate IBT)
-#   -fno-strict-aliasing -fno-delete-null-pointer-checks -fno-common   as the kernel's Makefile
-#   -fno-jump-tables                 no .rodata tables of code addresses (retpoline kernels too)
-#   -Wall -Wextra -Werror            the sources stay warning-free
+# The compiler flags, and why each, are in ./cflags (shared with traces/src/rebuild.rs).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,10 +19,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 CC=${CC:-gcc}
-CFLAGS="-O2 -std=gnu11 -ffreestanding -fno-builtin -nostdinc -fno-pic -mcmodel=small \
--mno-red-zone -mgeneral-regs-only -fno-stack-protector -fno-asynchronous-unwind-tables \
--fno-unwind-tables -fcf-protection=none -fno-strict-aliasing -fno-delete-null-pointer-checks \
--fno-common -fno-jump-tables -Wall -Wextra -Wno-unused-parameter -Werror"
+# shellcheck source=cflags
+. "$here/cflags"
 
 cd "$here"
 
