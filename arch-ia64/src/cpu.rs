@@ -361,12 +361,11 @@ impl Cpu for Ia64Cpu {
 }
 
 impl Ia64Cpu {
-    /// The fast engine's step (issue 17) for a slot that has a specialised handler, in the
-    /// common situation: no interrupt pending, no profile, no translation, no stub entry here.
-    /// What the reference step does that cannot apply to such a slot (RSE checks under
-    /// translation, ar.itc uses) is skipped; a handler that declines
-    /// hands the slot to the reference executor. `None` (nothing done yet) sends the slot to
-    /// [`Ia64Cpu::step_reference`].
+    /// The fast engine's step (issue 17) in the common situation: no interrupt pending, no
+    /// profile, no translation (so no RSE reference checks and no moved branch targets), no
+    /// stub entry here. A slot with a specialised handler runs it; a handler that declines,
+    /// and every other slot, runs the reference executor. `None` (nothing done yet) sends the
+    /// slot to [`Ia64Cpu::step_reference`].
     #[inline(always)]
     fn step_fast(&mut self, mem: &mut Memory) -> Option<Result<StepEvent, ExecError>> {
         if !self.state.interrupts.idle() || self.profile.is_some() || self.state.tlb.enabled {
@@ -381,12 +380,8 @@ impl Ia64Cpu {
         let flow_info = bundle.flow;
         let here = bundle.slots.get(usize::from(slot))?;
         let SlotRec::Insn(e) = &here.rec else { return None };
-        if here.fast == crate::block::Fast::Generic {
-            return None;
-        }
-        // Specialised forms are never loop branches (wtop/wexit), so the qualifying predicate
-        // decides.
-        let executes = self.state.p(e.qp);
+        // The loop branches test their predicate themselves (as in the reference step).
+        let executes = matches!(e.op, Op::Branch { kind: BrKind::Wtop | BrKind::Wexit, .. }) || self.state.p(e.qp);
         let cycle = match &mut self.timing {
             Some(t) => {
                 let gr = &self.state.gr;
@@ -395,7 +390,9 @@ impl Ia64Cpu {
             None => self.untimed_cycles,
         };
         // A nop does nothing whatever its predicate.
-        let flow = if executes || e.nop {
+        let flow = if e.nop {
+            Ok(Flow::Next)
+        } else if executes {
             match crate::block::run(here.fast, &mut self.state, mem) {
                 Some(flow) => Ok(flow),
                 None => {
@@ -412,8 +409,11 @@ impl Ia64Cpu {
             crate::exec::nullified(&mut self.state, e);
             Ok(Flow::Next)
         };
-        // An earlier slot's ar.itc access in this group moves when this slot held the group.
+        // Held-group ITC (issue 15), as in the reference step.
         if let Some(t) = &mut self.timing {
+            if let (Some(clock), true, Ok(_)) = (here.clock, executes, &flow) {
+                t.note_clock_use(clock);
+            }
             let (state, per_cycle) = (&mut self.state, self.config.itc_per_cycle);
             t.settle_clock_uses(|clock, held| crate::code::hold_clock_use(state, clock, held.wrapping_mul(per_cycle)));
         }
@@ -425,6 +425,7 @@ impl Ia64Cpu {
             self.untimed_cycles += 1;
             self.untimed_groups += 1;
         }
+        // Untranslated: the code was found at its virtual address, so no branch target moves.
         Some(self.conclude(flow, (ip, slot), next, ip, false))
     }
 
