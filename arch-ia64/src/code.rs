@@ -36,6 +36,8 @@ pub(crate) struct Slot {
     pub(crate) timing: SlotTiming,
     /// Held-group ITC (issue 15): whether the slot reads or writes ar.itc, worked out once.
     pub(crate) clock: Option<ClockUse>,
+    /// The fast engine's handler (issue 17), chosen once.
+    pub(crate) fast: crate::block::Fast,
 }
 
 impl Code {
@@ -77,7 +79,11 @@ impl Code {
 
 /// A slot's record with its timing facts and its use of the clock.
 fn slot(rec: SlotRec, timing: SlotTiming) -> Slot {
-    Slot { rec, timing, clock: clock_use(&rec) }
+    let fast = match &rec {
+        SlotRec::Insn(e) => crate::block::Fast::of(e),
+        _ => crate::block::Fast::Generic,
+    };
+    Slot { rec, timing, clock: clock_use(&rec), fast }
 }
 
 /// Held-group ITC (issue 15): how the instruction uses ar.itc, if it does (`mov r=ar.itc`,

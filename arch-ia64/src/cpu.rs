@@ -5,7 +5,7 @@ use crate::code::Code;
 use crate::exec::interrupt::{deliver, Interruption};
 use crate::exec::op::{BrKind, Op};
 use crate::exec::predecode::{predecode, SlotRec};
-use crate::exec::{execute, Ctx, ExecError, Flow, Trap};
+use crate::exec::{execute, Ctx, ExecError, ExecResult, Flow, Trap};
 use crate::state::psr::Psr;
 use crate::state::{cr, State};
 use crate::timing::{Event, Itanium2, Itanium2Params};
@@ -57,6 +57,8 @@ pub struct Ia64Cpu {
     profile: Option<Profile>,
     /// Stubs bound to undefined symbols (issue 14, i14-link).
     stubs: Option<crate::stub_call::SharedStubs>,
+    /// Which executor runs instruction semantics (issue 17).
+    engine: crate::block::Engine,
 }
 
 /// Where the cycles went, by instruction group: each instruction is charged the cycles
@@ -116,6 +118,7 @@ impl Ia64Cpu {
             untimed_groups: 0,
             profile: None,
             stubs: None,
+            engine: crate::block::Engine::default(),
         }
     }
 
@@ -150,6 +153,17 @@ impl Ia64Cpu {
     /// The per-group profile, when enabled.
     pub fn profile(&self) -> Option<&Profile> {
         self.profile.as_ref()
+    }
+
+    /// Selects the executor (issue 17): the fast engine (default) or the reference
+    /// interpreter, which the fast one must match exactly.
+    pub fn set_engine(&mut self, engine: crate::block::Engine) {
+        self.engine = engine;
+    }
+
+    /// The executor in use.
+    pub fn engine(&self) -> crate::block::Engine {
+        self.engine
     }
 
     /// Changes the address whose reach ends a path (scenarios end each path at a label).
@@ -305,6 +319,169 @@ impl Cpu for Ia64Cpu {
     type Error = ExecError;
 
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
+        if self.engine == crate::block::Engine::Fast {
+            if let Some(done) = self.step_fast(mem) {
+                return done;
+            }
+        }
+        self.step_reference(mem)
+    }
+
+    fn pc(&self) -> u64 {
+        self.state.ip | u64::from(self.state.psr.ri())
+    }
+
+    fn cycles(&self) -> u64 {
+        match &self.timing {
+            Some(t) => t.now(),
+            None => self.untimed_cycles,
+        }
+    }
+
+    fn instructions(&self) -> u64 {
+        self.instructions
+    }
+
+    fn snapshot(&self, _mem: &Memory) -> Snapshot {
+        crate::snapshot::capture(&self.state, self.itc())
+    }
+
+    // The runner's view (issue 16): the inherent methods, through the trait.
+    fn summary(&self) -> TimingSummary {
+        Ia64Cpu::summary(self)
+    }
+
+    fn add_code(&mut self, addr: u64, bytes: &[u8]) {
+        Ia64Cpu::add_code(self, addr, bytes);
+    }
+
+    fn set_entry(&mut self, addr: u64) {
+        Ia64Cpu::set_entry(self, addr);
+    }
+}
+
+impl Ia64Cpu {
+    /// The fast engine's step (issue 17) in the common situation: no interrupt pending, no
+    /// profile, no translation (so no RSE reference checks and no moved branch targets), no
+    /// stub entry here. A slot with a specialised handler runs it; a handler that declines,
+    /// and every other slot, runs the reference executor. `None` (nothing done yet) sends the
+    /// slot to [`Ia64Cpu::step_reference`].
+    #[inline(always)]
+    fn step_fast(&mut self, mem: &mut Memory) -> Option<Result<StepEvent, ExecError>> {
+        if !self.state.interrupts.idle() || self.profile.is_some() || self.state.tlb.enabled {
+            return None;
+        }
+        let ip = self.state.ip;
+        let slot = self.state.psr.ri();
+        if slot == 0 && self.stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)) {
+            return None;
+        }
+        let bundle = self.code.find(ip)?;
+        let flow_info = bundle.flow;
+        let here = bundle.slots.get(usize::from(slot))?;
+        let SlotRec::Insn(e) = &here.rec else { return None };
+        // The loop branches test their predicate themselves (as in the reference step).
+        let executes = matches!(e.op, Op::Branch { kind: BrKind::Wtop | BrKind::Wexit, .. }) || self.state.p(e.qp);
+        let cycle = match &mut self.timing {
+            Some(t) => {
+                let gr = &self.state.gr;
+                t.issue_prepared(&here.timing, ip, slot, executes, |n| gr.res(n))
+            }
+            None => self.untimed_cycles,
+        };
+        // A nop does nothing whatever its predicate.
+        let flow = if e.nop {
+            Ok(Flow::Next)
+        } else if executes {
+            match crate::block::run(here.fast, &mut self.state, mem) {
+                Some(flow) => Ok(flow),
+                None => {
+                    let ctx = Ctx {
+                        ip,
+                        slot,
+                        itc: cycle.wrapping_mul(self.config.itc_per_cycle).wrapping_add(self.state.itc_offset),
+                        gate: self.config.gate,
+                    };
+                    execute(&mut self.state, mem, e, &ctx)
+                }
+            }
+        } else {
+            crate::exec::nullified(&mut self.state, e);
+            Ok(Flow::Next)
+        };
+        // Held-group ITC (issue 15), as in the reference step.
+        if let Some(t) = &mut self.timing {
+            if let (Some(clock), true, Ok(_)) = (here.clock, executes, &flow) {
+                t.note_clock_use(clock);
+            }
+            let (state, per_cycle) = (&mut self.state, self.config.itc_per_cycle);
+            t.settle_clock_uses(|clock, held| crate::code::hold_clock_use(state, clock, held.wrapping_mul(per_cycle)));
+        }
+        self.instructions += 1;
+        self.nops += u64::from(e.nop);
+        let ends_group = flow_info.stop_after(slot) || !matches!(flow, Ok(Flow::Next));
+        let next = if slot < flow_info.last_slot { (ip, slot + 1) } else { (ip.wrapping_add(16), 0) };
+        if self.timing.is_none() && ends_group {
+            self.untimed_cycles += 1;
+            self.untimed_groups += 1;
+        }
+        // Untranslated: the code was found at its virtual address, so no branch target moves.
+        Some(self.conclude(flow, (ip, slot), next, ip, false))
+    }
+
+    /// Moves execution on after the slot at `at` ran with `flow` (`next` is its fall-through
+    /// slot, `fetch` the address its code was found at, `indirect` whether it is an indirect
+    /// branch), delivering an interruption it raised; then selects the GR16-31 bank PSR.bn
+    /// names (bsw, rfi and interruptions change it).
+    #[inline(always)]
+    fn conclude(
+        &mut self,
+        flow: ExecResult,
+        at: (u64, u8),
+        next: (u64, u8),
+        fetch: u64,
+        indirect: bool,
+    ) -> Result<StepEvent, ExecError> {
+        let (ip, slot) = at;
+        let event = match flow {
+            Ok(Flow::Next) => {
+                self.state.ip = next.0;
+                self.state.psr = self.state.psr.with_ri(next.1);
+                StepEvent::Continue
+            }
+            Ok(Flow::Branch(target)) => {
+                // IP-relative targets were resolved at predecode from the physical address the
+                // code was loaded at: move them to the virtual page being executed.
+                let target =
+                    if fetch != ip && !indirect { target.wrapping_sub(fetch).wrapping_add(ip) } else { target };
+                if let Some(t) = &mut self.timing {
+                    t.taken_branch();
+                }
+                self.state.ip = target & !0xF;
+                self.state.psr = self.state.psr.with_ri(0);
+                if target == self.config.sentinel {
+                    StepEvent::Sentinel
+                } else {
+                    StepEvent::Continue
+                }
+            }
+            Ok(Flow::Rfi(target, ri)) => {
+                if let Some(t) = &mut self.timing {
+                    t.event(Event::Rfi);
+                }
+                self.state.ip = target;
+                self.state.psr = self.state.psr.with_ri(ri);
+                StepEvent::Rfi
+            }
+            Err(Trap::Guest(int)) => self.interrupt(&int, ip, slot, next)?,
+            Err(Trap::Error(err)) => return Err(*err),
+        };
+        self.state.gr.set_bank(self.state.psr.bank());
+        Ok(event)
+    }
+
+    /// The reference step: every slot, every situation (the fast engine's oracle).
+    fn step_reference(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
         // Interval timer and external interrupts (kernel harness, issue 14): taken between
         // instructions, before the next one issues.
         if !self.state.interrupts.idle() {
@@ -371,7 +548,15 @@ impl Cpu for Ia64Cpu {
         let flow = if e.nop {
             Ok(Flow::Next)
         } else if executes {
-            let flow = execute(&mut self.state, mem, e, &ctx);
+            // The fast engine's handler when it applies, else the reference executor.
+            let fast = match self.engine {
+                crate::block::Engine::Fast => crate::block::run(here.fast, &mut self.state, mem),
+                crate::block::Engine::Reference => None,
+            };
+            let flow = match fast {
+                Some(flow) => Ok(flow),
+                None => execute(&mut self.state, mem, e, &ctx),
+            };
             if let Some(before) = rse_before {
                 crate::exec::rse_references(&self.state, ip, slot, before)?;
             }
@@ -403,81 +588,10 @@ impl Cpu for Ia64Cpu {
             self.untimed_cycles += 1;
             self.untimed_groups += 1;
         }
-        // GR16-31 follow PSR.bn, which bsw, rfi and interruptions change.
-        let event = match flow {
-            Ok(Flow::Next) => {
-                self.state.ip = next.0;
-                self.state.psr = self.state.psr.with_ri(next.1);
-                StepEvent::Continue
-            }
-            Ok(Flow::Branch(target)) => {
-                // IP-relative targets were resolved at predecode from the physical address the
-                // code was loaded at: move them to the virtual page being executed.
-                let target = if fetch != ip && !matches!(e.op, Op::Branch { indirect: true, .. }) {
-                    target.wrapping_sub(fetch).wrapping_add(ip)
-                } else {
-                    target
-                };
-                if let Some(t) = &mut self.timing {
-                    t.taken_branch();
-                }
-                self.state.ip = target & !0xF;
-                self.state.psr = self.state.psr.with_ri(0);
-                if target == self.config.sentinel {
-                    StepEvent::Sentinel
-                } else {
-                    StepEvent::Continue
-                }
-            }
-            Ok(Flow::Rfi(target, ri)) => {
-                if let Some(t) = &mut self.timing {
-                    t.event(Event::Rfi);
-                }
-                self.state.ip = target;
-                self.state.psr = self.state.psr.with_ri(ri);
-                StepEvent::Rfi
-            }
-            Err(Trap::Guest(int)) => self.interrupt(&int, ip, slot, next)?,
-            Err(Trap::Error(err)) => return Err(*err),
-        };
-        self.state.gr.set_bank(self.state.psr.bank());
-        Ok(event)
+        let indirect = matches!(e.op, Op::Branch { indirect: true, .. });
+        self.conclude(flow, (ip, slot), next, fetch, indirect)
     }
 
-    fn pc(&self) -> u64 {
-        self.state.ip | u64::from(self.state.psr.ri())
-    }
-
-    fn cycles(&self) -> u64 {
-        match &self.timing {
-            Some(t) => t.now(),
-            None => self.untimed_cycles,
-        }
-    }
-
-    fn instructions(&self) -> u64 {
-        self.instructions
-    }
-
-    fn snapshot(&self, _mem: &Memory) -> Snapshot {
-        crate::snapshot::capture(&self.state, self.itc())
-    }
-
-    // The runner's view (issue 16): the inherent methods, through the trait.
-    fn summary(&self) -> TimingSummary {
-        Ia64Cpu::summary(self)
-    }
-
-    fn add_code(&mut self, addr: u64, bytes: &[u8]) {
-        Ia64Cpu::add_code(self, addr, bytes);
-    }
-
-    fn set_entry(&mut self, addr: u64) {
-        Ia64Cpu::set_entry(self, addr);
-    }
-}
-
-impl Ia64Cpu {
     fn interrupt(&mut self, int: &Interruption, ip: u64, slot: u8, next: (u64, u8)) -> Result<StepEvent, ExecError> {
         if self.state.cr[cr::IVA as usize] == 0 {
             return Err(ExecError::Unhandled { pc: ip, slot, vector: int.vector, what: int.what.clone() });

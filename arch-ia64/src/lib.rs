@@ -8,6 +8,8 @@
 
 pub mod asm;
 pub mod asm_offsets;
+// The fast engine (issue 17).
+pub mod block;
 pub mod bundle;
 mod code;
 pub mod cpu;

@@ -9,7 +9,7 @@ use crate::state::fr::Fr;
 use crate::state::psr::Psr;
 use crate::state::tlb::Access;
 use crate::state::State;
-use emu_core::memory::Memory;
+use emu_core::memory::{Endian, Memory};
 
 /// Reads GR `r` with its NaT bit.
 ///
@@ -49,30 +49,48 @@ pub(super) fn set_fr(st: &mut State, f: i64, v: Fr) -> Result<(), Trap> {
     Ok(())
 }
 
-/// Loads `size` bytes (1, 2, 4, 8) at `addr` in the data endianness of PSR.be.
+/// Loads `size` bytes (1, 2, 4, 8) at `addr` in the data endianness of PSR.be, through the
+/// memory's typed accesses (no byte buffer per access, issue 17).
 pub(super) fn load(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, size: u8) -> Result<u64, Trap> {
-    let mut buf = [0u8; 8];
     let n = usize::from(size.min(8));
     let addr = data_address(st, ctx, addr, n, Access::Read)?;
-    mem.read_bytes(addr, &mut buf[..n]).map_err(|f| memory(ctx, f))?;
-    Ok(if st.psr.contains(Psr::BE) {
-        buf[..n].iter().fold(0u64, |v, b| (v << 8) | u64::from(*b))
-    } else {
-        u64::from_le_bytes(buf)
-    })
+    let v = match n {
+        1 => mem.read_u8(addr).map(u64::from),
+        2 => mem.read_u16(addr).map(u64::from),
+        4 => mem.read_u32(addr).map(u64::from),
+        8 => mem.read_u64(addr),
+        _ => mem.read_sized(addr, n),
+    }
+    .map_err(|f| memory(ctx, f))?;
+    Ok(to_data_order(st, mem, v, n))
 }
 
-/// Stores the low `size` bytes of `value` at `addr` in the data endianness of PSR.be.
+/// Stores the low `size` bytes of `value` at `addr` in the data endianness of PSR.be, through
+/// the memory's typed accesses.
 pub(super) fn store(st: &State, mem: &mut Memory, ctx: &Ctx, addr: u64, size: u8, value: u64) -> Result<(), Trap> {
     let n = usize::from(size.min(8));
     let addr = data_address(st, ctx, addr, n, Access::Write)?;
-    let le = value.to_le_bytes();
-    let mut buf = [0u8; 8];
-    buf[..n].copy_from_slice(&le[..n]);
-    if st.psr.contains(Psr::BE) {
-        buf[..n].reverse();
+    let v = to_data_order(st, mem, value, n);
+    match n {
+        1 => mem.write_u8(addr, v as u8),
+        2 => mem.write_u16(addr, v as u16),
+        4 => mem.write_u32(addr, v as u32),
+        8 => mem.write_u64(addr, v),
+        _ => mem.write_sized(addr, n, v),
     }
-    mem.write_bytes(addr, &buf[..n]).map_err(|f| memory(ctx, f))
+    .map_err(|f| memory(ctx, f))
+}
+
+/// The `n`-byte value `v` as read in the memory's byte order, moved to (or from) the data byte
+/// order PSR.be selects: the same when they agree, byte-reversed within its `n` bytes when not.
+#[inline]
+pub(crate) fn to_data_order(st: &State, mem: &Memory, v: u64, n: usize) -> u64 {
+    let big = st.psr.contains(Psr::BE);
+    if big == (mem.endian() == Endian::Big) {
+        v
+    } else {
+        v.swap_bytes().checked_shr(8 * (8 - n.min(8)) as u32).unwrap_or(0)
+    }
 }
 
 /// Reads raw bytes (FP images) at `addr`.

@@ -21,6 +21,8 @@ mod system;
 mod tlb;
 mod unaligned; // memory forms (issue 12)
 
+/// The fast engine's loads and stores share the reference executor's byte-order rule (issue 17).
+pub(crate) use access::to_data_order;
 /// Instruction-address translation for the fetch, and the RSE's untranslated references (TLB,
 /// issue 12).
 pub use tlb::{instruction_address, rse_references};

@@ -210,13 +210,17 @@ const BANK0: usize = 32;
 const STACKED: usize = 48;
 const OUTSIDE: usize = STACKED + N;
 const PHYS: usize = OUTSIDE + 1;
+// Every physical index fits the register arrays.
+const _: () = assert!(PHYS <= 256);
 
 /// All general registers with their NaT bits, and the RSE state.
 #[derive(Debug, Clone)]
 pub struct RegFile {
-    /// Every physical register's value and NaT bit (index 0 is r0, never written).
-    values: [u64; PHYS],
-    nats: [bool; PHYS],
+    /// Every physical register's value and NaT bit (index 0 is r0, never written). Sized
+    /// for any `u8` index so the fast engine's accesses need no bounds checks (issue 17);
+    /// entries from [`PHYS`] on are never used.
+    values: [u64; 256],
+    nats: [bool; 256],
     /// Where each logical register lives now, kept in step with PSR.bn, the CFM and BOF so a
     /// register access is one lookup (registers are read and written by almost every
     /// instruction; the frame changes on calls and returns only).
@@ -251,8 +255,8 @@ impl RegFile {
     /// RSE pointers 0 (a harness sets BSPSTORE with [`RegFile::set_bspstore`]).
     pub fn new() -> RegFile {
         let mut file = RegFile {
-            values: [0; PHYS],
-            nats: [false; PHYS],
+            values: [0; 256],
+            nats: [false; 256],
             map: [0; 128],
             bank: 0,
             cfm: Cfm::default(),
@@ -365,6 +369,30 @@ impl RegFile {
             }
             _ => Err(RseError::NoSuchRegister(r)),
         }
+    }
+
+    /// Value and NaT bit of logical register `r` (0-127; bit 7 is ignored), reading a stacked
+    /// register outside the frame as zero without NaT, as [`RegFile::read_or_zero`] does: the
+    /// fast engine's read (issue 17), one lookup and no bounds checks.
+    #[inline(always)]
+    pub fn read_fast(&self, r: u8) -> (u64, bool) {
+        let at = usize::from(self.map[usize::from(r & 127)]);
+        (self.values[at], self.nats[at])
+    }
+
+    /// Writes `value` and `nat` to logical register `r` when that is an ordinary write,
+    /// returning whether it was done: `false` (nothing changed) for r0, a stacked register
+    /// outside the frame or a number above 127, the cases [`RegFile::write`] reports as
+    /// errors. The fast engine's hot path (issue 17): no `Result` to build.
+    #[inline]
+    pub fn try_write(&mut self, r: u8, value: u64, nat: bool) -> bool {
+        let at = match self.map.get(usize::from(r)) {
+            Some(&at) if r != 0 && usize::from(at) != OUTSIDE => usize::from(at),
+            _ => return false,
+        };
+        self.values[at] = value;
+        self.nats[at] = nat;
+        true
     }
 
     /// Scoreboard resource of the physical register behind logical `r` (bit 7 ignored).

@@ -1,0 +1,210 @@
+//! The per-form handlers of the fast engine and the record each slot gets at load time.
+
+use crate::exec::op::{BrKind, LoadKind, Op, Update};
+use crate::exec::predecode::Exec;
+use crate::exec::{to_data_order, Flow};
+use crate::state::State;
+use emu_core::memory::Memory;
+
+/// A two-register logical operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Logic {
+    And,
+    Andcm,
+    Or,
+    Xor,
+}
+
+impl Logic {
+    #[inline]
+    fn apply(self, a: u64, b: u64) -> u64 {
+        match self {
+            Logic::And => a & b,
+            Logic::Andcm => a & !b,
+            Logic::Or => a | b,
+            Logic::Xor => a ^ b,
+        }
+    }
+
+    fn of(op: Op) -> Option<Logic> {
+        Some(match op {
+            Op::And | Op::AndImm => Logic::And,
+            Op::Andcm | Op::AndcmImm => Logic::Andcm,
+            Op::Or | Op::OrImm => Logic::Or,
+            Op::Xor | Op::XorImm => Logic::Xor,
+            _ => return None,
+        })
+    }
+}
+
+/// A slot's handler with its operands, chosen once from its predecoded record. Register
+/// numbers are logical (renamed through the register file's map at run time: one lookup).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Fast {
+    /// No specialised handler: the reference executor runs the slot.
+    #[default]
+    Generic,
+    /// `add d=a,b` (`,1` adds `carry`).
+    Add { d: u8, a: u8, b: u8, carry: u8 },
+    /// `sub d=a,b` (`,1` subtracts `borrow` more).
+    Sub { d: u8, a: u8, b: u8, borrow: u8 },
+    /// `and`/`andcm`/`or`/`xor d=a,b`.
+    Logic { d: u8, a: u8, b: u8, op: Logic },
+    /// `adds`/`addl d=imm,b` (and `mov d=b`, `mov d=imm`).
+    AddImm { d: u8, b: u8, imm: i64 },
+    /// `and`/`andcm`/`or`/`xor d=imm,b`.
+    LogicImm { d: u8, b: u8, imm: i64, op: Logic },
+    /// `shladd d=a,count,b`.
+    Shladd { d: u8, a: u8, count: u8, b: u8 },
+    /// A plain `ldN d=[base]` (also `.bias`, `.acq`), no base update.
+    Load { d: u8, base: u8, size: u8 },
+    /// A plain `stN [base]=src` (also `.rel`), no base update.
+    Store { base: u8, src: u8, size: u8 },
+    /// A nop or hint: nothing to do (counted by the CPU).
+    Nop,
+    /// An IP-relative `br.cond` (or `br`) to `target`.
+    Jump { target: u64 },
+    /// An IP-relative `br.cloop` to `target`.
+    Cloop { target: u64 },
+}
+
+/// A register operand, if it names r0-r127 (register fields are 7 bits, so it always does;
+/// the handlers' unchecked register reads rely on it).
+fn reg(v: i64) -> Option<u8> {
+    u8::try_from(v).ok().filter(|&r| r < 128)
+}
+
+impl Fast {
+    /// The handler for `e`, or [`Fast::Generic`].
+    pub(crate) fn of(e: &Exec) -> Fast {
+        if e.privileged {
+            return Fast::Generic;
+        }
+        if e.nop {
+            return Fast::Nop;
+        }
+        Fast::specialised(e).unwrap_or_default()
+    }
+
+    fn specialised(e: &Exec) -> Option<Fast> {
+        let o = &e.ops;
+        Some(match e.op {
+            Op::Add { plus_one } => {
+                Fast::Add { d: reg(o[0])?, a: reg(o[1])?, b: reg(o[2])?, carry: u8::from(plus_one) }
+            }
+            Op::Sub { minus_one } => {
+                Fast::Sub { d: reg(o[0])?, a: reg(o[1])?, b: reg(o[2])?, borrow: u8::from(minus_one) }
+            }
+            Op::And | Op::Andcm | Op::Or | Op::Xor => {
+                Fast::Logic { d: reg(o[0])?, a: reg(o[1])?, b: reg(o[2])?, op: Logic::of(e.op)? }
+            }
+            Op::AddImm => Fast::AddImm { d: reg(o[0])?, b: reg(o[2])?, imm: o[1] },
+            Op::AndImm | Op::AndcmImm | Op::OrImm | Op::XorImm => {
+                Fast::LogicImm { d: reg(o[0])?, b: reg(o[2])?, imm: o[1], op: Logic::of(e.op)? }
+            }
+            Op::Shladd { p4: false } if (0..64).contains(&o[2]) => {
+                Fast::Shladd { d: reg(o[0])?, a: reg(o[1])?, count: o[2] as u8, b: reg(o[3])? }
+            }
+            Op::Load { size, kind: LoadKind::Plain, update: Update::None, .. } if matches!(size, 1 | 2 | 4 | 8) => {
+                Fast::Load { d: reg(o[0])?, base: reg(o[1])?, size }
+            }
+            Op::Store { size, spill: false, update: Update::None, .. } if matches!(size, 1 | 2 | 4 | 8) => {
+                Fast::Store { base: reg(o[0])?, src: reg(o[1])?, size }
+            }
+            Op::Branch { kind: BrKind::Cond, indirect: false } => Fast::Jump { target: o[0] as u64 },
+            Op::Branch { kind: BrKind::Cloop, indirect: false } => Fast::Cloop { target: o[0] as u64 },
+            _ => return None,
+        })
+    }
+}
+
+/// Runs `f` on the state if its common case applies, returning where execution goes; `None`
+/// when it does not apply (nothing has changed then) and the reference executor must run the
+/// slot. The caller has checked the qualifying predicate.
+#[inline(always)]
+pub(crate) fn run(f: Fast, st: &mut State, mem: &mut Memory) -> Option<Flow> {
+    let done = match f {
+        Fast::Generic => false,
+        Fast::Add { d, a, b, carry } => {
+            let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
+            st.gr.try_write(d, a.wrapping_add(b).wrapping_add(u64::from(carry)), na | nb)
+        }
+        Fast::Sub { d, a, b, borrow } => {
+            let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
+            st.gr.try_write(d, a.wrapping_sub(b).wrapping_sub(u64::from(borrow)), na | nb)
+        }
+        Fast::Logic { d, a, b, op } => {
+            let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
+            st.gr.try_write(d, op.apply(a, b), na | nb)
+        }
+        Fast::AddImm { d, b, imm } => {
+            let (b, nb) = st.gr.read_fast(b);
+            st.gr.try_write(d, (imm as u64).wrapping_add(b), nb)
+        }
+        Fast::LogicImm { d, b, imm, op } => {
+            let (b, nb) = st.gr.read_fast(b);
+            st.gr.try_write(d, op.apply(imm as u64, b), nb)
+        }
+        Fast::Shladd { d, a, count, b } => {
+            let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
+            st.gr.try_write(d, (a << count).wrapping_add(b), na | nb)
+        }
+        Fast::Load { d, base, size } => load(st, mem, d, base, size),
+        Fast::Store { base, src, size } => store(st, mem, base, src, size),
+        Fast::Nop => true,
+        Fast::Jump { target } => return Some(Flow::Branch(target)),
+        Fast::Cloop { target } => {
+            let lc = &mut st.ar[usize::from(crate::regs::ar::LC)];
+            if *lc != 0 {
+                *lc -= 1;
+                return Some(Flow::Branch(target));
+            }
+            true
+        }
+    };
+    done.then_some(Flow::Next)
+}
+
+/// The common case of a load: a NaT-free, naturally aligned, untranslated address that reads
+/// (alignment then cannot fault whatever PSR.ac, and translation is the identity).
+#[inline]
+fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8) -> bool {
+    let (addr, nat) = st.gr.read_fast(base);
+    if nat || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
+        return false;
+    }
+    let n = usize::from(size);
+    let v = match size {
+        1 => mem.read_u8(addr).map(u64::from),
+        2 => mem.read_u16(addr).map(u64::from),
+        4 => mem.read_u32(addr).map(u64::from),
+        _ => mem.read_u64(addr),
+    };
+    match v {
+        Ok(v) => st.gr.try_write(d, to_data_order(st, mem, v, n), false),
+        Err(_) => false,
+    }
+}
+
+/// The common case of a store: a NaT-free value to a NaT-free, naturally aligned, untranslated
+/// address that is writable (a faulting write changes nothing); overlapping ALAT entries go.
+#[inline]
+fn store(st: &mut State, mem: &mut Memory, base: u8, src: u8, size: u8) -> bool {
+    let (addr, addr_nat) = st.gr.read_fast(base);
+    let (value, nat) = st.gr.read_fast(src);
+    if addr_nat || nat || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
+        return false;
+    }
+    let v = to_data_order(st, mem, value, usize::from(size));
+    let written = match size {
+        1 => mem.write_u8(addr, v as u8),
+        2 => mem.write_u16(addr, v as u16),
+        4 => mem.write_u32(addr, v as u32),
+        _ => mem.write_u64(addr, v),
+    };
+    if written.is_err() {
+        return false;
+    }
+    st.alat.invalidate_overlap(addr, u64::from(size));
+    true
+}
