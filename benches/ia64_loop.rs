@@ -1,4 +1,4 @@
-//! Emulated instructions per second of the IA-64 core on its two bench loops, with the
+//! Emulated instructions per host CPU second of the IA-64 core on its two bench loops, with the
 //! Itanium 2 timing model on and off: the ia64 loop rows of `acctemu bench`
 //! (`acctemu::cli::bench`). Run with `cargo bench --bench ia64_loop`;
 //! `ACCTEMU_BENCH_ITERATIONS=N` changes the iterations (default 3,000,000). Throughput is

@@ -1,5 +1,5 @@
 //! Throughput of every catalogue scenario: emulated instructions and simulated cycles per
-//! second of host time, per trace, with each core's timing model on and off: the scenario rows
+//! host CPU second, per trace, with each core's timing model on and off: the scenario rows
 //! of `acctemu bench` (`acctemu::cli::bench`). Run with `cargo bench --bench scenarios`;
 //! `SCENARIO_BENCH_SYSCALLS=N` changes the number of system calls (default 200,000).
 //! Throughput is measured here, never asserted.

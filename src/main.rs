@@ -221,9 +221,11 @@ enum Command {
     /// timing (the core's timing model on, or off: one cycle per instruction, per instruction
     /// group on IA-64); instructions and cycles, the modelled CPU's own counters over the run (a
     /// scenario's cycles leave out the user and kernel phases its clock skips without running
-    /// instructions); host s, the wall-clock seconds of the run; M insns/s and M cycles/s,
-    /// millions of instructions and cycles per host second. Host time is used only for these
-    /// three throughput columns; instructions and cycles do not depend on it.
+    /// instructions); cpu s, the CPU seconds (user + system, not wall time) of the run; M
+    /// insns/s and M cycles/s, millions of instructions and cycles per CPU second; host/insn,
+    /// host instructions per emulated instruction (with --callgrind); peak MiB, the row's peak
+    /// resident memory. Scenario rows are repeated per system call in a second table. Host
+    /// figures enter only these columns; instructions and cycles do not depend on them.
     Bench {
         /// Iterations of each loop.
         #[arg(long, default_value_t = cli::bench::DEFAULT_ITERATIONS, value_name = "N",
@@ -237,12 +239,29 @@ enum Command {
         /// contains this substring.
         #[arg(long, value_name = "SUBSTRING")]
         only: Option<String>,
+        /// Run only the row whose `core workload timing` is exactly this (as the callgrind
+        /// re-runs do).
+        #[arg(long, value_name = "LABEL")]
+        row: Option<String>,
         /// Output format: the table, row by row as each finishes, or JSON at the end.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
         /// The most paths the scenario rows together may run (as `scenario --max-paths`).
         #[arg(long, value_name = "N", default_value_t = cli::limits::DEFAULT_MAX_PATHS)]
         max_paths: u64,
+        /// Also count host instructions per emulated instruction (and per system call):
+        /// each row re-run under valgrind's callgrind at N and 2N, the difference over the
+        /// difference (needs valgrind).
+        #[arg(long)]
+        callgrind: bool,
+        /// Loop iterations N of the shorter callgrind re-run.
+        #[arg(long, value_name = "N", default_value_t = cli::bench::DEFAULT_CALLGRIND_ITERATIONS,
+              value_parser = clap::value_parser!(u64).range(1..), requires = "callgrind")]
+        callgrind_iterations: u64,
+        /// System calls N of the shorter callgrind re-run of a scenario row.
+        #[arg(long, value_name = "N", default_value_t = cli::bench::DEFAULT_CALLGRIND_SYSCALLS,
+              value_parser = clap::value_parser!(u64).range(1..), requires = "callgrind")]
+        callgrind_syscalls: u64,
     },
     /// Write the asm-offsets.h of an ia64 kernel tree: struct pt_regs, switch_stack,
     /// thread_info and sigcontext offsets computed from the tree's headers for the config,
@@ -663,8 +682,22 @@ fn run(args: Args) -> Result<String, CliError> {
                 svg,
             })
         }
-        Command::Bench { iterations, syscalls, only, format, max_paths } => {
-            let req = cli::bench::BenchRequest { iterations, syscalls, only, format, max_paths };
+        Command::Bench {
+            iterations,
+            syscalls,
+            only,
+            row,
+            format,
+            max_paths,
+            callgrind,
+            callgrind_iterations,
+            callgrind_syscalls,
+        } => {
+            let callgrind = callgrind.then_some(cli::bench::CallgrindRuns {
+                iterations: callgrind_iterations,
+                syscalls: callgrind_syscalls,
+            });
+            let req = cli::bench::BenchRequest { iterations, syscalls, only, row, format, max_paths, callgrind };
             cli::bench::run(&req, &mut std::io::stdout().lock())?;
             Ok(String::new())
         }

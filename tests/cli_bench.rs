@@ -121,22 +121,40 @@ fn alu_rows_of_every_core_count_exactly_the_loop_instructions() {
     let header: Vec<&str> = lines.next().expect("header").split_whitespace().collect();
     assert_eq!(
         header,
-        ["core", "workload", "timing", "instructions", "cycles", "host", "s", "M", "insns/s", "M", "cycles/s"],
+        [
+            "core",
+            "workload",
+            "timing",
+            "instructions",
+            "cycles",
+            "cpu",
+            "s",
+            "M",
+            "insns/s",
+            "M",
+            "cycles/s",
+            "host/insn",
+            "peak",
+            "MiB"
+        ],
         "{text}"
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split_whitespace().collect()).collect();
     let cores: Vec<&str> = rows.iter().map(|r| r[0]).collect();
     assert_eq!(cores, ["ia64", "x86-64", "s390x"], "{text}");
     for r in &rows {
-        assert_eq!(r.len(), 8, "{text}");
+        assert_eq!(r.len(), 10, "{text}");
         assert_eq!((r[1], r[2]), ("loop/alu", "on"), "{text}");
         let insns: u64 = r[3].parse().expect("instructions");
         assert_eq!(insns, expected(&blocks_of(r[0]), "loop/alu", ITERATIONS), "{}: {text}", r[0]);
         let cycles: u64 = r[4].parse().expect("cycles");
         assert!(cycles > 0, "{text}");
-        for f in &r[5..] {
+        for f in &r[5..8] {
             let _: f64 = f.parse().expect("a number");
         }
+        // host/insn is measured only with --callgrind.
+        assert_eq!(r[8], "-", "{text}");
+        let _: f64 = r[9].parse().expect("peak MiB");
     }
 }
 
@@ -158,8 +176,11 @@ fn json_rows_of_the_call_loop_count_exactly_with_timing_on_and_off() {
         assert_eq!(r["workload"], "loop/load-store-call");
         let want = expected(&blocks_of(core), "loop/load-store-call", ITERATIONS);
         assert_eq!(r["instructions"].as_u64(), Some(want), "{core}: {r}");
-        for key in ["cycles", "host_seconds", "m_insns_per_s", "m_cycles_per_s"] {
+        for key in ["cycles", "cpu_seconds", "m_insns_per_s", "m_cycles_per_s", "peak_rss_kib"] {
             assert!(r[key].is_number(), "{key}: {r}");
+        }
+        for key in ["syscalls", "host_insns_per_insn", "host_insns_per_syscall"] {
+            assert!(r[key].is_null(), "{key}: {r}");
         }
     }
 }
@@ -187,4 +208,78 @@ fn only_matching_no_row_is_an_error_listing_the_rows() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no-such-row") && err.contains("x86-64 loop/alu off"), "{err}");
+}
+
+#[test]
+fn scenario_rows_are_repeated_per_system_call_in_the_text() {
+    let text = stdout_of(&bench(&["--only", "vtime/delayed on"]));
+    let main: Vec<&str> = text.lines().nth(1).expect("row").split_whitespace().collect();
+    assert_eq!(main[..3], ["s390x", "s390/vtime/delayed", "on"], "{text}");
+    let per_call: Vec<&str> = text.lines().skip_while(|l| *l != "per system call:").collect();
+    assert_eq!(per_call.len(), 3, "{text}");
+    let header: Vec<&str> = per_call[1].split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "core",
+            "workload",
+            "timing",
+            "syscalls",
+            "insns/call",
+            "cycles/call",
+            "cpu",
+            "us/call",
+            "host/call",
+            "peak",
+            "MiB"
+        ],
+        "{text}"
+    );
+    let r: Vec<&str> = per_call[2].split_whitespace().collect();
+    assert_eq!(r[..4], ["s390x", "s390/vtime/delayed", "on", "200"], "{text}");
+    let insns: f64 = main[3].parse().expect("instructions");
+    let per: f64 = r[4].parse().expect("insns/call");
+    assert_eq!(format!("{per:.1}"), format!("{:.1}", insns / 200.0), "{text}");
+    assert_eq!(r[7], "-", "host/call without --callgrind: {text}");
+}
+
+#[test]
+fn row_selects_one_label_exactly() {
+    let out = bench(&["--row", "s390x loop/alu"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--row \"s390x loop/alu\" matches no row"), "{err}");
+    let text = stdout_of(&bench(&["--row", "s390x loop/alu off"]));
+    assert_eq!(text.lines().count(), 2, "{text}");
+}
+
+#[test]
+fn callgrind_counts_host_instructions_per_instruction_and_per_call() {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if !std::env::split_paths(&path).any(|d| d.join("valgrind").is_file()) {
+        eprintln!("skipped: valgrind is not installed");
+        return;
+    }
+    for (row, scenario) in [("s390x loop/alu off", false), ("s390x s390/vtime/delayed off", true)] {
+        let out = stdout_of(&bench(&[
+            "--row",
+            row,
+            "--callgrind",
+            "--callgrind-iterations",
+            "100",
+            "--callgrind-syscalls",
+            "10",
+            "--format",
+            "json",
+        ]));
+        let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+        assert_eq!(doc["callgrind"]["iterations"], serde_json::json!([100, 200]), "{out}");
+        let r = &doc["rows"][0];
+        let per_insn = r["host_insns_per_insn"].as_f64().unwrap_or_else(|| panic!("{r}"));
+        // Whatever the engine, an emulated instruction costs more than one host instruction
+        // and (even in a debug build) far less than a million.
+        assert!(per_insn > 1.0 && per_insn < 1e6, "{r}");
+        assert_eq!(r["syscalls"].is_u64(), scenario, "{r}");
+        assert_eq!(r["host_insns_per_syscall"].is_f64(), scenario, "{r}");
+    }
 }

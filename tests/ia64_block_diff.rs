@@ -5,7 +5,7 @@
 //! operands mixed in), every corpus program, and every IA-64 catalogue scenario with the
 //! timing model on and off.
 
-use acctemu::cli::scenario::{prepare_trace_timed, IA64_CPU_HZ};
+use traces::{Prepared, IA64_CPU_HZ};
 use arch_ia64::asm::assemble;
 use arch_ia64::block::Engine;
 use arch_ia64::bundle::{Bundle, SlotUnit, Template};
@@ -308,10 +308,13 @@ fn every_ia64_catalogue_scenario_runs_alike_on_both_engines() {
         for timing in [true, false] {
             let what = format!("{} (timing {timing})", trace.name);
             let run = |engine: Engine| {
-                let mut s = prepare_trace_timed(trace, &w, timing).unwrap_or_else(|e| panic!("{what}: {e}"));
+                let Prepared::Ia64(mut s) = trace.prepare(None, &w, timing).unwrap_or_else(|e| panic!("{what}: {e}"))
+                else {
+                    panic!("{what}: not an IA-64 scenario")
+                };
                 s.machine.cpu.set_engine(engine);
                 s.machine.cpu.record_timeline(true);
-                let report = emu_core::scenario::run(&mut s, &w, &mut |_| {}).map_err(|e| e.to_string());
+                let report = emu_core::scenario::run(&mut *s, &w, &mut |_| {}).map_err(|e| e.to_string());
                 (s, format!("{report:?}"))
             };
             let (a, ra) = run(Engine::Fast);

@@ -10,8 +10,18 @@
 //! [`emu_core::cpu::Cpu::cycles`]) over the measured run. A scenario's clock also advances
 //! through the user and kernel phases of its workload without running instructions; those
 //! skipped cycles are left out, so its cycles are the ones simulated by executing its paths.
-//! Host time only feeds the throughput columns.
+//!
+//! Host figures (issue 17; how each is read: [`super::bench_host`]) only feed the columns that
+//! say so: `cpu s` is the CPU time (user + system, never wall time) of the measured run, and
+//! `M insns/s` and `M cycles/s` are per CPU second; `peak MiB` is the row's peak resident
+//! memory; `host/insn` (with `--callgrind`) is the host instructions callgrind counts per
+//! emulated instruction, by the run-length difference of two re-runs of the row at N and 2N
+//! iterations (`--callgrind-iterations`) or system calls (`--callgrind-syscalls`), counting
+//! only inside the measured run ([`bench_measured_region`]). Scenario rows are repeated per
+//! system call in a second table: instructions, cycles, CPU microseconds and (with
+//! `--callgrind`) host instructions per call, and the peak memory.
 
+use super::bench_host;
 use super::scenario::{ScenarioFormat, IA64_CPU_HZ};
 use super::CliError;
 use emu_core::cpu::{Cpu, Machine, StopReason, StopWhen};
@@ -19,13 +29,21 @@ use emu_core::preprocess::FsLoader;
 use emu_core::scenario::{Accounted, PathKind, PathRun, ScenarioMachine, Workload};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::time::Instant;
+use std::path::PathBuf;
 
 /// Loop iterations of `acctemu bench` unless `--iterations` says otherwise.
 pub const DEFAULT_ITERATIONS: u64 = 1_000_000;
 
 /// System calls per scenario of `acctemu bench` unless `--syscalls` says otherwise.
 pub const DEFAULT_SYSCALLS: u64 = 100_000;
+
+/// Loop iterations N of the shorter callgrind run (the longer runs 2N) unless
+/// `--callgrind-iterations` says otherwise: callgrind runs the emulator some 50 times slower.
+pub const DEFAULT_CALLGRIND_ITERATIONS: u64 = 50_000;
+
+/// System calls N of the shorter callgrind run of a scenario row (the longer runs 2N) unless
+/// `--callgrind-syscalls` says otherwise.
+pub const DEFAULT_CALLGRIND_SYSCALLS: u64 = 1_000;
 
 /// A modelled core.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,11 +157,13 @@ impl Case {
     /// # Errors
     /// A workload that does not load, set up or run to its end.
     pub fn run(&self, iterations: u64, syscalls: u64) -> Result<Row, CliError> {
+        bench_host::reset_peak_rss();
         let m = match self.work {
             Work::Loop(l) => run_loop(self.core, l, self.timing, iterations)?,
             Work::Scenario(t) => run_scenario(t, self.timing, syscalls)?,
         };
-        Ok(Row::new(self, m))
+        let syscalls = matches!(self.work, Work::Scenario(_)).then_some(syscalls);
+        Ok(Row::new(self, m, syscalls, bench_host::peak_rss_kib()))
     }
 }
 
@@ -183,7 +203,22 @@ pub fn cases() -> Vec<Case> {
 struct Measured {
     instructions: u64,
     cycles: u64,
+    /// CPU seconds of the measured run.
     seconds: f64,
+}
+
+/// The measured part of every row: `f` runs inside this function, which is never inlined so
+/// that callgrind's `--toggle-collect` ([`bench_host::MEASURED_FUNCTION`]) counts exactly it.
+#[inline(never)]
+fn bench_measured_region<T>(f: impl FnOnce() -> T) -> T {
+    f()
+}
+
+/// Runs `f` as the measured part of a row, returning its result and its CPU seconds.
+fn cpu_timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let start = bench_host::cpu_seconds();
+    let out = bench_measured_region(f);
+    (out, (bench_host::cpu_seconds() - start).max(0.0))
 }
 
 /// A row of the table (and of `--format json`).
@@ -199,16 +234,25 @@ pub struct Row {
     pub instructions: u64,
     /// Cycles the CPU's clock advanced while running them.
     pub cycles: u64,
-    /// Host seconds of the run.
-    pub host_seconds: f64,
-    /// Millions of emulated instructions per host second.
+    /// System calls of a scenario row (`None` for a loop).
+    pub syscalls: Option<u64>,
+    /// CPU seconds (user + system) of the run.
+    pub cpu_seconds: f64,
+    /// Millions of emulated instructions per CPU second.
     pub m_insns_per_s: f64,
-    /// Millions of simulated cycles per host second.
+    /// Millions of simulated cycles per CPU second.
     pub m_cycles_per_s: f64,
+    /// Peak resident memory of the row in KiB (`VmHWM`), if the host reports it.
+    pub peak_rss_kib: Option<u64>,
+    /// Host instructions per emulated instruction (callgrind, run-length difference), with
+    /// `--callgrind`.
+    pub host_insns_per_insn: Option<f64>,
+    /// Host instructions per system call of a scenario row, the same way.
+    pub host_insns_per_syscall: Option<f64>,
 }
 
 impl Row {
-    fn new(case: &Case, m: Measured) -> Row {
+    fn new(case: &Case, m: Measured, syscalls: Option<u64>, peak_rss_kib: Option<u64>) -> Row {
         let per_s = |n: u64| if m.seconds > 0.0 { n as f64 / m.seconds / 1e6 } else { 0.0 };
         Row {
             core: case.core.name(),
@@ -216,9 +260,13 @@ impl Row {
             timing: on_off(case.timing),
             instructions: m.instructions,
             cycles: m.cycles,
-            host_seconds: m.seconds,
+            syscalls,
+            cpu_seconds: m.seconds,
             m_insns_per_s: per_s(m.instructions),
             m_cycles_per_s: per_s(m.cycles),
+            peak_rss_kib,
+            host_insns_per_insn: None,
+            host_insns_per_syscall: None,
         }
     }
 }
@@ -236,9 +284,8 @@ fn stopped(what: &str, why: String) -> CliError {
 fn measure_machine<C: Cpu>(mut m: Machine<C>, budget: u64) -> Result<Measured, String> {
     let stop = StopWhen { on_sentinel: true, on_rfi: true, on_interruption: true, max_insns: budget };
     let (insns, cycles) = (m.cpu.instructions(), m.cpu.cycles());
-    let start = Instant::now();
-    let reason = m.run(&stop).map_err(|e| e.to_string())?;
-    let seconds = start.elapsed().as_secs_f64();
+    let (reason, seconds) = cpu_timed(|| m.run(&stop));
+    let reason = reason.map_err(|e| e.to_string())?;
     if reason != StopReason::Sentinel {
         return Err(format!("the loop did not return: {reason}"));
     }
@@ -322,9 +369,8 @@ where
 {
     let (insns, cycles) = counters(s);
     let mut skips = Skips { inner: s, skipped: 0 };
-    let start = Instant::now();
-    emu_core::scenario::run(&mut skips, w, &mut |_| {})?;
-    let seconds = start.elapsed().as_secs_f64();
+    let (ran, seconds) = cpu_timed(|| emu_core::scenario::run(&mut skips, w, &mut |_| {}));
+    ran?;
     let skipped = skips.skipped;
     let (insns_after, cycles_after) = counters(s);
     Ok(Measured { instructions: insns_after - insns, cycles: (cycles_after - cycles).saturating_sub(skipped), seconds })
@@ -360,31 +406,174 @@ pub struct BenchRequest {
     pub syscalls: u64,
     /// Run only the rows whose `core workload on|off` label contains this.
     pub only: Option<String>,
+    /// Run only the row whose label is exactly this (what the callgrind re-runs use).
+    pub row: Option<String>,
     /// Text table or JSON.
     pub format: ScenarioFormat,
     /// The most paths the scenario rows together may run (see [`super::limits`]).
     pub max_paths: u64,
+    /// Count host instructions per emulated instruction under callgrind.
+    pub callgrind: Option<CallgrindRuns>,
+}
+
+/// The lengths of the two callgrind re-runs of each row: N and 2N.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallgrindRuns {
+    /// Loop iterations N of the shorter run.
+    pub iterations: u64,
+    /// System calls N of the shorter run of a scenario row.
+    pub syscalls: u64,
+}
+
+/// How to re-run a row under callgrind: the valgrind and acctemu executables and the run
+/// lengths.
+#[derive(Debug, Clone)]
+pub struct Callgrind {
+    /// The valgrind executable.
+    pub valgrind: PathBuf,
+    /// The acctemu executable that re-runs the row (`acctemu bench --row LABEL`).
+    pub exe: PathBuf,
+    /// The run lengths.
+    pub runs: CallgrindRuns,
+    /// `--max-paths` of the re-runs.
+    pub max_paths: u64,
+}
+
+impl Callgrind {
+    /// The valgrind on `PATH` and this executable.
+    ///
+    /// # Errors
+    /// No valgrind installed; the running executable unknown.
+    pub fn find(runs: CallgrindRuns, max_paths: u64) -> Result<Callgrind, CliError> {
+        let valgrind = bench_host::find_valgrind().ok_or_else(|| {
+            CliError::Usage("bench --callgrind: valgrind is not installed (not on PATH; VALGRIND names another)".into())
+        })?;
+        let exe = std::env::current_exe()
+            .map_err(|e| CliError::Bench(format!("--callgrind: cannot find the acctemu executable: {e}")))?;
+        if runs.iterations == 0 || runs.syscalls == 0 {
+            return Err(CliError::Usage(
+                "bench: --callgrind-iterations and --callgrind-syscalls must be at least 1".into(),
+            ));
+        }
+        Ok(Callgrind { valgrind, exe, runs, max_paths })
+    }
+
+    /// Fills `row`'s host-instruction columns: the case re-run at N and 2N under callgrind.
+    ///
+    /// # Errors
+    /// A re-run that fails or whose output does not parse.
+    pub fn measure(&self, case: &Case, row: &mut Row) -> Result<(), CliError> {
+        let err = |e: String| bench_error(case.label(), format!("--callgrind: {e}"));
+        let (n, s) = (self.runs.iterations, self.runs.syscalls);
+        let short = self.count(case, n, s).map_err(err)?;
+        let long = self.count(case, n.saturating_mul(2), s.saturating_mul(2)).map_err(err)?;
+        row.host_insns_per_insn = Some(bench_host::per_unit((short.0, short.1), (long.0, long.1)).map_err(err)?);
+        if matches!(case.work, Work::Scenario(_)) {
+            row.host_insns_per_syscall =
+                Some(bench_host::per_unit((short.0, s), (long.0, s.saturating_mul(2))).map_err(err)?);
+        }
+        Ok(())
+    }
+
+    /// Host instructions of the measured run and the instructions it emulated, for one re-run.
+    fn count(&self, case: &Case, iterations: u64, syscalls: u64) -> Result<(u64, u64), String> {
+        let args: Vec<String> = [
+            "bench",
+            "--row",
+            &case.label(),
+            "--iterations",
+            &iterations.to_string(),
+            "--syscalls",
+            &syscalls.to_string(),
+            "--max-paths",
+            &self.max_paths.to_string(),
+            "--format",
+            "json",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        let (ir, stdout) = bench_host::callgrind(&self.valgrind, &self.exe, &args)?;
+        let doc: serde_json::Value =
+            serde_json::from_str(&stdout).map_err(|e| format!("the re-run's JSON does not parse: {e}"))?;
+        let insns = doc["rows"][0]["instructions"]
+            .as_u64()
+            .ok_or_else(|| format!("the re-run's JSON has no instruction count: {stdout}"))?;
+        Ok((ir, insns))
+    }
 }
 
 /// The table's header line.
 pub fn header() -> String {
     format!(
-        "{:<7} {:<34} {:<6} {:>13} {:>13} {:>8} {:>10} {:>11}",
-        "core", "workload", "timing", "instructions", "cycles", "host s", "M insns/s", "M cycles/s"
+        "{:<7} {:<34} {:<6} {:>13} {:>13} {:>8} {:>10} {:>11} {:>9} {:>8}",
+        "core",
+        "workload",
+        "timing",
+        "instructions",
+        "cycles",
+        "cpu s",
+        "M insns/s",
+        "M cycles/s",
+        "host/insn",
+        "peak MiB"
     )
+}
+
+fn opt_f1(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{v:.1}"))
+}
+
+fn mib(kib: Option<u64>) -> String {
+    kib.map_or_else(|| "-".to_string(), |k| format!("{:.1}", k as f64 / 1024.0))
 }
 
 /// A row as a line of the table.
 pub fn line(r: &Row) -> String {
     format!(
-        "{:<7} {:<34} {:<6} {:>13} {:>13} {:>8.3} {:>10.1} {:>11.1}",
-        r.core, r.workload, r.timing, r.instructions, r.cycles, r.host_seconds, r.m_insns_per_s, r.m_cycles_per_s
+        "{:<7} {:<34} {:<6} {:>13} {:>13} {:>8.3} {:>10.1} {:>11.1} {:>9} {:>8}",
+        r.core,
+        r.workload,
+        r.timing,
+        r.instructions,
+        r.cycles,
+        r.cpu_seconds,
+        r.m_insns_per_s,
+        r.m_cycles_per_s,
+        opt_f1(r.host_insns_per_insn),
+        mib(r.peak_rss_kib)
     )
 }
 
+/// The header of the per-system-call table of the scenario rows.
+pub fn per_call_header() -> String {
+    format!(
+        "{:<7} {:<34} {:<6} {:>10} {:>11} {:>11} {:>11} {:>11} {:>8}",
+        "core", "workload", "timing", "syscalls", "insns/call", "cycles/call", "cpu us/call", "host/call", "peak MiB"
+    )
+}
+
+/// A scenario row per system call (`None` for a loop row).
+pub fn per_call_line(r: &Row) -> Option<String> {
+    let calls = r.syscalls.filter(|&n| n > 0)?;
+    let per = |x: f64| x / calls as f64;
+    Some(format!(
+        "{:<7} {:<34} {:<6} {:>10} {:>11.1} {:>11.1} {:>11.3} {:>11} {:>8}",
+        r.core,
+        r.workload,
+        r.timing,
+        calls,
+        per(r.instructions as f64),
+        per(r.cycles as f64),
+        per(r.cpu_seconds * 1e6),
+        r.host_insns_per_syscall.map_or_else(|| "-".to_string(), |v| format!("{v:.0}")),
+        mib(r.peak_rss_kib)
+    ))
+}
+
 /// Runs `cases` one after the other. In text format the header and each row are written to
-/// `out` as soon as they are known; in JSON the whole document is written at the end. Write
-/// errors (a closed pipe) are ignored.
+/// `out` as soon as they are known, then the per-system-call table of the scenario rows; in
+/// JSON the whole document is written at the end. Write errors (a closed pipe) are ignored.
 ///
 /// # Errors
 /// The first case that fails.
@@ -395,21 +584,53 @@ pub fn run_cases(
     format: ScenarioFormat,
     out: &mut dyn std::io::Write,
 ) -> Result<Vec<Row>, CliError> {
+    run_cases_with(cases, iterations, syscalls, format, None, out)
+}
+
+/// [`run_cases`], each row also counted under callgrind when `callgrind` says how.
+///
+/// # Errors
+/// The first case that fails, or its callgrind re-runs.
+pub fn run_cases_with(
+    cases: &[Case],
+    iterations: u64,
+    syscalls: u64,
+    format: ScenarioFormat,
+    callgrind: Option<&Callgrind>,
+    out: &mut dyn std::io::Write,
+) -> Result<Vec<Row>, CliError> {
     let text = format == ScenarioFormat::Text;
     if text {
         let _ = writeln!(out, "{}", header());
     }
     let mut rows = Vec::with_capacity(cases.len());
     for case in cases {
-        let row = case.run(iterations, syscalls)?;
+        let mut row = case.run(iterations, syscalls)?;
+        if let Some(cg) = callgrind {
+            cg.measure(case, &mut row)?;
+        }
         if text {
             let _ = writeln!(out, "{}", line(&row));
             let _ = out.flush();
         }
         rows.push(row);
     }
-    if !text {
-        let doc = serde_json::json!({ "iterations": iterations, "syscalls": syscalls, "rows": rows });
+    if text {
+        let per_call: Vec<String> = rows.iter().filter_map(per_call_line).collect();
+        if !per_call.is_empty() {
+            let _ = writeln!(out, "\nper system call:\n{}", per_call_header());
+            for l in per_call {
+                let _ = writeln!(out, "{l}");
+            }
+        }
+    } else {
+        let mut doc = serde_json::json!({ "iterations": iterations, "syscalls": syscalls, "rows": rows });
+        if let Some(cg) = callgrind {
+            doc["callgrind"] = serde_json::json!({
+                "iterations": [cg.runs.iterations, cg.runs.iterations.saturating_mul(2)],
+                "syscalls": [cg.runs.syscalls, cg.runs.syscalls.saturating_mul(2)],
+            });
+        }
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).map_err(|e| CliError::Usage(e.to_string()))?);
     }
     Ok(rows)
@@ -418,12 +639,13 @@ pub fn run_cases(
 /// Runs the request, writing the table (or JSON) to `out`.
 ///
 /// # Errors
-/// `--only` matching no row; a case that fails.
+/// `--only` or `--row` matching no row; no valgrind for `--callgrind`; a case that fails.
 pub fn run(req: &BenchRequest, out: &mut dyn std::io::Write) -> Result<Vec<Row>, CliError> {
     let all = cases();
-    let wanted = |c: &Case| match &req.only {
-        Some(only) => c.label().contains(only.as_str()),
-        None => true,
+    let wanted = |c: &Case| {
+        let label = c.label();
+        req.only.as_ref().is_none_or(|only| label.contains(only.as_str()))
+            && req.row.as_ref().is_none_or(|row| &label == row)
     };
     let selected: Vec<Case> = all.iter().filter(|c| wanted(c)).copied().collect();
     if selected.is_empty() {
@@ -431,11 +653,21 @@ pub fn run(req: &BenchRequest, out: &mut dyn std::io::Write) -> Result<Vec<Row>,
         for c in &all {
             let _ = write!(known, "\n  {}", c.label());
         }
-        let only = req.only.as_deref().unwrap_or_default();
-        return Err(CliError::Usage(format!("--only {only:?} matches no row; the rows are:{known}")));
+        let (flag, value) = match (&req.row, &req.only) {
+            (Some(row), _) => ("--row", row.as_str()),
+            (None, only) => ("--only", only.as_deref().unwrap_or_default()),
+        };
+        return Err(CliError::Usage(format!("{flag} {value:?} matches no row; the rows are:{known}")));
     }
     check_scenarios(&selected, req.syscalls, req.max_paths)?;
-    run_cases(&selected, req.iterations, req.syscalls, req.format, out)
+    let callgrind = match req.callgrind {
+        Some(runs) => {
+            check_scenarios(&selected, runs.syscalls.saturating_mul(2), req.max_paths)?;
+            Some(Callgrind::find(runs, req.max_paths)?)
+        }
+        None => None,
+    };
+    run_cases_with(&selected, req.iterations, req.syscalls, req.format, callgrind.as_ref(), out)
 }
 
 /// Refuses `--syscalls` values whose scenario rows, together, would run more paths than

@@ -3,6 +3,7 @@
 pub mod asm;
 pub mod attribution;
 pub mod bench;
+pub mod bench_host; // CPU time, peak memory and callgrind counts of `bench` (issue 17, w5-bench)
 pub mod binary;
 pub mod catalogue;
 pub mod core;
