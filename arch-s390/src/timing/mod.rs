@@ -15,7 +15,9 @@
 //! The model's clock ([`S390Model::now`]) is the later of the in-order completion of everything
 //! issued so far and the current dispatch cycle: the timer instructions read the clock there.
 
+mod costs;
 mod deps;
+mod inflight;
 mod params;
 
 pub use deps::{deps, Deps, Regs};
@@ -127,6 +129,8 @@ const BRANCH: usize = 2;
 #[derive(Debug, Clone)]
 pub struct S390Model {
     params: S390Params,
+    /// `params`' cost of every class (issue 17).
+    costs: costs::Costs,
     /// Dispatch cycle of the current (last opened) group.
     group_cycle: u64,
     /// Micro-ops in the current group; `None` when the group is closed.
@@ -141,7 +145,7 @@ pub struct S390Model {
     /// In-order completion of everything issued.
     complete: u64,
     /// Completion cycles of the micro-ops in flight, oldest first.
-    inflight: VecDeque<u64>,
+    inflight: inflight::Inflight,
     summary: TimingSummary,
     /// Cycles charged per [`CAUSES`] entry, and whether it was ever charged (a zero charge
     /// still lists the cause in the summary).
@@ -155,6 +159,7 @@ impl S390Model {
     pub fn new(params: S390Params) -> S390Model {
         S390Model {
             units: Reservations::default(),
+            costs: costs::Costs::new(&params),
             params,
             group_cycle: 0,
             group_used: None,
@@ -163,7 +168,7 @@ impl S390Model {
             reg_ready: [0; 32],
             cc_ready: 0,
             complete: 0,
-            inflight: VecDeque::new(),
+            inflight: inflight::Inflight::default(),
             summary: TimingSummary::default(),
             stalls: [(false, 0); CAUSES.len()],
             timeline: None,
@@ -271,7 +276,7 @@ impl S390Model {
 
     /// Issues one instruction; returns the cycle it started executing.
     pub fn issue(&mut self, i: &IssueInfo) -> u64 {
-        let c = self.params.cost(i.class, i.ss_len, i.deps.storage);
+        let c = self.costs.cost(&self.params, i.class, i.ss_len, i.deps.storage);
         let uops = match c.grouping {
             Grouping::Normal | Grouping::EndGroup => 1,
             Grouping::Cracked => 2,
