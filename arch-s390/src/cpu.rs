@@ -293,25 +293,36 @@ impl Cpu for S390Cpu {
     type Error = ExecError;
 
     fn step(&mut self, mem: &mut Memory) -> Result<StepEvent, ExecError> {
-        let (timer, tod) = (self.cpu_timer(), self.tod());
-        // SPT sets the timer as of the current cycle, before this instruction issues.
-        let timer_origin = units_of(self.cycles(), self.freq_mhz());
         let (pc, decoder) = (self.state.psw_addr, &mut self.decoder);
         let insn = self.code.fetch_or_decode(pc, || decode_at(decoder, mem, pc))?;
         let (next, len) = (insn.next(), insn.len);
         let flow = if insn.privileged && self.state.problem_state() {
             Flow::Program(pgm::PRIVILEGED)
         } else {
+            // The clocks as of this instruction's issue: only the timer instructions read them,
+            // and each costs a 128-bit division.
+            let units = if insn.reads_clocks {
+                let cycles = match &self.model {
+                    Some(m) => m.now(),
+                    None => self.instructions + self.idle,
+                };
+                let freq = self.model.as_ref().map_or(self.config.freq_mhz, |m| m.params().freq_mhz);
+                units_of(cycles, freq)
+            } else {
+                0
+            };
+            let timer = self.state.cpu_timer_base.wrapping_sub(units);
+            let tod = self.state.tod_base.wrapping_add(units);
             let mut cx = Ctx::new(&mut self.state, mem, timer, tod);
             let flow = execute(insn, &mut cx).map_err(|t| ExecError::from_trap(t, insn))?;
             let (spt, ss_len) = (cx.set_cpu_timer, cx.ss_len);
+            // SPT sets the timer as of the current cycle, before this instruction issues.
             if let Some(v) = spt {
-                self.state.cpu_timer_base = v.wrapping_add(timer_origin);
+                self.state.cpu_timer_base = v.wrapping_add(units);
             }
-            let taken = matches!(flow, Flow::Jump(_));
-            let info = IssueInfo::of(insn, taken, ss_len);
             if let Some(m) = &mut self.model {
-                m.issue(&info);
+                let taken = matches!(flow, Flow::Jump(_));
+                m.issue(&IssueInfo::of(insn, taken, ss_len));
                 if m.timeline().is_some() {
                     m.label_last(insn.addr, insn.name.to_string());
                 }

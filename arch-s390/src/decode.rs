@@ -8,7 +8,7 @@ use capstone::arch::{ArchOperand, BuildsCapstone};
 use capstone::Capstone;
 
 use crate::optable::{lookup, Op, Shape, Slot, Spec};
-use crate::timing::Class;
+use crate::timing::{deps, Class, Deps};
 
 /// The longest s390x instruction.
 pub const MAX_INSN_LEN: usize = 6;
@@ -55,6 +55,11 @@ pub struct Insn {
     pub class: Class,
     /// The opcode table's operand shape (empty when unsupported).
     pub shape: Shape,
+    /// Registers and condition code read and written, worked out once at decode for the
+    /// timing model ([`crate::timing::deps`]).
+    pub deps: Deps,
+    /// A timer instruction (STPT, SPT, STCK(F), ECTG): the CPU reads the clocks for it.
+    pub reads_clocks: bool,
 }
 
 impl Insn {
@@ -157,6 +162,8 @@ impl S390Decoder {
             privileged: spec.is_some_and(|s| s.privileged),
             class: Class::Simple,
             shape: Shape::EMPTY,
+            deps: Deps::default(),
+            reads_clocks: false,
         };
         let (Some(spec), Some(cs)) = (spec, &self.cs) else { return insn };
         if n < usize::from(len) {
@@ -186,7 +193,9 @@ impl S390Decoder {
             insn.class = spec.class;
             insn.shape = spec.shape;
             insn.mask = crate::optable::mask_of(spec.op, &raw).unwrap_or(15);
+            insn.reads_clocks = matches!(spec.op, Op::Stpt | Op::Spt | Op::Stck | Op::Ectg);
         }
+        insn.deps = deps(&insn);
         insn
     }
 }

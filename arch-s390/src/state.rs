@@ -72,11 +72,13 @@ impl Default for S390State {
 
 impl S390State {
     /// Register `n` (0 for numbers past 15).
+    #[inline]
     pub fn reg(&self, n: u8) -> u64 {
         self.gpr.get(usize::from(n)).copied().unwrap_or(0)
     }
 
     /// Sets register `n` (ignored past 15).
+    #[inline]
     pub fn set_reg(&mut self, n: u8, v: u64) {
         if let Some(r) = self.gpr.get_mut(usize::from(n)) {
             *r = v;
@@ -84,17 +86,20 @@ impl S390State {
     }
 
     /// The low 32 bits of register `n`.
+    #[inline]
     pub fn reg32(&self, n: u8) -> u64 {
         self.reg(n) & 0xffff_ffff
     }
 
     /// Replaces the low 32 bits of register `n`, keeping the high half (32-bit operations).
+    #[inline]
     pub fn set_reg32(&mut self, n: u8, v: u64) {
         let old = self.reg(n);
         self.set_reg(n, (old & !0xffff_ffff) | (v & 0xffff_ffff));
     }
 
     /// Whether the CPU is in problem state.
+    #[inline]
     pub fn problem_state(&self) -> bool {
         self.psw_mask & psw::PROBLEM != 0
     }

@@ -73,6 +73,7 @@ impl Default for X86State {
 }
 
 /// All ones in the low `size` bytes.
+#[inline]
 pub fn mask(size: u8) -> u64 {
     match size {
         1 => 0xff,
@@ -84,11 +85,13 @@ pub fn mask(size: u8) -> u64 {
 
 impl X86State {
     /// Full 64-bit register `num` (0 for numbers past 15).
+    #[inline]
     pub fn reg(&self, num: u8) -> u64 {
         self.gpr.get(usize::from(num)).copied().unwrap_or(0)
     }
 
     /// Sets full register `num`.
+    #[inline]
     pub fn set_reg(&mut self, num: u8, v: u64) {
         if let Some(r) = self.gpr.get_mut(usize::from(num)) {
             *r = v;
@@ -96,6 +99,7 @@ impl X86State {
     }
 
     /// The value of a register operand, zero-extended.
+    #[inline]
     pub fn get(&self, g: Gpr) -> u64 {
         let full = self.reg(g.num);
         if g.high8 {
@@ -106,6 +110,7 @@ impl X86State {
     }
 
     /// Writes a register operand: 32-bit writes zero the upper half, 8/16-bit ones merge.
+    #[inline]
     pub fn set(&mut self, g: Gpr, v: u64) {
         let old = self.reg(g.num);
         let new = match (g.size, g.high8) {
@@ -119,11 +124,13 @@ impl X86State {
     }
 
     /// Whether flag bit(s) `f` are set.
+    #[inline]
     pub fn flag(&self, f: u64) -> bool {
         self.rflags & f != 0
     }
 
     /// Replaces the flags in `which` by those in `values`.
+    #[inline]
     pub fn set_flags(&mut self, which: u64, values: u64) {
         self.rflags = (self.rflags & !which) | (values & which) | flags::RESERVED1;
     }

@@ -6,15 +6,20 @@
 //! stack or a whole per-CPU area cheaply. A region's page table is one `Vec` slot per
 //! page, which is why a single region is limited to [`MAX_REGION_SIZE`].
 //!
-//! The common access (naturally inside one page of one region) is a cached region
-//! lookup plus one slice copy; accesses that straddle pages or adjacent regions take a
-//! chunked slow path. Neither path allocates, except the once-per-page allocation on the
-//! first write to a page.
+//! The typed accesses (`read_u8` .. `write_u64`, `read_sized`, `write_sized`) take a fast
+//! path ([`typed`]) when the access lies inside one page of the region the previous access
+//! touched: a bounds and permission check against that region, then one fixed-size copy out
+//! of (or into) the page, converted in the memory's byte order. Anything else (another
+//! region, a page or region boundary, a fault) falls back to the general byte path: a region
+//! lookup (which moves the hint), then a chunked copy. Neither path allocates, except the
+//! once-per-page allocation on the first write to a page. Faults come from the byte path
+//! only, so they are the same whichever path an access started on.
 
 use std::fmt;
 
 mod fault;
 mod perms;
+mod typed;
 
 pub use fault::{FaultKind, MemError, MemFault, PcFault};
 pub use perms::{Access, Perms};
@@ -364,107 +369,6 @@ impl Memory {
     /// A [`MemFault`] if any byte is unmapped; nothing is written then.
     pub fn load(&mut self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
         self.write_with(addr, data, None)
-    }
-
-    /// Read an unsigned value of `size` bytes (at most 8; larger sizes read 8) in the
-    /// memory's byte order.
-    ///
-    /// # Errors
-    /// A [`MemFault`] as for [`Memory::read_bytes`].
-    pub fn read_sized(&self, addr: u64, size: usize) -> Result<u64, MemFault> {
-        let mut buf = [0u8; 8];
-        let n = size.min(8);
-        let slot = buf.get_mut(..n).unwrap_or_default();
-        self.read_bytes(addr, slot)?;
-        Ok(self.decode(&buf, n))
-    }
-
-    /// Write the low `size` bytes (at most 8; larger sizes write 8) of `value` in the memory's
-    /// byte order.
-    ///
-    /// # Errors
-    /// A [`MemFault`] as for [`Memory::write_bytes`].
-    pub fn write_sized(&mut self, addr: u64, size: usize, value: u64) -> Result<(), MemFault> {
-        let n = size.min(8);
-        let (buf, start) = match self.endian {
-            Endian::Little => (value.to_le_bytes(), 0),
-            Endian::Big => (value.to_be_bytes(), 8 - n),
-        };
-        let slice = buf.get(start..start + n).unwrap_or_default();
-        self.write_bytes(addr, slice)
-    }
-
-    /// The value of the first `n` bytes of `buf` (the rest are zero) in the memory's byte order.
-    fn decode(&self, buf: &[u8; 8], n: usize) -> u64 {
-        match self.endian {
-            Endian::Little => u64::from_le_bytes(*buf),
-            // The value's bytes lead, so it sits in the top `n` bytes of the big-endian word.
-            Endian::Big => u64::from_be_bytes(*buf).checked_shr(8 * (8 - n.min(8)) as u32).unwrap_or(0),
-        }
-    }
-
-    /// Read one byte.
-    ///
-    /// # Errors
-    /// A [`MemFault`] if the byte is unmapped or unreadable.
-    pub fn read_u8(&self, addr: u64) -> Result<u8, MemFault> {
-        Ok(self.read_sized(addr, 1)? as u8)
-    }
-
-    /// Read a 2-byte value in the memory's byte order.
-    ///
-    /// # Errors
-    /// A [`MemFault`] if a byte is unmapped or unreadable.
-    pub fn read_u16(&self, addr: u64) -> Result<u16, MemFault> {
-        Ok(self.read_sized(addr, 2)? as u16)
-    }
-
-    /// Read a 4-byte value in the memory's byte order.
-    ///
-    /// # Errors
-    /// A [`MemFault`] if a byte is unmapped or unreadable.
-    pub fn read_u32(&self, addr: u64) -> Result<u32, MemFault> {
-        Ok(self.read_sized(addr, 4)? as u32)
-    }
-
-    /// Read an 8-byte value in the memory's byte order.
-    ///
-    /// # Errors
-    /// A [`MemFault`] if a byte is unmapped or unreadable.
-    pub fn read_u64(&self, addr: u64) -> Result<u64, MemFault> {
-        self.read_sized(addr, 8)
-    }
-
-    /// Write one byte.
-    ///
-    /// # Errors
-    /// A [`MemFault`] if the byte is unmapped or read-only.
-    pub fn write_u8(&mut self, addr: u64, value: u8) -> Result<(), MemFault> {
-        self.write_sized(addr, 1, value.into())
-    }
-
-    /// Write a 2-byte value in the memory's byte order.
-    ///
-    /// # Errors
-    /// A [`MemFault`] if a byte is unmapped or read-only.
-    pub fn write_u16(&mut self, addr: u64, value: u16) -> Result<(), MemFault> {
-        self.write_sized(addr, 2, value.into())
-    }
-
-    /// Write a 4-byte value in the memory's byte order.
-    ///
-    /// # Errors
-    /// A [`MemFault`] if a byte is unmapped or read-only.
-    pub fn write_u32(&mut self, addr: u64, value: u32) -> Result<(), MemFault> {
-        self.write_sized(addr, 4, value.into())
-    }
-
-    /// Write an 8-byte value in the memory's byte order.
-    ///
-    /// # Errors
-    /// A [`MemFault`] if a byte is unmapped or read-only.
-    pub fn write_u64(&mut self, addr: u64, value: u64) -> Result<(), MemFault> {
-        self.write_sized(addr, 8, value)
     }
 }
 

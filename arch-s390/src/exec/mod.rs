@@ -80,6 +80,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The effective address of a storage operand (64-bit addressing).
+    #[inline]
     pub fn ea(&self, m: MemRef) -> u64 {
         let b = m.base.map_or(0, |r| self.st.reg(r));
         let x = m.index.map_or(0, |r| self.st.reg(r));
@@ -87,16 +88,19 @@ impl<'a> Ctx<'a> {
     }
 
     /// Reads `w` bytes big-endian.
+    #[inline]
     pub fn read(&self, addr: u64, w: u8) -> Result<u64, Trap> {
         Ok(self.mem.read_sized(addr, usize::from(w))?)
     }
 
     /// Writes the low `w` bytes of `v` big-endian.
+    #[inline]
     pub fn write(&mut self, addr: u64, w: u8, v: u64) -> Result<(), Trap> {
         Ok(self.mem.write_sized(addr, usize::from(w), v & mask(w))?)
     }
 
     /// The second operand per the shape (storage, register or immediate), raw (not extended).
+    #[inline]
     pub fn second(&self, i: &Insn, w: u8) -> Result<u64, Trap> {
         match i.shape.second {
             Second::Mem => self.read(self.ea(i.m(0)), w),
@@ -107,12 +111,14 @@ impl<'a> Ctx<'a> {
     }
 
     /// Whether condition mask `m` selects the current CC.
+    #[inline]
     pub fn cond(&self, m: u8) -> bool {
         (m >> (3 - (self.st.cc & 3))) & 1 != 0
     }
 }
 
 /// All ones in the low `w` bytes.
+#[inline]
 pub fn mask(w: u8) -> u64 {
     match w {
         1 => 0xff,
@@ -123,6 +129,7 @@ pub fn mask(w: u8) -> u64 {
 }
 
 /// `v`'s low `w` bytes, sign- or zero-extended to 64 bits.
+#[inline]
 pub fn ext(v: u64, w: u8, sx: bool) -> u64 {
     let v = v & mask(w);
     if !sx || w >= 8 {
@@ -134,6 +141,7 @@ pub fn ext(v: u64, w: u8, sx: bool) -> u64 {
 }
 
 /// Bytes of an operation width (`g`: 64-bit).
+#[inline]
 pub fn width(g: bool) -> u8 {
     if g {
         8
@@ -143,6 +151,7 @@ pub fn width(g: bool) -> u8 {
 }
 
 /// CC of a signed result at width `w`: 0 zero, 1 negative, 2 positive.
+#[inline]
 pub fn cc_signed(v: u64, w: u8) -> u8 {
     let s = ext(v, w, true) as i64;
     match s.cmp(&0) {
@@ -153,6 +162,7 @@ pub fn cc_signed(v: u64, w: u8) -> u8 {
 }
 
 /// CC of a comparison: 0 equal, 1 first low, 2 first high.
+#[inline]
 pub fn cc_cmp<T: Ord>(a: T, b: T) -> u8 {
     match a.cmp(&b) {
         std::cmp::Ordering::Equal => 0,
@@ -162,6 +172,7 @@ pub fn cc_cmp<T: Ord>(a: T, b: T) -> u8 {
 }
 
 /// Writes an operation result to r1: all 64 bits, or the low half for 32-bit operations.
+#[inline]
 pub fn put(st: &mut S390State, r: u8, g: bool, v: u64) {
     if g {
         st.set_reg(r, v);

@@ -15,13 +15,15 @@
 //! The model's clock ([`S390Model::now`]) is the later of the in-order completion of everything
 //! issued so far and the current dispatch cycle: the timer instructions read the clock there.
 
+mod costs;
 mod deps;
+mod inflight;
 mod params;
 
 pub use deps::{deps, Deps, Regs};
 pub use params::{Class, Cost, Grouping, S390Params, TimerKind, Unit, PRESETS};
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
 
@@ -44,15 +46,20 @@ impl IssueInfo {
     /// The issue information of `insn` as executed (`taken`: it jumped; `ss_len`: the bytes an
     /// SS instruction processed).
     pub fn of(insn: &Insn, taken: bool, ss_len: u64) -> IssueInfo {
-        IssueInfo { class: insn.class, taken, ss_len, deps: deps(insn) }
+        IssueInfo { class: insn.class, taken, ss_len, deps: insn.deps }
     }
 }
 
 /// Units in use per cycle, by kind (FXU, LSU, branch, millicode): an instruction that waits
 /// for its operands does not hold a unit while it waits, so a younger one can use it earlier.
+///
+/// Cycles are kept densely from `base` on (a cycle past the end holds nothing): every query
+/// is at or after the open group's cycle, which never moves back, so the cycles before it are
+/// dropped as the group moves on and the lookups are an index, not a tree search.
 #[derive(Debug, Clone, Default)]
 struct Reservations {
-    used: BTreeMap<u64, [u64; 4]>,
+    base: u64,
+    used: VecDeque<[u64; 4]>,
 }
 
 fn kind(u: Unit) -> usize {
@@ -65,23 +72,35 @@ fn kind(u: Unit) -> usize {
 }
 
 impl Reservations {
-    fn free(&self, cycle: u64, u: Unit, cap: u64) -> bool {
-        self.used.get(&cycle).and_then(|c| c.get(kind(u))).is_none_or(|n| *n < cap)
+    fn used_at(&self, cycle: u64, k: usize) -> u64 {
+        let Some(at) = cycle.checked_sub(self.base).and_then(|d| usize::try_from(d).ok()) else { return 0 };
+        self.used.get(at).and_then(|c| c.get(k)).copied().unwrap_or(0)
     }
 
-    /// The first cycle at or after `from` when every unit of `units` is free for its cycles.
-    fn earliest(&self, from: u64, units: &[(Unit, u64, u64)]) -> u64 {
+    /// The first cycle at or after `from` when every unit of `units` (kind index, cycles held,
+    /// capacity) is free for its cycles.
+    fn earliest(&self, from: u64, units: &[(usize, u64, u64)]) -> u64 {
         let mut s = from;
         // Each failed probe moves past one cycle some reservation holds, so this ends.
-        while !units.iter().all(|&(u, busy, cap)| (s..s.saturating_add(busy)).all(|c| self.free(c, u, cap))) {
+        while !units.iter().all(|&(k, busy, cap)| (s..s.saturating_add(busy)).all(|c| self.used_at(c, k) < cap)) {
             s = s.saturating_add(1);
         }
         s
     }
 
-    fn hold(&mut self, start: u64, u: Unit, busy: u64) {
+    fn hold(&mut self, start: u64, k: usize, busy: u64) {
+        // `forget_before` keeps `base` at or before the open group, so this never runs; it
+        // keeps an out-of-order reservation from being lost if it ever did.
+        while start < self.base {
+            self.used.push_front([0; 4]);
+            self.base -= 1;
+        }
         for c in start..start.saturating_add(busy) {
-            if let Some(n) = self.used.entry(c).or_insert([0; 4]).get_mut(kind(u)) {
+            let Some(at) = c.checked_sub(self.base).and_then(|d| usize::try_from(d).ok()) else { continue };
+            if self.used.len() <= at {
+                self.used.resize(at + 1, [0; 4]);
+            }
+            if let Some(n) = self.used.get_mut(at).and_then(|u| u.get_mut(k)) {
                 *n += 1;
             }
         }
@@ -89,14 +108,29 @@ impl Reservations {
 
     /// Forgets the cycles before `cycle` (nothing can issue there any more).
     fn forget_before(&mut self, cycle: u64) {
-        self.used = self.used.split_off(&cycle);
+        while self.base < cycle && self.used.pop_front().is_some() {
+            self.base += 1;
+        }
+        if self.used.is_empty() {
+            self.base = self.base.max(cycle);
+        }
     }
 }
+
+/// Stall causes the model charges, counted per kind and turned into the summary's text keys
+/// only when a summary is built.
+const CAUSES: [StallCause; 3] =
+    [StallCause::Split("serialisation drain"), StallCause::Split("serialisation refill"), StallCause::Branch];
+const DRAIN: usize = 0;
+const REFILL: usize = 1;
+const BRANCH: usize = 2;
 
 /// The model's clock, pipeline state and counters.
 #[derive(Debug, Clone)]
 pub struct S390Model {
     params: S390Params,
+    /// `params`' cost of every class (issue 17).
+    costs: costs::Costs,
     /// Dispatch cycle of the current (last opened) group.
     group_cycle: u64,
     /// Micro-ops in the current group; `None` when the group is closed.
@@ -111,8 +145,11 @@ pub struct S390Model {
     /// In-order completion of everything issued.
     complete: u64,
     /// Completion cycles of the micro-ops in flight, oldest first.
-    inflight: VecDeque<u64>,
+    inflight: inflight::Inflight,
     summary: TimingSummary,
+    /// Cycles charged per [`CAUSES`] entry, and whether it was ever charged (a zero charge
+    /// still lists the cause in the summary).
+    stalls: [(bool, u64); CAUSES.len()],
     /// The dispatch groups, when asked for (issue 16: `run --timeline`).
     timeline: Option<Timeline>,
 }
@@ -122,6 +159,7 @@ impl S390Model {
     pub fn new(params: S390Params) -> S390Model {
         S390Model {
             units: Reservations::default(),
+            costs: costs::Costs::new(&params),
             params,
             group_cycle: 0,
             group_used: None,
@@ -130,8 +168,9 @@ impl S390Model {
             reg_ready: [0; 32],
             cc_ready: 0,
             complete: 0,
-            inflight: VecDeque::new(),
+            inflight: inflight::Inflight::default(),
             summary: TimingSummary::default(),
+            stalls: [(false, 0); CAUSES.len()],
             timeline: None,
         }
     }
@@ -215,11 +254,14 @@ impl S390Model {
 
     /// The latest cycle any register in `set` becomes ready.
     fn ready(&self, set: Regs) -> u64 {
-        (0..32usize)
-            .filter(|r| set & (1 << r) != 0)
-            .map(|r| self.reg_ready.get(r).copied().unwrap_or(0))
-            .max()
-            .unwrap_or(0)
+        let mut left = set;
+        let mut latest = 0;
+        while left != 0 {
+            let r = left.trailing_zeros() as usize;
+            latest = latest.max(self.reg_ready.get(r).copied().unwrap_or(0));
+            left &= left - 1;
+        }
+        latest
     }
 
     fn capacity(&self, u: Unit) -> u64 {
@@ -234,7 +276,7 @@ impl S390Model {
 
     /// Issues one instruction; returns the cycle it started executing.
     pub fn issue(&mut self, i: &IssueInfo) -> u64 {
-        let c = self.params.cost(i.class, i.ss_len, i.deps.storage);
+        let c = self.costs.cost(&self.params, i.class, i.ss_len, i.deps.storage);
         let uops = match c.grouping {
             Grouping::Normal | Grouping::EndGroup => 1,
             Grouping::Cracked => 2,
@@ -255,7 +297,7 @@ impl S390Model {
             g.slots.push(SlotRef { addr: 0, slot: 0, text: String::new(), nop: false });
         }
         if c.serialising && d > before {
-            self.stall(StallCause::Split("serialisation drain"), d - before);
+            self.stall(DRAIN, d - before);
         }
 
         // The register operand of a storage-operand operation is read after the address
@@ -265,22 +307,27 @@ impl S390Model {
         if i.deps.reads_cc {
             start = start.max(self.cc_ready);
         }
-        let needs: Vec<(Unit, u64, u64)> =
-            c.units.iter().filter(|(_, busy)| *busy > 0).map(|&(u, busy)| (u, busy, self.capacity(u))).collect();
-        start = self.units.earliest(start, &needs);
-        for &(u, busy, _) in &needs {
-            self.units.hold(start, u, busy);
+        let mut needs = [(0, 0, 0); 2];
+        let mut n = 0;
+        for &(u, busy) in c.units.iter().filter(|(_, busy)| *busy > 0) {
+            if let Some(slot) = needs.get_mut(n) {
+                *slot = (kind(u), busy, self.capacity(u));
+                n += 1;
+            }
         }
-        if self.units.used.len() > 4096 {
-            self.units.forget_before(self.group_cycle);
+        let needs = needs.get(..n).unwrap_or_default();
+        self.units.forget_before(self.group_cycle);
+        start = self.units.earliest(start, needs);
+        for &(k, busy, _) in needs {
+            self.units.hold(start, k, busy);
         }
         let finish = start.saturating_add(c.latency);
-        for r in 0..32usize {
-            if i.deps.writes & (1 << r) != 0 {
-                if let Some(slot) = self.reg_ready.get_mut(r) {
-                    *slot = finish;
-                }
+        let mut writes = i.deps.writes;
+        while writes != 0 {
+            if let Some(slot) = self.reg_ready.get_mut(writes.trailing_zeros() as usize) {
+                *slot = finish;
             }
+            writes &= writes - 1;
         }
         if i.deps.writes_cc {
             self.cc_ready = finish;
@@ -292,13 +339,13 @@ impl S390Model {
         if c.serialising {
             self.group_used = None;
             self.fetch_ready = self.complete.saturating_add(self.params.serial_refill);
-            self.stall(StallCause::Split("serialisation refill"), self.params.serial_refill);
+            self.stall(REFILL, self.params.serial_refill);
         }
         if i.taken && matches!(i.class, Class::Branch | Class::BranchCount | Class::Call) {
             self.group_used = None;
             if self.params.taken > 0 {
                 self.fetch_ready = self.fetch_ready.max(d.saturating_add(1 + self.params.taken));
-                self.stall(StallCause::Branch, self.params.taken);
+                self.stall(BRANCH, self.params.taken);
             }
         }
         self.summary.instructions += 1;
@@ -307,7 +354,13 @@ impl S390Model {
 
     /// Totals so far.
     pub fn summary(&self) -> TimingSummary {
-        TimingSummary { cycles: self.now(), ..self.summary.clone() }
+        let mut s = TimingSummary { cycles: self.now(), ..self.summary.clone() };
+        for (cause, &(charged, cycles)) in CAUSES.iter().zip(&self.stalls) {
+            if charged {
+                s.add_stall(cause, cycles);
+            }
+        }
+        s
     }
 
     /// See [`S390Params::explain_model`].
@@ -318,11 +371,14 @@ impl S390Model {
     // timeline (issue 16)
 
     /// Counts `cycles` lost to `cause`, and notes it on the open group when recording.
-    fn stall(&mut self, cause: StallCause, cycles: u64) {
-        self.summary.add_stall(&cause, cycles);
+    fn stall(&mut self, cause: usize, cycles: u64) {
+        if let Some((charged, total)) = self.stalls.get_mut(cause) {
+            *charged = true;
+            *total += cycles;
+        }
         if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
-            if cycles > 0 {
-                g.waited.push((cause, cycles));
+            if let Some(c) = CAUSES.get(cause).filter(|_| cycles > 0) {
+                g.waited.push((c.clone(), cycles));
             }
         }
     }

@@ -74,10 +74,38 @@ fn cmpxchg(i: &Insn, cx: &mut Ctx<'_>) -> Result<(), Trap> {
 /// add, adc, sub, sbb, and, or, xor, cmp, test.
 pub fn binary(i: &Insn, cx: &mut Ctx<'_>) -> Result<Flow, Trap> {
     let [dst, src, _] = &i.ops;
+    // The register forms (most of any path) skip the operand plumbing: they read and write
+    // exactly what `Ctx::read`/`Ctx::write` would, and cannot fault.
+    if let Operand::Reg(d) = dst {
+        let b = match src {
+            Operand::Reg(g) => Some(cx.st.get(*g) & mask(i.size)),
+            Operand::Imm(v) => Some(*v as u64 & mask(i.size)),
+            _ => None,
+        };
+        if let Some(b) = b {
+            let a = cx.st.get(*d) & mask(i.size);
+            let (res, f) = binary_op(i, a, b, cx.st.flag(CF))?;
+            if !matches!(i.op, Op::Cmp | Op::Test) {
+                cx.st.set(*d, res & mask(i.size));
+            }
+            cx.st.set_flags(STATUS, f);
+            return Ok(Flow::Next);
+        }
+    }
     let a = cx.read(dst, i.size)?;
     let b = cx.read(src, i.size)?;
-    let cf = cx.st.flag(CF);
-    let (res, f) = match i.op {
+    let (res, f) = binary_op(i, a, b, cx.st.flag(CF))?;
+    if !matches!(i.op, Op::Cmp | Op::Test) {
+        cx.write(dst, i.size, res)?;
+    }
+    cx.st.set_flags(STATUS, f);
+    Ok(Flow::Next)
+}
+
+/// The result and status flags of a two-operand ALU operation on `a` and `b`.
+#[inline]
+fn binary_op(i: &Insn, a: u64, b: u64, cf: bool) -> Result<(u64, u64), Trap> {
+    Ok(match i.op {
         Op::Add => add(a, b, false, i.size),
         Op::Adc => add(a, b, cf, i.size),
         Op::Sub | Op::Cmp => sub(a, b, false, i.size),
@@ -86,12 +114,7 @@ pub fn binary(i: &Insn, cx: &mut Ctx<'_>) -> Result<Flow, Trap> {
         Op::Or => (a | b, logic(a | b, i.size)),
         Op::Xor => (a ^ b, logic(a ^ b, i.size)),
         _ => return Err(Trap::Unsupported),
-    };
-    if !matches!(i.op, Op::Cmp | Op::Test) {
-        cx.write(dst, i.size, res)?;
-    }
-    cx.st.set_flags(STATUS, f);
-    Ok(Flow::Next)
+    })
 }
 
 /// inc, dec, neg, not and the carry-flag instructions.
@@ -102,9 +125,16 @@ pub fn unary(i: &Insn, cx: &mut Ctx<'_>) -> Result<Flow, Trap> {
         Op::Stc => cx.st.set_flags(CF, CF),
         Op::Cmc => cx.st.rflags ^= CF,
         Op::Inc | Op::Dec => {
-            let a = cx.read(dst, i.size)?;
+            // A register operand reads and writes as `Ctx::read`/`Ctx::write` would.
+            let a = match dst {
+                Operand::Reg(g) => cx.st.get(*g) & mask(i.size),
+                _ => cx.read(dst, i.size)?,
+            };
             let (res, f) = if i.op == Op::Inc { add(a, 1, false, i.size) } else { sub(a, 1, false, i.size) };
-            cx.write(dst, i.size, res)?;
+            match dst {
+                Operand::Reg(g) => cx.st.set(*g, res & mask(i.size)),
+                _ => cx.write(dst, i.size, res)?,
+            }
             cx.st.set_flags(OF | SF | ZF | AF | PF, f);
         }
         Op::Neg => {

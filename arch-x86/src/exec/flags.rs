@@ -4,11 +4,13 @@ use crate::state::flags::{AF, CF, OF, PF, SF, ZF};
 use crate::state::mask;
 
 /// The sign bit of a `size`-byte value.
+#[inline]
 pub fn sign_bit(size: u8) -> u64 {
     1u64 << (u32::from(size) * 8 - 1)
 }
 
 /// ZF, SF and PF of a `size`-byte result.
+#[inline]
 pub fn szp(res: u64, size: u8) -> u64 {
     let res = res & mask(size);
     let mut f = 0;
@@ -25,6 +27,7 @@ pub fn szp(res: u64, size: u8) -> u64 {
 }
 
 /// `a + b + carry` in `size` bytes: the result and all six status flags.
+#[inline]
 pub fn add(a: u64, b: u64, carry: bool, size: u8) -> (u64, u64) {
     let m = mask(size);
     let (a, b) = (a & m, b & m);
@@ -44,6 +47,7 @@ pub fn add(a: u64, b: u64, carry: bool, size: u8) -> (u64, u64) {
 }
 
 /// `a - b - borrow` in `size` bytes: the result and all six status flags.
+#[inline]
 pub fn sub(a: u64, b: u64, borrow: bool, size: u8) -> (u64, u64) {
     let m = mask(size);
     let (a, b) = (a & m, b & m);
@@ -62,11 +66,13 @@ pub fn sub(a: u64, b: u64, borrow: bool, size: u8) -> (u64, u64) {
 }
 
 /// Flags of and/or/xor/test: CF = OF = 0; AF is undefined and cleared, as the host does.
+#[inline]
 pub fn logic(res: u64, size: u8) -> u64 {
     szp(res, size)
 }
 
 /// Sign-extends the low `size` bytes of `v`.
+#[inline]
 pub fn sext(v: u64, size: u8) -> i64 {
     let shift = 64 - u32::from(size) * 8;
     ((v << shift) as i64) >> shift

@@ -64,6 +64,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Effective address of `m` (segment base included unless `lea`).
+    #[inline]
     pub fn ea(&self, m: &MemRef, with_seg: bool) -> u64 {
         let mut a = m.disp as u64;
         if let Some(b) = m.base {
@@ -83,18 +84,21 @@ impl<'a> Ctx<'a> {
     }
 
     /// Reads `size` bytes at `addr`.
+    #[inline]
     pub fn load(&mut self, addr: u64, size: u8) -> Result<u64, Trap> {
         self.load.get_or_insert((addr, size));
         Ok(self.mem.read_sized(addr, usize::from(size))?)
     }
 
     /// Writes `size` bytes at `addr`.
+    #[inline]
     pub fn store(&mut self, addr: u64, size: u8, v: u64) -> Result<(), Trap> {
         self.store.get_or_insert((addr, size));
         Ok(self.mem.write_sized(addr, usize::from(size), v)?)
     }
 
     /// Reads operand `o` as `size` bytes, zero-extended (immediates are masked).
+    #[inline]
     pub fn read(&mut self, o: &Operand, size: u8) -> Result<u64, Trap> {
         match o {
             Operand::Reg(g) => Ok(self.st.get(*g) & mask(size)),
@@ -108,6 +112,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Writes operand `o` with the low `size` bytes of `v`.
+    #[inline]
     pub fn write(&mut self, o: &Operand, size: u8, v: u64) -> Result<(), Trap> {
         match o {
             Operand::Reg(g) => {
@@ -123,6 +128,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Pushes a `size`-byte value.
+    #[inline]
     pub fn push(&mut self, size: u8, v: u64) -> Result<(), Trap> {
         let sp = self.st.reg(4).wrapping_sub(u64::from(size));
         self.store(sp, size, v)?;
@@ -131,6 +137,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Pops a `size`-byte value.
+    #[inline]
     pub fn pop(&mut self, size: u8) -> Result<u64, Trap> {
         let sp = self.st.reg(4);
         let v = self.load(sp, size)?;

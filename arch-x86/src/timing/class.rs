@@ -163,6 +163,7 @@ impl Microcode {
 
 impl TimingClass {
     /// The serialisation an instruction of this class waits for before it executes.
+    #[inline]
     pub fn serialises(self) -> Option<Serialise> {
         match self {
             TimingClass::Lfence => Some(Serialise::Lfence),

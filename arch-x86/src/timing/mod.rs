@@ -62,6 +62,7 @@
 mod class;
 mod params;
 mod pipes;
+mod plan;
 mod stores;
 
 #[cfg(test)]
@@ -98,6 +99,7 @@ const FLAGS: usize = 16;
 
 impl XReg {
     /// Scoreboard slot; `None` for a GPR number above 15.
+    #[inline]
     fn index(self) -> Option<usize> {
         match self {
             XReg::Gpr(n) if n < 16 => Some(usize::from(n)),
@@ -246,6 +248,8 @@ impl Cause {
 #[derive(Debug, Clone)]
 pub struct X86Model {
     params: X86Params,
+    /// Per-class rules resolved against `params` (issue 17).
+    plans: plan::Plans,
     /// Ready cycle per GPR, then the flags.
     ready: [u64; 17],
     /// Cycle of the open dispatch group and how many dispatched in it.
@@ -284,8 +288,9 @@ impl X86Model {
     /// A model at cycle 0 with every register ready.
     pub fn new(params: X86Params) -> X86Model {
         let rob = vec![0; usize::try_from(params.rob_size.max(1)).unwrap_or(1)];
-        X86Model {
+        let mut model = X86Model {
             params,
+            plans: plan::EMPTY,
             ready: [0; 17],
             fe_cycle: 0,
             fe_used: 0,
@@ -308,7 +313,9 @@ impl X86Model {
             groups: 0,
             stalls: [0; CAUSES],
             timeline: None,
-        }
+        };
+        model.plans = plan::plans(&model);
+        model
     }
 
     /// The figures in use.
@@ -335,9 +342,9 @@ impl X86Model {
         if i.class == T::Nop {
             self.nops += 1;
         }
-        let stack_engine =
-            matches!(i.class, T::Push | T::Pop | T::Call | T::CallIndirect | T::Ret | T::Pushf | T::Popf);
-        let serialising = i.class.serialises();
+        // `slot` maps every class into the table (plan.rs tests it), so this cannot panic.
+        let plan = self.plans[plan::slot(i.class)];
+        let (stack_engine, serialising) = (plan.stack_engine, plan.serialising);
         let dispatch = self.dispatch(i.addr);
 
         // Execution: sources, serialisation, memory ordering, then a pipe.
@@ -371,7 +378,7 @@ impl X86Model {
         }
         // The microcode sequencer (issue 15): one rdtsc/pushf/popf at a time, none before an
         // earlier locked RMW completed ([CAL-GC] pushf_popf_lock, rdtsc_lock).
-        let sequenced = self.sequenced(i.class);
+        let sequenced = plan.sequenced;
         if let Some((kind, busy)) = sequenced {
             if self.mem_floor > start {
                 start = self.mem_floor;
@@ -390,8 +397,7 @@ impl X86Model {
         } else {
             0
         };
-        if let Some(group) = pipe_group(i.class) {
-            let count = self.pipe_count(group);
+        if let Some((group, count)) = plan.pipe {
             if let Some(p) = self.pipes.get_mut(group as usize) {
                 start = p.reserve(start, count);
             }
@@ -400,7 +406,10 @@ impl X86Model {
         // Results. A pure load's address registers are its sources, so its access starts at
         // `start`; any other class's memory operand is assumed to have its address ready at
         // dispatch (IssueInfo does not split address from data sources).
-        let lat = self.latency(i.class);
+        let lat = match plan.latency {
+            Some(lat) => lat,
+            None => self.latency(i.class),
+        };
         let mut value = start + lat;
         let mut mem_wait = 0;
         if let Some((addr, size)) = i.load.filter(|_| !matches!(i.class, T::Ret | T::LockedRmw)) {
@@ -589,6 +598,7 @@ impl X86Model {
     }
 
     /// For a sequencer instruction: its stall kind and how long it keeps the sequencer.
+    #[inline]
     fn sequenced(&self, class: TimingClass) -> Option<(Microcode, u64)> {
         let p = &self.params;
         match class {
@@ -599,10 +609,12 @@ impl X86Model {
         }
     }
 
+    #[inline]
     fn rob_slot(&self) -> usize {
         self.rob_pos
     }
 
+    #[inline]
     fn pipe_count(&self, g: Group) -> u64 {
         let p = &self.params;
         match g {
@@ -616,6 +628,7 @@ impl X86Model {
     }
 
     /// Register result latency of a class (loads add theirs on top in `issue`).
+    #[inline]
     fn latency(&self, class: TimingClass) -> u64 {
         use TimingClass as T;
         let p = &self.params;
@@ -661,6 +674,7 @@ impl X86Model {
     }
 
     /// Counts `cycles` lost to `cause` and notes it on the open group when recording.
+    #[inline]
     fn charge(&mut self, cause: Cause, cycles: u64) {
         if cycles == 0 {
             return;

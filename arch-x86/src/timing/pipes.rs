@@ -20,6 +20,7 @@ impl Pipes {
 
     /// Takes one of `count` pipes in the first cycle at or after `from` that has one free, looking
     /// at most `WINDOW` cycles ahead; returns that cycle. `count` 0 means unlimited.
+    #[inline]
     pub(crate) fn reserve(&mut self, from: u64, count: u64) -> u64 {
         if count == 0 {
             return from;

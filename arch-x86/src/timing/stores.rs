@@ -37,6 +37,7 @@ impl Stores {
     }
 
     /// Remembers a store of `size` bytes at `addr` whose data is ready at `ready`.
+    #[inline]
     pub(crate) fn push(&mut self, addr: u64, size: u8, ready: u64) {
         if let Some(slot) = self.ring.get_mut(self.next) {
             *slot = Some(Entry { addr, size: u64::from(size.max(1)), ready });
@@ -45,6 +46,7 @@ impl Stores {
     }
 
     /// The newest store overlapping a load of `size` bytes at `addr`.
+    #[inline]
     pub(crate) fn lookup(&self, addr: u64, size: u8) -> Forward {
         let size = u64::from(size.max(1));
         let load_end = addr.wrapping_add(size);

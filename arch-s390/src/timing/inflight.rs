@@ -1,0 +1,101 @@
+//! The completion cycles of the micro-ops in flight, oldest first: a ring that grows only when
+//! more micro-ops are in flight than ever before (a `VecDeque`'s general paths showed in the
+//! profile, issue 17).
+
+/// A first-in first-out queue of cycles.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Inflight {
+    ring: Vec<u64>,
+    head: usize,
+    len: usize,
+}
+
+impl Inflight {
+    /// Micro-ops in flight.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Forgets every micro-op.
+    pub(super) fn clear(&mut self) {
+        self.head = 0;
+        self.len = 0;
+    }
+
+    /// The oldest micro-op's completion, removed; `None` when nothing is in flight.
+    #[inline]
+    pub(super) fn pop_front(&mut self) -> Option<u64> {
+        if self.len == 0 {
+            return None;
+        }
+        let v = self.ring.get(self.head).copied();
+        self.head += 1;
+        if self.head == self.ring.len() {
+            self.head = 0;
+        }
+        self.len -= 1;
+        v
+    }
+
+    /// Adds a micro-op completing at `cycle` as the youngest.
+    #[inline]
+    pub(super) fn push_back(&mut self, cycle: u64) {
+        if self.len == self.ring.len() {
+            self.grow();
+        }
+        let mut at = self.head + self.len;
+        if at >= self.ring.len() {
+            at -= self.ring.len();
+        }
+        if let Some(slot) = self.ring.get_mut(at) {
+            *slot = cycle;
+        }
+        self.len += 1;
+    }
+
+    /// Doubles the ring, keeping the order (oldest at index 0 afterwards).
+    fn grow(&mut self) {
+        let cap = self.ring.len();
+        let mut ring = Vec::with_capacity((cap * 2).max(64));
+        for k in 0..self.len {
+            let at = (self.head + k) % cap.max(1);
+            ring.push(self.ring.get(at).copied().unwrap_or(0));
+        }
+        ring.resize(ring.capacity(), 0);
+        self.ring = ring;
+        self.head = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    #[test]
+    fn behaves_as_a_fifo_across_wraps_and_growth() {
+        let (mut ring, mut model) = (Inflight::default(), VecDeque::new());
+        let mut seed = 12345u64;
+        for step in 0..5000u64 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            if seed >> 62 == 0 || step % 997 == 0 {
+                if step % 997 == 0 {
+                    ring.clear();
+                    model.clear();
+                }
+                assert_eq!(ring.pop_front(), model.pop_front());
+            } else {
+                for _ in 0..(seed >> 60) % 4 {
+                    ring.push_back(step);
+                    model.push_back(step);
+                }
+            }
+            assert_eq!(ring.len(), model.len());
+        }
+        while let Some(v) = model.pop_front() {
+            assert_eq!(ring.pop_front(), Some(v));
+        }
+        assert_eq!(ring.pop_front(), None);
+    }
+}
