@@ -495,3 +495,12 @@ impl Ia64Cpu {
         Ok(StepEvent::Interruption { vector: u64::from(int.vector), name: int.vector_name() })
     }
 }
+
+// The runner's set-up (issue 16, w5-core).
+impl Ia64Cpu {
+    /// Sets the addresses from which `epc` promotes to cpl 0 (the gate page), end exclusive:
+    /// the runner learns them from the harness after building the CPU.
+    pub fn set_gate(&mut self, gate: (u64, u64)) {
+        self.config.gate = gate;
+    }
+}

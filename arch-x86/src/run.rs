@@ -8,7 +8,7 @@ use emu_core::elf::ElfError;
 use emu_core::elf::Relocations;
 use emu_core::error::Diagnostic;
 use emu_core::image::Image;
-use emu_core::memory::Endian;
+use emu_core::memory::{Endian, Memory};
 use emu_core::run::StandardSetup;
 use emu_core::setup::Setup;
 
@@ -57,13 +57,16 @@ pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Re
     X86Cpu::load_object_with(bytes, known)
 }
 
+impl ObjectCore for X86Cpu {
+    const RELOCATIONS: &'static dyn Relocations = &X86Relocations;
+}
+
 impl StandardSetup for X86Cpu {
     type Options = X86Options;
     const DEFAULT_HARNESS: &'static str = DEFAULT_HARNESS;
-    const RELOCATIONS: &'static dyn Relocations = &X86Relocations;
     const ENDIAN: Endian = Endian::Little;
-    const STATUS_REGISTER: &'static str = "rflags";
-    const CPL_REFUSAL: &'static str = "the x86-64 core models privilege level 0 only";
+    const STATUS_REGISTER: Option<&'static str> = Some("rflags");
+    const CPL_REFUSAL: Option<&'static str> = Some("the x86-64 core models privilege level 0 only");
 
     fn new_cpu(cfg: &RunConfig) -> X86Cpu {
         let timing = cfg.timing.then(X86Params::default);
@@ -72,14 +75,14 @@ impl StandardSetup for X86Cpu {
         cpu
     }
 
-    fn start(&mut self, setup: &Setup) -> Result<(), Diagnostic> {
+    fn start(&mut self, _image: &Image, setup: &Setup) -> Result<(), Diagnostic> {
         if let Some(itc) = setup.harness.itc {
             self.state.tsc_offset = itc;
         }
         Ok(())
     }
 
-    fn set_register(&mut self, name: &str, value: u64) -> Result<(), String> {
+    fn set_register(&mut self, _mem: &mut Memory, name: &str, value: u64) -> Result<(), String> {
         set_register(self, name, value)
     }
 
