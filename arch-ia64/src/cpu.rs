@@ -57,6 +57,8 @@ pub struct Ia64Cpu {
     profile: Option<Profile>,
     /// Stubs bound to undefined symbols (issue 14, i14-link).
     stubs: Option<crate::stub_call::SharedStubs>,
+    /// The last [`Ia64Cpu::set_entry`] address, bundle | slot (issue 16).
+    entry: u64,
 }
 
 /// Where the cycles went, by instruction group: each instruction is charged the cycles
@@ -116,6 +118,7 @@ impl Ia64Cpu {
             untimed_groups: 0,
             profile: None,
             stubs: None,
+            entry: 0,
         }
     }
 
@@ -128,6 +131,7 @@ impl Ia64Cpu {
     /// Sets the address of the next instruction (slot 0). Execution moving there is not a
     /// branch: the open issue group simply ends.
     pub fn set_entry(&mut self, addr: u64) {
+        self.entry = addr;
         if let Some(t) = &mut self.timing {
             t.redirect();
         }
@@ -474,6 +478,19 @@ impl Cpu for Ia64Cpu {
 
     fn set_entry(&mut self, addr: u64) {
         Ia64Cpu::set_entry(self, addr);
+    }
+
+    fn advance(&mut self, cycles: u64) {
+        Ia64Cpu::advance(self, cycles);
+    }
+
+    fn counts(&self) -> emu_core::cpu::Counts {
+        let c = Ia64Cpu::counts(self);
+        emu_core::cpu::Counts { cycles: c.cycles, instructions: c.instructions, nops: c.nops, groups: c.groups }
+    }
+
+    fn entry(&self) -> u64 {
+        self.entry
     }
 }
 

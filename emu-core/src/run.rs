@@ -358,6 +358,7 @@ pub fn report<C: Core>(
     report.timeline = machine.cpu.timeline().cloned();
     if let Some(t) = &mut report.timeline {
         C::label_timeline(image, t);
+        t.name_producers();
     }
     Ok(report)
 }

@@ -23,13 +23,15 @@ pub use params::{Class, Cost, Grouping, S390Params, TimerKind, Unit, PRESETS};
 
 use std::collections::{BTreeMap, VecDeque};
 
-use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
+use emu_core::timing::{GroupRecord, Producer, Reg, SlotRef, StallCause, Timeline, TimingSummary};
 
 use crate::decode::Insn;
 
 /// What the model needs of one executed instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IssueInfo {
+    /// Address of the instruction (a register wait names it as the producer, issue 16).
+    pub addr: u64,
     /// Timing class.
     pub class: Class,
     /// Whether a branch was taken.
@@ -44,7 +46,7 @@ impl IssueInfo {
     /// The issue information of `insn` as executed (`taken`: it jumped; `ss_len`: the bytes an
     /// SS instruction processed).
     pub fn of(insn: &Insn, taken: bool, ss_len: u64) -> IssueInfo {
-        IssueInfo { class: insn.class, taken, ss_len, deps: deps(insn) }
+        IssueInfo { addr: insn.addr, class: insn.class, taken, ss_len, deps: deps(insn) }
     }
 }
 
@@ -107,6 +109,9 @@ pub struct S390Model {
     fetch_ready: u64,
     reg_ready: [u64; 32],
     cc_ready: u64,
+    /// Beside each ready cycle, the last writer: its address and latency (issue 16).
+    reg_producer: [(u64, u64); 32],
+    cc_producer: (u64, u64),
     units: Reservations,
     /// In-order completion of everything issued.
     complete: u64,
@@ -129,6 +134,8 @@ impl S390Model {
             fetch_ready: 0,
             reg_ready: [0; 32],
             cc_ready: 0,
+            reg_producer: [(0, 0); 32],
+            cc_producer: (0, 0),
             complete: 0,
             inflight: VecDeque::new(),
             summary: TimingSummary::default(),
@@ -252,7 +259,7 @@ impl S390Model {
         let before = self.group_cycle.max(self.fetch_ready);
         let d = self.dispatch(c.grouping, not_before);
         if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
-            g.slots.push(SlotRef { addr: 0, slot: 0, text: String::new(), nop: false });
+            g.slots.push(SlotRef::new(0, 0, false));
         }
         if c.serialising && d > before {
             self.stall(StallCause::Split("serialisation drain"), d - before);
@@ -265,6 +272,10 @@ impl S390Model {
         if i.deps.reads_cc {
             start = start.max(self.cc_ready);
         }
+        // Issue 16: the operand wait, charged below as far as it delays completion, and the
+        // operand it waited for (read before this instruction's own writes).
+        let operand_wait = start - d;
+        let waited_on = if operand_wait > 0 { self.last_operand(i, late) } else { None };
         let needs: Vec<(Unit, u64, u64)> =
             c.units.iter().filter(|(_, busy)| *busy > 0).map(|&(u, busy)| (u, busy, self.capacity(u))).collect();
         start = self.units.earliest(start, &needs);
@@ -280,10 +291,26 @@ impl S390Model {
                 if let Some(slot) = self.reg_ready.get_mut(r) {
                     *slot = finish;
                 }
+                if let Some(p) = self.reg_producer.get_mut(r) {
+                    *p = (i.addr, c.latency);
+                }
             }
         }
         if i.deps.writes_cc {
             self.cc_ready = finish;
+            self.cc_producer = (i.addr, c.latency);
+        }
+        let charged = operand_wait.min(finish.saturating_sub(self.complete.max(d)));
+        if let Some((reg, pc, latency)) = waited_on.filter(|_| charged > 0) {
+            self.stall(
+                StallCause::Produced(reg, Producer { addr: pc, slot: 0, latency, text: String::new() }),
+                charged,
+            );
+        }
+        if let Some(slot) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()).and_then(|g| g.slots.last_mut()) {
+            slot.done = Some(finish);
+            // The unit held longest names it (FXU for most, LSU for storage operands).
+            slot.unit = Some(needs.iter().max_by_key(|(_, busy, _)| *busy).map_or("none", |(u, _, _)| unit_name(*u)));
         }
         self.complete = self.complete.max(finish);
         for _ in 0..uops {
@@ -310,12 +337,39 @@ impl S390Model {
         TimingSummary { cycles: self.now(), ..self.summary.clone() }
     }
 
+    /// Cycles, instructions and decoder groups so far, without the stall table (issue 16).
+    pub fn counts(&self, instructions: u64) -> emu_core::cpu::Counts {
+        emu_core::cpu::Counts { cycles: self.now(), instructions, nops: 0, groups: self.summary.groups }
+    }
+
     /// See [`S390Params::explain_model`].
     pub fn explain_model(&self) -> String {
         self.params.explain_model()
     }
 
     // timeline (issue 16)
+
+    /// The operand of `i` ready last (the first such: addresses, then data, then the CC) and
+    /// its producer's address and latency.
+    fn last_operand(&self, i: &IssueInfo, late: u64) -> Option<(Reg, u64, u64)> {
+        let regs = |set: Regs, less: u64| (0..32u16).filter(move |r| set & (1 << r) != 0).map(move |r| (r, less));
+        let mut best: Option<(u64, Reg, (u64, u64))> = None;
+        for (r, less) in regs(i.deps.addr, 0).chain(regs(i.deps.data, late)) {
+            let ready = self.reg_ready.get(usize::from(r)).copied().unwrap_or(0).saturating_sub(less);
+            if best.as_ref().is_none_or(|(b, _, _)| ready > *b) {
+                let reg = if r < 16 {
+                    Reg::Numbered { prefix: "r", number: r, suffix: "" }
+                } else {
+                    Reg::Numbered { prefix: "f", number: r - 16, suffix: "" }
+                };
+                best = Some((ready, reg, self.reg_producer.get(usize::from(r)).copied().unwrap_or((0, 0))));
+            }
+        }
+        if i.deps.reads_cc && best.as_ref().is_none_or(|(b, _, _)| self.cc_ready > *b) {
+            best = Some((self.cc_ready, Reg::Named("cc"), self.cc_producer));
+        }
+        best.map(|(_, reg, (pc, latency))| (reg, pc, latency))
+    }
 
     /// Counts `cycles` lost to `cause`, and notes it on the open group when recording.
     fn stall(&mut self, cause: StallCause, cycles: u64) {
@@ -347,6 +401,16 @@ impl S390Model {
             s.addr = addr;
             s.text = text;
         }
+    }
+}
+
+/// A unit as a timeline names it.
+fn unit_name(u: Unit) -> &'static str {
+    match u {
+        Unit::Fxu => "FXU",
+        Unit::Lsu => "LSU",
+        Unit::Bru => "BRU",
+        Unit::Millicode => "millicode",
     }
 }
 
