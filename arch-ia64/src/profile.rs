@@ -53,7 +53,7 @@ fn group_text(image: &Image, start: u64) -> String {
 /// order, with the waits the timeline recorded: the CPU's counters as an
 /// [`emu_core::profile::Profile`] (issue 16: the one profile every core shares).
 pub fn named_groups(profile: &Profile, image: &Image, timeline: Option<&Timeline>) -> Vec<GroupCost> {
-    shared(profile, timeline).named_groups(image, &bundle_of, &|addr| Some(group_text(image, addr)))
+    named(profile, image, timeline).named_groups(image, &bundle_of, &|addr| Some(group_text(image, addr)))
 }
 
 /// The CPU's per-group counters as the shared profile, with the timeline's waits when one
@@ -67,6 +67,18 @@ pub fn shared(profile: &Profile, timeline: Option<&Timeline>) -> emu_core::profi
         out.attach_waits(t);
     }
     out
+}
+
+/// [`shared`] with the waits' producers named by their disassembly in `image` (the model
+/// records their addresses only).
+fn named(profile: &Profile, image: &Image, timeline: Option<&Timeline>) -> emu_core::profile::Profile {
+    let labelled = timeline.map(|t| {
+        let mut t = t.clone();
+        crate::run::label_timeline(image, &mut t);
+        t.name_producers();
+        t
+    });
+    shared(profile, labelled.as_ref())
 }
 
 /// The bundle address of a group key (bundle | slot): what symbols name.

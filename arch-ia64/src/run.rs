@@ -259,7 +259,7 @@ pub fn stop_text(reason: &StopReason) -> String {
 }
 
 /// Fills each timeline slot with its disassembly (the model records addresses only).
-fn label_timeline(image: &Image, timeline: &mut Timeline) {
+pub(crate) fn label_timeline(image: &Image, timeline: &mut Timeline) {
     use crate::decode::{decode_bundle, Slot};
     use crate::format::format_insn;
     for slot in timeline.groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {
