@@ -59,6 +59,8 @@ pub struct Ia64Cpu {
     stubs: Option<crate::stub_call::SharedStubs>,
     /// Which executor runs instruction semantics (issue 17).
     engine: crate::block::Engine,
+    /// The last [`Ia64Cpu::set_entry`] address, bundle | slot (issue 16).
+    entry: u64,
 }
 
 /// Where the cycles went, by instruction group: each instruction is charged the cycles
@@ -119,6 +121,7 @@ impl Ia64Cpu {
             profile: None,
             stubs: None,
             engine: crate::block::Engine::default(),
+            entry: 0,
         }
     }
 
@@ -131,6 +134,7 @@ impl Ia64Cpu {
     /// Sets the address of the next instruction (slot 0). Execution moving there is not a
     /// branch: the open issue group simply ends.
     pub fn set_entry(&mut self, addr: u64) {
+        self.entry = addr;
         if let Some(t) = &mut self.timing {
             t.redirect();
         }
@@ -357,6 +361,19 @@ impl Cpu for Ia64Cpu {
 
     fn set_entry(&mut self, addr: u64) {
         Ia64Cpu::set_entry(self, addr);
+    }
+
+    fn advance(&mut self, cycles: u64) {
+        Ia64Cpu::advance(self, cycles);
+    }
+
+    fn counts(&self) -> emu_core::cpu::Counts {
+        let c = Ia64Cpu::counts(self);
+        emu_core::cpu::Counts { cycles: c.cycles, instructions: c.instructions, nops: c.nops, groups: c.groups }
+    }
+
+    fn entry(&self) -> u64 {
+        self.entry
     }
 }
 
@@ -607,5 +624,14 @@ impl Ia64Cpu {
         self.state.ip = handler;
         self.state.psr = self.state.psr.with_ri(0);
         Ok(StepEvent::Interruption { vector: u64::from(int.vector), name: int.vector_name() })
+    }
+}
+
+// The runner's set-up (issue 16, w5-core).
+impl Ia64Cpu {
+    /// Sets the addresses from which `epc` promotes to cpl 0 (the gate page), end exclusive:
+    /// the runner learns them from the harness after building the CPU.
+    pub fn set_gate(&mut self, gate: (u64, u64)) {
+        self.config.gate = gate;
     }
 }

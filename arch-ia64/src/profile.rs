@@ -8,7 +8,6 @@ use crate::format::format_insn;
 use emu_core::diff::GroupCost;
 use emu_core::image::Image;
 use emu_core::timing::Timeline;
-use std::collections::BTreeMap;
 
 /// At most this many instructions are shown per group (a group can run on past a taken
 /// branch target in the text, so stop somewhere).
@@ -51,36 +50,38 @@ fn group_text(image: &Image, start: u64) -> String {
 }
 
 /// The profile's groups, named by the label they follow and numbered within it in address
-/// order.
+/// order, with the waits the timeline recorded: the CPU's counters as an
+/// [`emu_core::profile::Profile`] (issue 16: the one profile every core shares).
 pub fn named_groups(profile: &Profile, image: &Image, timeline: Option<&Timeline>) -> Vec<GroupCost> {
-    // Waits of the issue groups (by their first slot), to be told per instruction group below.
-    let mut waits: BTreeMap<u64, Vec<String>> = BTreeMap::new();
-    for g in timeline.map(|t| t.groups.as_slice()).unwrap_or(&[]) {
-        if let Some(first) = g.slots.first() {
-            for (cause, cycles) in &g.waited {
-                waits.entry(first.addr | u64::from(first.slot)).or_default().push(format!("{cause} ({cycles})"));
-            }
-        }
+    named(profile, image, timeline).named_groups(image, &bundle_of, &|addr| Some(group_text(image, addr)))
+}
+
+/// The CPU's per-group counters as the shared profile, with the timeline's waits when one
+/// was recorded.
+pub fn shared(profile: &Profile, timeline: Option<&Timeline>) -> emu_core::profile::Profile {
+    let mut out = emu_core::profile::Profile::new();
+    for (&start, cost) in &profile.groups {
+        out.charge(start, cost.cycles, cost.runs, cost.instructions);
     }
-    let starts: Vec<u64> = profile.groups.keys().copied().collect();
-    let mut per_label: BTreeMap<String, usize> = BTreeMap::new();
-    let mut out = Vec::with_capacity(profile.groups.len());
-    for (&addr, cost) in &profile.groups {
-        let label = image.symbolize(addr & !0xF).map_or_else(|| format!("0x{:x}", addr & !0xF), |(n, _)| n.to_string());
-        let index = per_label.entry(label.clone()).or_insert(0);
-        // The instruction group runs from its start to the next group's start.
-        let end = starts.iter().find(|&&s| s > addr).copied().unwrap_or(u64::MAX);
-        let why: Vec<String> = waits.range(addr..end).flat_map(|(_, w)| w.iter().cloned()).collect();
-        out.push(GroupCost {
-            label,
-            index: *index,
-            addr,
-            text: group_text(image, addr),
-            cycles: cost.cycles,
-            runs: cost.runs,
-            why: why.join(", "),
-        });
-        *index += 1;
+    if let Some(t) = timeline {
+        out.attach_waits(t);
     }
     out
+}
+
+/// [`shared`] with the waits' producers named by their disassembly in `image` (the model
+/// records their addresses only).
+fn named(profile: &Profile, image: &Image, timeline: Option<&Timeline>) -> emu_core::profile::Profile {
+    let labelled = timeline.map(|t| {
+        let mut t = t.clone();
+        crate::run::label_timeline(image, &mut t);
+        t.name_producers();
+        t
+    });
+    shared(profile, labelled.as_ref())
+}
+
+/// The bundle address of a group key (bundle | slot): what symbols name.
+fn bundle_of(key: u64) -> u64 {
+    key & !0xF
 }

@@ -16,15 +16,15 @@ use crate::state::fr::Fr;
 use crate::state::psr::Psr;
 use crate::state::{ar, cr};
 use crate::timing::Itanium2Params;
-use emu_core::cpu::{Machine, StopReason};
+use emu_core::cpu::StopReason;
 use emu_core::error::{Diagnostic, SourceLoc};
-use emu_core::harness::{Env, Harness, ValueExpr};
+use emu_core::harness::{Env, Harness};
 use emu_core::image::{Image, SectionKind};
 use emu_core::memory::{Endian, Memory};
 use emu_core::preprocess::{FsLoader, PreprocessOptions};
 use emu_core::report::RunReport;
-use emu_core::run::Core;
-use emu_core::setup::{entry_point, error_at, set_origin};
+use emu_core::run::StandardSetup;
+use emu_core::setup::{error_at, Setup};
 use emu_core::timing::Timeline;
 
 /// The address whose reach ends a path: b0 of the default harness. Never mapped.
@@ -90,14 +90,55 @@ pub fn run_source(file: &str, text: &str, cfg: &RunConfig) -> Result<RunReport, 
     run_image(&asm.image, cfg)
 }
 
-impl Core for Ia64Cpu {
+impl StandardSetup for Ia64Cpu {
     type Options = Ia64Options;
     const DEFAULT_HARNESS: &'static str = DEFAULT_HARNESS;
     const SENTINEL: u64 = SENTINEL;
     const STOP_ON_INTERRUPTION: bool = false;
+    const ENDIAN: Endian = Endian::Little;
+    // A harness brings the stack and backing store it needs (the default one does).
+    const DEFAULT_STACK: Option<(u64, u64)> = None;
+    const STATUS_REGISTER: Option<&'static str> = None;
+    const CPL_REFUSAL: Option<&'static str> = None;
+    const TRANSLATION: bool = true;
 
-    fn prepare(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harness), RunError> {
-        prepare_ia64(image, cfg)
+    fn default_entry(image: &Image) -> Option<u64> {
+        first_label(image)
+    }
+
+    fn new_cpu(cfg: &RunConfig) -> Ia64Cpu {
+        Ia64Cpu::new(CpuConfig {
+            sentinel: SENTINEL,
+            gate: (0, 0),
+            timing: cfg.timing.then(Itanium2Params::default),
+            timeline: cfg.timeline,
+            itc_per_cycle: cfg.options.itc_per_cycle,
+        })
+    }
+
+    /// The `gate` promote range, the PSR from the harness's `psr` and `cpl` together, and a
+    /// TLB when it asks for translation.
+    fn start(&mut self, image: &Image, setup: &Setup) -> Result<(), Diagnostic> {
+        let harness = &setup.harness;
+        let symbol = emu_core::setup::image_symbols(image, SENTINEL);
+        let env = harness.env(&symbol)?;
+        self.set_gate(gate_range(harness, &env)?);
+        self.state.psr = initial_psr(harness, &env)?;
+        self.state.tlb.enabled = harness.translation;
+        self.state.gr.set_bank(self.state.psr.bank());
+        Ok(())
+    }
+
+    fn set_register(&mut self, mem: &mut Memory, name: &str, value: u64) -> Result<(), String> {
+        set_register(self, mem, name, value)
+    }
+
+    /// The harness's `itc`, after the registers so it wins over an `ar.itc` among them.
+    fn finish(&mut self, setup: &mut Setup) -> Result<(), Diagnostic> {
+        if let Some(itc) = setup.harness.itc {
+            self.state.itc_offset = itc;
+        }
+        Ok(())
     }
 
     fn timeline(&self) -> Option<&Timeline> {
@@ -113,71 +154,20 @@ impl Core for Ia64Cpu {
     }
 }
 
-/// Builds a machine for `image` as `cfg` says, ready at its entry point: the IA-64 set-up
-/// ([`StandardSetup`] does not fit it) starts from the harness's `psr` and `cpl` together, a
-/// TLB when it asks for translation, and the `gate` promote range.
-///
-/// # Errors
-/// Harness, override and entry errors.
-fn prepare_ia64(image: &Image, cfg: &RunConfig) -> Result<(Machine<Ia64Cpu>, Harness), RunError> {
-    let default;
-    let harness = match &cfg.harness {
-        Some(h) => h,
-        None => {
-            default = Harness::parse("<default harness>", DEFAULT_HARNESS).map_err(RunError::Setup)?;
-            &default
-        }
-    };
-    let symbol = emu_core::setup::image_symbols(image, SENTINEL);
-    let env = harness.env(&symbol).map_err(RunError::Setup)?;
-    let mut mem = harness.initial_memory(image, Endian::Little, &env).map_err(RunError::Setup)?;
-    let config = CpuConfig {
-        sentinel: SENTINEL,
-        gate: gate_range(harness, &env)?,
-        timing: cfg.timing.then(Itanium2Params::default),
-        timeline: cfg.timeline,
-        itc_per_cycle: cfg.options.itc_per_cycle,
-    };
-    let mut cpu = Ia64Cpu::new(config);
-    for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
-        cpu.add_code(s.addr, &s.data);
-    }
-    cpu.state.psr = initial_psr(harness, &env)?;
-    cpu.state.tlb.enabled = harness.translation;
-    cpu.state.gr.set_bank(cpu.state.psr.bank());
-    // The entry first, so an `ip` the harness or the command line gives is the one that runs.
-    let entry = entry_point(cfg.entry.as_deref(), harness, &symbol, first_label(image)).map_err(RunError::Setup)?;
-    cpu.set_entry(entry);
-    for (name, expr) in &harness.registers {
-        let v = env.eval(expr).map_err(RunError::Setup)?;
-        set_register(&mut cpu, &mut mem, name, v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
-    }
-    for (name, text) in &cfg.sets {
-        let origin = set_origin(name, text);
-        let expr = ValueExpr::parse(text, origin.clone()).map_err(RunError::Setup)?;
-        let v = env.eval(&expr).map_err(RunError::Setup)?;
-        set_register(&mut cpu, &mut mem, name, v).map_err(|m| RunError::Setup(origin.error(m)))?;
-    }
-    if let Some(itc) = harness.itc {
-        cpu.state.itc_offset = itc;
-    }
-    Ok((Machine::new(cpu, mem), harness.clone()))
-}
-
 /// The PSR a run starts with: register bank 1 at the harness's `cpl`, or its `psr`.
 ///
 /// # Errors
 /// A `psr` with reserved bits or `ri = 3`, or one whose privilege level is not the `cpl`
 /// the harness also gives (one of them would be ignored).
-fn initial_psr(harness: &Harness, env: &Env<'_>) -> Result<Psr, RunError> {
+fn initial_psr(harness: &Harness, env: &Env<'_>) -> Result<Psr, Diagnostic> {
     let at_cpl = Psr::BN.with_cpl(harness.cpl.unwrap_or(0));
     let Some(expr) = &harness.psr else { return Ok(at_cpl) };
-    let v = env.eval(expr).map_err(RunError::Setup)?;
-    let psr = checked_psr(v).map_err(|m| RunError::Setup(expr.origin.error(m)))?;
+    let v = env.eval(expr)?;
+    let psr = checked_psr(v).map_err(|m| expr.origin.error(m))?;
     match harness.cpl {
         Some(cpl) if cpl != psr.cpl() => {
             let msg = format!("cpl = {cpl} disagrees with the privilege level {} of psr = {v:#x}", psr.cpl());
-            Err(RunError::Setup(error_at(harness.cpl_origin.as_ref(), msg)))
+            Err(error_at(harness.cpl_origin.as_ref(), msg))
         }
         _ => Ok(psr),
     }
@@ -228,7 +218,7 @@ fn check_ar(n: u8, v: u64) -> Result<(), String> {
 /// `gate` and `gate_end` bound the gate page(s), end exclusive. Without them no address
 /// promotes (epc still promotes with psr.it = 0). Added so a harness can configure the gate
 /// page; before, `prepare` always left the range empty.
-fn gate_range(harness: &Harness, env: &emu_core::harness::Env<'_>) -> Result<(u64, u64), RunError> {
+fn gate_range(harness: &Harness, env: &Env<'_>) -> Result<(u64, u64), Diagnostic> {
     let defined = |n: &str| harness.symbols.iter().any(|(s, _)| s == n);
     if !defined("gate") || !defined("gate_end") {
         return Ok((0, 0));
@@ -238,7 +228,7 @@ fn gate_range(harness: &Harness, env: &emu_core::harness::Env<'_>) -> Result<(u6
         _ => {
             let gate = harness.symbols.iter().find(|(s, _)| s == "gate").map(|(_, e)| &e.origin);
             let msg = "harness symbols `gate`..`gate_end` do not form a range";
-            Err(RunError::Setup(gate.map_or_else(|| Diagnostic::error(SourceLoc::unknown(), msg), |o| o.error(msg))))
+            Err(gate.map_or_else(|| Diagnostic::error(SourceLoc::unknown(), msg), |o| o.error(msg)))
         }
     }
 }
@@ -269,7 +259,7 @@ pub fn stop_text(reason: &StopReason) -> String {
 }
 
 /// Fills each timeline slot with its disassembly (the model records addresses only).
-fn label_timeline(image: &Image, timeline: &mut Timeline) {
+pub(crate) fn label_timeline(image: &Image, timeline: &mut Timeline) {
     use crate::decode::{decode_bundle, Slot};
     use crate::format::format_insn;
     for slot in timeline.groups.iter_mut().flat_map(|g| g.slots.iter_mut()) {

@@ -136,6 +136,8 @@ pub struct S390Cpu {
     model: Option<S390Model>,
     instructions: u64,
     idle: u64,
+    /// The last [`S390Cpu::set_entry`] address (issue 16).
+    entry: u64,
     /// The last program-interruption code raised (0 if none).
     pub last_program_code: u16,
 }
@@ -163,6 +165,7 @@ impl S390Cpu {
             model,
             instructions: 0,
             idle: 0,
+            entry: 0,
             last_program_code: 0,
         }
     }
@@ -180,6 +183,7 @@ impl S390Cpu {
 
     /// Starts execution at `addr`.
     pub fn set_entry(&mut self, addr: u64) {
+        self.entry = addr;
         self.state.psw_addr = addr;
     }
 
@@ -390,5 +394,25 @@ impl Cpu for S390Cpu {
 
     fn set_entry(&mut self, addr: u64) {
         S390Cpu::set_entry(self, addr);
+    }
+
+    fn advance(&mut self, cycles: u64) {
+        S390Cpu::advance(self, cycles);
+    }
+
+    fn counts(&self) -> emu_core::cpu::Counts {
+        match &self.model {
+            Some(m) => m.counts(self.instructions),
+            None => emu_core::cpu::Counts {
+                cycles: self.cycles(),
+                instructions: self.instructions,
+                nops: 0,
+                groups: self.instructions,
+            },
+        }
+    }
+
+    fn entry(&self) -> u64 {
+        self.entry
     }
 }

@@ -8,7 +8,7 @@ use emu_core::elf::ElfError;
 use emu_core::elf::Relocations;
 use emu_core::error::Diagnostic;
 use emu_core::image::Image;
-use emu_core::memory::Endian;
+use emu_core::memory::{Endian, Memory};
 use emu_core::run::StandardSetup;
 use emu_core::setup::{error_at, Setup};
 
@@ -59,14 +59,17 @@ pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Re
     S390Cpu::load_object_with(bytes, known)
 }
 
+impl ObjectCore for S390Cpu {
+    const RELOCATIONS: &'static dyn Relocations = &S390Relocations;
+}
+
 impl StandardSetup for S390Cpu {
     type Options = S390Options;
     const DEFAULT_HARNESS: &'static str = DEFAULT_HARNESS;
-    const RELOCATIONS: &'static dyn Relocations = &S390Relocations;
     const ENDIAN: Endian = Endian::Big;
-    const STATUS_REGISTER: &'static str = "psw_mask";
-    const CPL_REFUSAL: &'static str =
-        "the s390x core has no privilege levels; set the problem-state bit (15) in psw_mask";
+    const STATUS_REGISTER: Option<&'static str> = Some("psw_mask");
+    const CPL_REFUSAL: Option<&'static str> =
+        Some("the s390x core has no privilege levels; set the problem-state bit (15) in psw_mask");
 
     /// A CPU with r14 = the sentinel and r15 = stack top - 160 (unless the harness or an
     /// override sets them).
@@ -80,7 +83,7 @@ impl StandardSetup for S390Cpu {
     }
 
     /// Its clocks start at modelled time zero, so only `itc = 0` means what it says.
-    fn start(&mut self, setup: &Setup) -> Result<(), Diagnostic> {
+    fn start(&mut self, _image: &Image, setup: &Setup) -> Result<(), Diagnostic> {
         match setup.harness.itc.filter(|itc| *itc != 0) {
             Some(itc) => {
                 let msg = format!(
@@ -92,7 +95,7 @@ impl StandardSetup for S390Cpu {
         }
     }
 
-    fn set_register(&mut self, name: &str, value: u64) -> Result<(), String> {
+    fn set_register(&mut self, _mem: &mut Memory, name: &str, value: u64) -> Result<(), String> {
         set_register(self, name, value)
     }
 

@@ -105,6 +105,8 @@ pub struct X86Cpu {
     nops: u64,
     /// Cycles added by [`X86Cpu::advance`] when there is no timing model.
     idle: u64,
+    /// The last [`X86Cpu::set_entry`] address (issue 16).
+    entry: u64,
 }
 
 impl std::fmt::Debug for X86Cpu {
@@ -131,6 +133,7 @@ impl X86Cpu {
             instructions: 0,
             nops: 0,
             idle: 0,
+            entry: 0,
         }
     }
 
@@ -148,6 +151,7 @@ impl X86Cpu {
 
     /// Starts execution at `addr`.
     pub fn set_entry(&mut self, addr: u64) {
+        self.entry = addr;
         self.state.rip = addr;
     }
 
@@ -313,5 +317,26 @@ impl Cpu for X86Cpu {
 
     fn set_entry(&mut self, addr: u64) {
         X86Cpu::set_entry(self, addr);
+    }
+
+    fn advance(&mut self, cycles: u64) {
+        X86Cpu::advance(self, cycles);
+    }
+
+    fn counts(&self) -> emu_core::cpu::Counts {
+        match &self.model {
+            Some(m) => m.counts(),
+            // One group per instruction, as the summary says.
+            None => emu_core::cpu::Counts {
+                cycles: self.cycles(),
+                instructions: self.instructions,
+                nops: self.nops,
+                groups: self.instructions,
+            },
+        }
+    }
+
+    fn entry(&self) -> u64 {
+        self.entry
     }
 }

@@ -8,7 +8,7 @@ use emu_core::elf::ElfError;
 use emu_core::elf::Relocations;
 use emu_core::error::Diagnostic;
 use emu_core::image::Image;
-use emu_core::memory::Endian;
+use emu_core::memory::{Endian, Memory};
 use emu_core::run::StandardSetup;
 use emu_core::setup::Setup;
 
@@ -37,6 +37,23 @@ pub use emu_core::run::{prepare, report, run_image, run_image_until, run_object}
 pub struct X86Options {
     /// TSC ticks per modelled cycle, numerator / denominator (else the timing parameters').
     pub tsc_ratio: Option<(u64, u64)>,
+    /// The timing model's preset ([`X86Params::preset`], `--model`; default Zen 4).
+    pub model: X86Params,
+}
+
+/// The table `--explain-model` prints for x86-64: the preset `model` names (`--model`), else
+/// the default one.
+///
+/// # Errors
+/// A name that is not one of [`crate::timing::PRESETS`], in words.
+pub fn explain_model(model: Option<&str>) -> Result<String, String> {
+    let params = match model {
+        Some(name) => X86Params::preset(name).ok_or_else(|| {
+            format!("--model {name}: no such x86-64 timing model (known: {})", crate::timing::PRESETS.join(", "))
+        })?,
+        None => X86Params::default(),
+    };
+    Ok(params.explain_model())
 }
 
 /// Loads an object: [`ObjectCore::load_object_with`] with no symbols known.
@@ -57,29 +74,32 @@ pub fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Re
     X86Cpu::load_object_with(bytes, known)
 }
 
+impl ObjectCore for X86Cpu {
+    const RELOCATIONS: &'static dyn Relocations = &X86Relocations;
+}
+
 impl StandardSetup for X86Cpu {
     type Options = X86Options;
     const DEFAULT_HARNESS: &'static str = DEFAULT_HARNESS;
-    const RELOCATIONS: &'static dyn Relocations = &X86Relocations;
     const ENDIAN: Endian = Endian::Little;
-    const STATUS_REGISTER: &'static str = "rflags";
-    const CPL_REFUSAL: &'static str = "the x86-64 core models privilege level 0 only";
+    const STATUS_REGISTER: Option<&'static str> = Some("rflags");
+    const CPL_REFUSAL: Option<&'static str> = Some("the x86-64 core models privilege level 0 only");
 
     fn new_cpu(cfg: &RunConfig) -> X86Cpu {
-        let timing = cfg.timing.then(X86Params::default);
+        let timing = cfg.timing.then(|| cfg.options.model.clone());
         let mut cpu = X86Cpu::new(CpuConfig { sentinel: SENTINEL, timing, tsc_ratio: cfg.options.tsc_ratio });
         cpu.record_timeline(cfg.timeline);
         cpu
     }
 
-    fn start(&mut self, setup: &Setup) -> Result<(), Diagnostic> {
+    fn start(&mut self, _image: &Image, setup: &Setup) -> Result<(), Diagnostic> {
         if let Some(itc) = setup.harness.itc {
             self.state.tsc_offset = itc;
         }
         Ok(())
     }
 
-    fn set_register(&mut self, name: &str, value: u64) -> Result<(), String> {
+    fn set_register(&mut self, _mem: &mut Memory, name: &str, value: u64) -> Result<(), String> {
         set_register(self, name, value)
     }
 
@@ -145,4 +165,19 @@ fn checked_rflags(name: &str, v: u64) -> Result<u64, String> {
 fn is_canonical(v: u64) -> bool {
     let high = v >> 47;
     high == 0 || high == (1 << 17) - 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::explain_model;
+
+    #[test]
+    fn explain_model_shows_the_preset_named() {
+        let zen = explain_model(None).unwrap_or_default();
+        assert!(zen.starts_with("x86-64 model of Zen 4"), "{zen}");
+        let gc = explain_model(Some("golden-cove")).unwrap_or_default();
+        assert!(gc.starts_with("x86-64 model of Golden Cove"), "{gc}");
+        let err = explain_model(Some("k6")).err().unwrap_or_default();
+        assert!(err.contains("no such x86-64 timing model (known: zen4, golden-cove)"), "{err}");
+    }
 }

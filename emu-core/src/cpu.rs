@@ -67,6 +67,46 @@ pub trait Cpu {
 
     /// Starts execution at `addr` (ia64: a bundle address | slot).
     fn set_entry(&mut self, addr: u64);
+
+    // issue 16 (w5-core): what a scenario engine needs of any core.
+
+    /// Lets `cycles` pass with no instruction executing: work outside the modelled code (a
+    /// scenario's phases between paths). The clock, and so the guest's time registers, move on.
+    fn advance(&mut self, cycles: u64);
+
+    /// Cycles, instructions, nops and groups so far, without the stall table (cheap enough to
+    /// read at every path boundary; [`Counts::since`] gives one path's share).
+    fn counts(&self) -> Counts;
+
+    /// The address the last [`Cpu::set_entry`] gave: where the current run or path started
+    /// (0 before any).
+    fn entry(&self) -> u64;
+}
+
+/// The running totals of a [`Cpu`] ([`Cpu::counts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counts {
+    /// Cycles so far ([`Cpu::cycles`]).
+    pub cycles: u64,
+    /// Instructions retired, nops included.
+    pub instructions: u64,
+    /// Nops among them (cores that tell no nops apart count none).
+    pub nops: u64,
+    /// Issue groups: ia64 instruction groups, x86 dispatch groups, s390 decoder groups (one
+    /// per instruction without a timing model).
+    pub groups: u64,
+}
+
+impl Counts {
+    /// What was counted from `before` to `self` (each total clamped at zero).
+    pub fn since(self, before: Counts) -> Counts {
+        Counts {
+            cycles: self.cycles.saturating_sub(before.cycles),
+            instructions: self.instructions.saturating_sub(before.instructions),
+            nops: self.nops.saturating_sub(before.nops),
+            groups: self.groups.saturating_sub(before.groups),
+        }
+    }
 }
 
 /// Which events end [`Machine::run`], and the instruction budget.

@@ -35,6 +35,7 @@ pub mod link;
 pub mod memory;
 pub mod plot;
 pub mod preprocess;
+pub mod profile;
 pub mod report;
 pub mod rng;
 pub mod run;

@@ -10,7 +10,7 @@ use crate::elf::{ElfError, Relocations};
 use crate::error::{Diagnostic, Diagnostics};
 use crate::harness::Harness;
 use crate::image::{Image, SectionKind};
-use crate::memory::Endian;
+use crate::memory::{Endian, Memory};
 use crate::report::RunReport;
 use crate::setup::{Setup, SetupRequest, EXTERN_BASE, EXTERN_SLOT};
 use crate::timing::Timeline;
@@ -51,8 +51,11 @@ pub trait Core: Cpu + Sized {
 }
 
 /// A core whose objects load with [`crate::elf`]'s loader alone (ia64 objects go through its
-/// linker instead).
+/// linker instead, so it is no `ObjectCore`).
 pub trait ObjectCore: Core {
+    /// The core's relocation rules.
+    const RELOCATIONS: &'static dyn Relocations;
+
     /// Loads an ELF object of this core for a run, resolving undefined symbols through `known`
     /// first (a harness's regions and symbols: `jiffies`, `cpu_tsc`, ...); each of the rest
     /// gets a zeroed [`EXTERN_SLOT`]-byte slot in an `.externals` section at [`EXTERN_BASE`],
@@ -60,12 +63,16 @@ pub trait ObjectCore: Core {
     ///
     /// # Errors
     /// Whatever the loader reports.
-    fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Result<Image, ElfError>;
+    fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Result<Image, ElfError> {
+        crate::elf::load_with_extern_slots(bytes, Self::RELOCATIONS, known, EXTERN_BASE, EXTERN_SLOT)
+    }
 }
 
 impl<C: StandardSetup> Core for C {
     type Options = <C as StandardSetup>::Options;
     const DEFAULT_HARNESS: &'static str = <C as StandardSetup>::DEFAULT_HARNESS;
+    const SENTINEL: u64 = <C as StandardSetup>::SENTINEL;
+    const STOP_ON_INTERRUPTION: bool = <C as StandardSetup>::STOP_ON_INTERRUPTION;
 
     fn prepare(image: &Image, cfg: &RunConfig<C>) -> Result<(Machine<C>, Harness), RunError<C::Error>> {
         standard_prepare(image, cfg)
@@ -74,53 +81,72 @@ impl<C: StandardSetup> Core for C {
     fn timeline(&self) -> Option<&Timeline> {
         <C as StandardSetup>::timeline(self)
     }
-}
 
-impl<C: StandardSetup> ObjectCore for C {
-    fn load_object_with(bytes: &[u8], known: &dyn Fn(&str) -> Option<u64>) -> Result<Image, ElfError> {
-        crate::elf::load_with_extern_slots(bytes, C::RELOCATIONS, known, EXTERN_BASE, EXTERN_SLOT)
+    fn label_timeline(image: &Image, timeline: &mut Timeline) {
+        <C as StandardSetup>::label_timeline(image, timeline);
+    }
+
+    fn stop_text(reason: &StopReason) -> String {
+        <C as StandardSetup>::stop_text(reason)
     }
 }
 
-/// What a core that uses the standard set-up ([`crate::setup::prepare`]) brings to it.
+/// What a core that uses the standard set-up ([`crate::setup::prepare`]) brings to it; every
+/// core does (issue 16), each step below a hook with the common case as its default.
 ///
-/// Such a core is a [`Core`] and an [`ObjectCore`] through it, with the default sentinel and
-/// stopping on interruptions.
+/// The order is: the harness applied ([`crate::setup::prepare`]: memory, register values,
+/// entry), [`StandardSetup::new_cpu`], the image's code, [`StandardSetup::start`], the entry,
+/// the registers in order ([`StandardSetup::set_register`]), then [`StandardSetup::finish`].
 pub trait StandardSetup: Cpu + Sized {
     /// The core's own run options (timing presets, clock ratios).
     type Options: Clone + fmt::Debug + Default;
     /// The harness used when the user gives none.
     const DEFAULT_HARNESS: &'static str;
-    /// The core's relocation rules.
-    const RELOCATIONS: &'static dyn Relocations;
+    /// The return address that ends a run; harness expressions call it `sentinel`.
+    const SENTINEL: u64 = crate::setup::SENTINEL;
+    /// Whether a run stops when the guest raises an interruption, unless told otherwise.
+    const STOP_ON_INTERRUPTION: bool = true;
     /// Byte order of the memory.
     const ENDIAN: Endian;
     /// A stack `(base, size)` mapped when the harness brings no region named `stack`: by
     /// default the shared [`crate::setup::STACK_BASE`], so the C under test can call and
     /// return (the traces' harnesses describe only the data the C reaches).
     const DEFAULT_STACK: Option<(u64, u64)> = Some((crate::setup::STACK_BASE, crate::setup::STACK_SIZE));
-    /// The register a harness's `psr` key sets (the core's status word).
-    const STATUS_REGISTER: &'static str;
-    /// Why the core refuses a harness `cpl` other than 0: the end of the error message.
-    const CPL_REFUSAL: &'static str;
+    /// The register a harness's `psr` key sets (the core's status word), applied before the
+    /// `[registers]` table; `None` for a core whose [`StandardSetup::start`] applies it (ia64:
+    /// together with `cpl`, before the entry sets the slot).
+    const STATUS_REGISTER: Option<&'static str>;
+    /// Why the core refuses a harness `cpl` other than 0: the end of the error message; `None`
+    /// for a core that models privilege levels (its [`StandardSetup::start`] applies `cpl`).
+    const CPL_REFUSAL: Option<&'static str>;
+    /// Whether the core models address translation (a harness's `translation = true` is
+    /// refused otherwise).
+    const TRANSLATION: bool = false;
+
+    /// Where a run starts when neither the command line nor the harness names an entry: the
+    /// start of the first code section.
+    fn default_entry(image: &Image) -> Option<u64> {
+        image.sections.iter().find(|s| s.kind == SectionKind::Code).map(|s| s.addr)
+    }
 
     /// A CPU configured as `cfg` says, with no code yet.
     fn new_cpu(cfg: &RunConfig<Self>) -> Self;
 
-    /// What the core takes from the harness before the entry and the registers (its `itc`).
+    /// What the core takes from the harness (and the image's symbols) before the entry and the
+    /// registers: its `itc`, ia64's `psr`/`cpl`, translation and gate range.
     ///
     /// # Errors
     /// A harness value the core cannot honour.
-    fn start(&mut self, setup: &Setup) -> Result<(), Diagnostic>;
+    fn start(&mut self, image: &Image, setup: &Setup) -> Result<(), Diagnostic>;
 
-    /// Sets a register by the core's name for it.
+    /// Sets a register by the core's name for it (`mem` for state kept there: ia64's frame).
     ///
     /// # Errors
     /// An unknown name or a value the register cannot hold, in words.
-    fn set_register(&mut self, name: &str, value: u64) -> Result<(), String>;
+    fn set_register(&mut self, mem: &mut Memory, name: &str, value: u64) -> Result<(), String>;
 
     /// What the calling convention needs once the registers are set (a return address on the
-    /// stack, say).
+    /// stack, say), and harness values applied after the registers (ia64's `itc`).
     ///
     /// # Errors
     /// Memory the convention needs that is not there.
@@ -132,6 +158,14 @@ pub trait StandardSetup: Cpu + Sized {
     /// [`Core::timeline`] for a core with the standard set-up; slot texts filled in).
     fn timeline(&self) -> Option<&Timeline> {
         None
+    }
+
+    /// Fills a timeline's slots with their disassembly ([`Core::label_timeline`]).
+    fn label_timeline(_image: &Image, _timeline: &mut Timeline) {}
+
+    /// How a run ended, in words ([`Core::stop_text`]).
+    fn stop_text(reason: &StopReason) -> String {
+        reason.to_string()
     }
 }
 
@@ -249,21 +283,23 @@ fn standard_prepare<C: StandardSetup>(
         sets: &cfg.sets,
         entry: cfg.entry.as_deref(),
         default_stack: C::DEFAULT_STACK,
+        default_entry: C::default_entry(image),
         status_register: C::STATUS_REGISTER,
         cpl_refusal: C::CPL_REFUSAL,
+        translation: C::TRANSLATION,
     })
     .map_err(RunError::Setup)?;
     let mut cpu = C::new_cpu(cfg);
     for s in image.sections.iter().filter(|s| s.kind == SectionKind::Code) {
         cpu.add_code(s.addr, &s.data);
     }
-    cpu.start(&setup).map_err(RunError::Setup)?;
+    cpu.start(image, &setup).map_err(RunError::Setup)?;
     // The entry first, so a pc the harness or the command line gives is the one that runs.
     cpu.set_entry(setup.entry);
-    for r in &setup.registers {
-        cpu.set_register(&r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
-    }
     let mut setup = setup;
+    for r in &setup.registers {
+        cpu.set_register(&mut setup.mem, &r.name, r.value).map_err(|m| RunError::Setup(r.error(m)))?;
+    }
     cpu.finish(&mut setup).map_err(RunError::Setup)?;
     Ok((Machine::new(cpu, setup.mem), setup.harness))
 }
@@ -322,6 +358,7 @@ pub fn report<C: Core>(
     report.timeline = machine.cpu.timeline().cloned();
     if let Some(t) = &mut report.timeline {
         C::label_timeline(image, t);
+        t.name_producers();
     }
     Ok(report)
 }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::error::{Diagnostic, SourceLoc};
 use crate::harness::{Harness, Origin, ValueExpr};
-use crate::image::{Image, SectionKind};
+use crate::image::Image;
 use crate::memory::{Endian, Memory, Perms};
 use crate::report::RunReport;
 use crate::snapshot::{Snapshot, Value};
@@ -63,12 +63,17 @@ pub struct SetupRequest<'a> {
     pub entry: Option<&'a str>,
     /// A stack `(base, size)` mapped when the harness brings no region named `stack`.
     pub default_stack: Option<(u64, u64)>,
+    /// The entry when neither `entry` nor the harness names one (the start of the code).
+    pub default_entry: Option<u64>,
     /// The register a harness's `psr` key sets (the core's status word: `rflags`,
-    /// `psw_mask`), applied before the `[registers]` table.
-    pub status_register: &'a str,
+    /// `psw_mask`), applied before the `[registers]` table; `None` when the core applies the
+    /// `psr` key itself.
+    pub status_register: Option<&'a str>,
     /// Why the core refuses a harness `cpl` other than 0 (it models no privilege levels):
-    /// the end of the error message.
-    pub cpl_refusal: &'a str,
+    /// the end of the error message; `None` when the core applies `cpl` itself.
+    pub cpl_refusal: Option<&'a str>,
+    /// Whether the core models address translation (else `translation = true` is refused).
+    pub translation: bool,
 }
 
 /// Where a register value came from, for its error message.
@@ -191,9 +196,11 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
         }
         _ => false,
     };
-    refuse_cpl(&harness, req.cpl_refusal)?;
-    // The cores set up here (x86-64, s390x) have no TLB model (TLB, issue 12).
-    if harness.translation {
+    if let Some(why) = req.cpl_refusal {
+        refuse_cpl(&harness, why)?;
+    }
+    // Only the ia64 core has a TLB model (TLB, issue 12).
+    if harness.translation && !req.translation {
         return Err(error_at(
             harness.translation_origin.as_ref(),
             "translation = true: this core models no address translation (only the ia64 core has a TLB model)"
@@ -201,10 +208,10 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
         ));
     }
     let mut registers = Vec::with_capacity(harness.registers.len() + req.sets.len() + 1);
-    if let Some(expr) = &harness.psr {
+    if let (Some(expr), Some(status)) = (&harness.psr, req.status_register) {
         let value = env.eval(expr)?;
         let source = RegisterSource::Harness(expr.origin.clone());
-        registers.push(RegisterValue { name: req.status_register.to_string(), value, source });
+        registers.push(RegisterValue { name: status.to_string(), value, source });
     }
     for (name, expr) in &harness.registers {
         let value = env.eval(expr)?;
@@ -218,8 +225,7 @@ pub fn prepare(req: &SetupRequest<'_>) -> Result<Setup, Diagnostic> {
         let value = env.eval(&ValueExpr::parse(text, set_origin(name, text))?)?;
         registers.push(RegisterValue { name: name.clone(), value, source: RegisterSource::CommandLine(text.clone()) });
     }
-    let first_code = image.sections.iter().find(|s| s.kind == SectionKind::Code).map(|s| s.addr);
-    let entry = entry_point(req.entry, &harness, &symbol, first_code)?;
+    let entry = entry_point(req.entry, &harness, &symbol, req.default_entry)?;
     drop(env);
     Ok(Setup { harness, mem, registers, entry, default_stack })
 }

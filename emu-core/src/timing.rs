@@ -58,6 +58,33 @@ pub enum StallCause {
     /// The stated cost of a stub standing in for a function (linking, issue 14); holds the
     /// stub's name (built once per summary, not per instruction).
     Stub(String),
+    /// A source register was not ready yet, and the instruction that produced it (issue 16):
+    /// what a timeline records for a register wait; the summary's table keeps
+    /// [`StallCause::Register`], so its rows stay one per register.
+    Produced(Reg, Producer),
+}
+
+/// The instruction whose result a register wait waited for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Producer {
+    /// Its address (ia64: of its bundle).
+    pub addr: u64,
+    /// Its slot in the bundle (0 on architectures without bundles).
+    pub slot: u8,
+    /// Cycles from its execution to the value being ready.
+    pub latency: u64,
+    /// Its disassembly; empty until [`Timeline::name_producers`] finds it among the slots.
+    pub text: String,
+}
+
+impl StallCause {
+    /// The cause as the summary's stall table counts it: a register wait without its producer.
+    pub fn summary_cause(&self) -> StallCause {
+        match self {
+            StallCause::Produced(reg, _) => StallCause::Register(*reg),
+            other => other.clone(),
+        }
+    }
 }
 
 impl fmt::Display for StallCause {
@@ -73,6 +100,10 @@ impl fmt::Display for StallCause {
             StallCause::Branch => f.write_str("branch"),
             StallCause::Interruption => f.write_str("interruption"),
             StallCause::Stub(name) => write!(f, "stub {name}"),
+            StallCause::Produced(reg, p) => {
+                let sep = if p.text.is_empty() { "" } else { " " };
+                write!(f, "dependency on {reg} ({}{sep}at {:#x}.{}: latency {})", p.text, p.addr, p.slot, p.latency)
+            }
         }
     }
 }
@@ -96,6 +127,20 @@ pub struct SlotRef {
     pub text: String,
     /// Whether the instruction is a nop.
     pub nop: bool,
+    /// The cycle its result is ready (it completes), where the model records it (x86, s390;
+    /// issue 16).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub done: Option<u64>,
+    /// The unit or port group it executed on ("ALU", "load", "FXU"), where the model records it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<&'static str>,
+}
+
+impl SlotRef {
+    /// A slot with no text yet, its completion and unit unrecorded.
+    pub fn new(addr: u64, slot: u8, nop: bool) -> SlotRef {
+        SlotRef { addr, slot, text: String::new(), nop, done: None, unit: None }
+    }
 }
 
 /// One issue group: the slots that issued together and what delayed them.
@@ -116,14 +161,38 @@ pub struct Timeline {
     pub groups: Vec<GroupRecord>,
 }
 
+impl Timeline {
+    /// Gives each register wait's producer the text of its instruction, from the slots
+    /// recorded (a producer outside the timeline keeps its address only). Call once the slots
+    /// are labelled.
+    pub fn name_producers(&mut self) {
+        let texts: BTreeMap<(u64, u8), String> =
+            self.groups.iter().flat_map(|g| g.slots.iter()).map(|s| ((s.addr, s.slot), s.text.clone())).collect();
+        for (cause, _) in self.groups.iter_mut().flat_map(|g| g.waited.iter_mut()) {
+            if let StallCause::Produced(_, p) = cause {
+                if let Some(t) = texts.get(&(p.addr, p.slot)).filter(|_| p.text.is_empty()) {
+                    p.text.clone_from(t);
+                }
+            }
+        }
+    }
+}
+
 impl fmt::Display for Timeline {
-    /// One line per group: first cycle, its slots separated by ` ; `, then why it waited.
+    /// One line per group: first cycle, its slots separated by ` ; ` (each with its unit and
+    /// completion cycle where recorded), then why it waited.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for group in &self.groups {
             write!(f, "{:>8} ", group.first_cycle)?;
             for (i, slot) in group.slots.iter().enumerate() {
                 let sep = if i == 0 { "" } else { " ; " };
                 write!(f, "{sep}{:#x}.{} {}", slot.addr, slot.slot, slot.text)?;
+                match (slot.unit, slot.done) {
+                    (Some(unit), Some(done)) => write!(f, " [{unit}, done {done}]")?,
+                    (None, Some(done)) => write!(f, " [done {done}]")?,
+                    (Some(unit), None) => write!(f, " [{unit}]")?,
+                    (None, None) => {}
+                }
             }
             if !group.waited.is_empty() {
                 f.write_str("  <- waited")?;
@@ -155,9 +224,14 @@ pub struct TimingSummary {
 }
 
 impl TimingSummary {
-    /// Counts `cycles` lost to `cause`.
+    /// Counts `cycles` lost to `cause` (a [`StallCause::Produced`] under its register).
     pub fn add_stall(&mut self, cause: &StallCause, cycles: u64) {
-        *self.stalls.entry(cause.to_string()).or_insert(0) += cycles;
+        // One row per register, whoever produced it.
+        let key = match cause {
+            StallCause::Produced(reg, _) => StallCause::Register(*reg).to_string(),
+            other => other.to_string(),
+        };
+        *self.stalls.entry(key).or_insert(0) += cycles;
     }
 }
 

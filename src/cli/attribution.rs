@@ -170,7 +170,7 @@ mod tests {
     use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
 
     fn slot(addr: u64, text: &str) -> SlotRef {
-        SlotRef { addr, slot: 0, text: text.into(), nop: false }
+        SlotRef { text: text.into(), ..SlotRef::new(addr, 0, false) }
     }
 
     fn function(name: &str, value: u64) -> Symbol {

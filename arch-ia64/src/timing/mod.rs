@@ -138,7 +138,7 @@ pub use prepared::{RegOperand, SlotTiming};
 use crate::bundle::{SlotUnit, Template};
 use crate::res::{Res, RES_COUNT, STACKED_PHYS};
 use crate::table::TimingClass;
-use emu_core::timing::{GroupRecord, Reg, SlotRef, StallCause, Timeline, TimingSummary};
+use emu_core::timing::{GroupRecord, Producer, Reg, SlotRef, StallCause, Timeline, TimingSummary};
 use group::{Block, Close, Full, Group};
 use ports::{PortBusy, Split};
 use scoreboard::{lane, latency, Lane, Latency, Scoreboard};
@@ -276,6 +276,10 @@ pub struct Itanium2 {
     stalls: Stalls,
     timeline: Option<Timeline>,
     pending: Vec<(StallCause, u64)>,
+    /// Beside the scoreboard's ready cycles, each resource's last writer (bundle | slot) and
+    /// its latencies, kept only while a timeline records (issue 16: a register wait names its
+    /// producer). Written where the scoreboard is, read only when charging a wait.
+    producers: Vec<Option<(u64, u8, Latency)>>,
     /// Lockstep (issue 15): what the open issue group's slots wrote, re-timed to the group's
     /// cycle whenever a later slot of the group makes the whole group wait.
     written: GroupWrites,
@@ -344,6 +348,7 @@ impl Itanium2 {
             },
             timeline: record_timeline.then(Timeline::default),
             pending: Vec::new(),
+            producers: Vec::new(),
             written: GroupWrites::new(),
             clock_uses: held::ClockUses::new(),
         }
@@ -385,6 +390,7 @@ impl Itanium2 {
             for (i, &dst) in info.dsts.iter().enumerate() {
                 let lat = latency(&self.params, info, i, dst);
                 self.board.write(dst, self.cycle, lat);
+                self.note_producer(dst, info.bundle, info.slot, lat);
                 self.written.push(dst, lat);
             }
         }
@@ -424,6 +430,7 @@ impl Itanium2 {
             for dst in t.dsts() {
                 let res = dst.reg.resolve(&rename);
                 self.board.write(res, self.cycle, dst.lat);
+                self.note_producer(res, bundle, slot, dst.lat);
                 self.written.push(res, dst.lat);
             }
         }
@@ -584,21 +591,23 @@ impl Itanium2 {
     /// only for its predicate.
     #[inline]
     fn wait_for_sources(&mut self, srcs: impl Iterator<Item = (Res, Lane, bool, Option<u8>)>, executes: bool) {
-        let mut latest: Option<(u64, Res, Option<u8>)> = None;
+        let mut latest: Option<(u64, Res, Option<u8>, Lane)> = None;
         for (res, lane, predicate, logical) in srcs {
             if !executes && !predicate {
                 continue;
             }
             let ready = self.board.ready(res, lane);
-            if ready > latest.map_or(self.cycle, |(r, _, _)| r) {
-                latest = Some((ready, res, logical));
+            if ready > latest.map_or(self.cycle, |(r, _, _, _)| r) {
+                latest = Some((ready, res, logical, lane));
             }
         }
-        if let Some((ready, res, logical)) = latest {
+        if let Some((ready, res, logical, lane)) = latest {
             let wait = ready - self.cycle;
             self.cycle = ready;
             self.hold_group();
-            self.charge(Cause::Dep(res, logical.filter(|_| res.is_gr())), wait, true);
+            let cause = Cause::Dep(res, logical.filter(|_| res.is_gr()));
+            self.charge(cause, wait, true);
+            self.name_producer(cause, res, lane);
         }
     }
 
@@ -616,12 +625,40 @@ impl Itanium2 {
         }
     }
 
+    // producers (issue 16, w5-core)
+
+    /// Remembers that `slot` of `bundle` wrote `res` with latencies `lat`, when a timeline
+    /// records.
+    fn note_producer(&mut self, res: Res, bundle: u64, slot: u8, lat: Latency) {
+        if self.timeline.is_none() {
+            return;
+        }
+        if self.producers.is_empty() {
+            self.producers = vec![None; RES_COUNT];
+        }
+        if let Some(p) = self.producers.get_mut(res.index()) {
+            *p = Some((bundle, slot, lat));
+        }
+    }
+
+    /// Names, on the wait just charged for `cause` (the last one recorded), the instruction
+    /// that produced `res` and its latency through `lane`.
+    fn name_producer(&mut self, cause: Cause, res: Res, lane: Lane) {
+        let Some(&Some((addr, slot, lat))) = self.producers.get(res.index()) else { return };
+        let Some(group) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) else { return };
+        let StallCause::Register(reg) = cause.stall() else { return };
+        if let Some(entry) = group.waited.last_mut().filter(|(c, _)| matches!(c, StallCause::Register(r) if *r == reg))
+        {
+            entry.0 = StallCause::Produced(reg, Producer { addr, slot, latency: lat.of(lane), text: String::new() });
+        }
+    }
+
     fn record_slot(&mut self, bundle: u64, slot: u8, nop: bool) {
         if let Some(group) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
             if group.slots.is_empty() {
                 group.first_cycle = self.cycle;
             }
-            group.slots.push(SlotRef { addr: bundle, slot, text: String::new(), nop });
+            group.slots.push(SlotRef::new(bundle, slot, nop));
         }
     }
 

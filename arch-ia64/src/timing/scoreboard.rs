@@ -30,6 +30,15 @@ impl Latency {
     pub(crate) const fn all(n: u64) -> Latency {
         Latency { data: n, address: n, branch: n }
     }
+
+    /// The latency through `lane` (issue 16: a wait names its producer's).
+    pub(crate) fn of(self, lane: Lane) -> u64 {
+        match lane {
+            Lane::Data => self.data,
+            Lane::Address => self.address,
+            Lane::Branch => self.branch,
+        }
+    }
 }
 
 /// Whether a class is a branch (consumes branch registers, ar.pfs and predicates through the

@@ -25,13 +25,15 @@ pub use params::{Class, Cost, Grouping, S390Params, TimerKind, Unit, PRESETS};
 
 use std::collections::VecDeque;
 
-use emu_core::timing::{GroupRecord, SlotRef, StallCause, Timeline, TimingSummary};
+use emu_core::timing::{GroupRecord, Producer, Reg, SlotRef, StallCause, Timeline, TimingSummary};
 
 use crate::decode::Insn;
 
 /// What the model needs of one executed instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IssueInfo {
+    /// Address of the instruction (a register wait names it as the producer, issue 16).
+    pub addr: u64,
     /// Timing class.
     pub class: Class,
     /// Whether a branch was taken.
@@ -46,7 +48,7 @@ impl IssueInfo {
     /// The issue information of `insn` as executed (`taken`: it jumped; `ss_len`: the bytes an
     /// SS instruction processed).
     pub fn of(insn: &Insn, taken: bool, ss_len: u64) -> IssueInfo {
-        IssueInfo { class: insn.class, taken, ss_len, deps: insn.deps }
+        IssueInfo { addr: insn.addr, class: insn.class, taken, ss_len, deps: insn.deps }
     }
 }
 
@@ -141,6 +143,9 @@ pub struct S390Model {
     fetch_ready: u64,
     reg_ready: [u64; 32],
     cc_ready: u64,
+    /// Beside each ready cycle, the last writer: its address and latency (issue 16).
+    reg_producer: [(u64, u64); 32],
+    cc_producer: (u64, u64),
     units: Reservations,
     /// In-order completion of everything issued.
     complete: u64,
@@ -150,6 +155,8 @@ pub struct S390Model {
     /// Cycles charged per [`CAUSES`] entry, and whether it was ever charged (a zero charge
     /// still lists the cause in the summary).
     stalls: [(bool, u64); CAUSES.len()],
+    /// Operand waits charged per operand ([`operand_reg`]), as `stalls`.
+    operand_stalls: [(bool, u64); CC + 1],
     /// The dispatch groups, when asked for (issue 16: `run --timeline`).
     timeline: Option<Timeline>,
 }
@@ -167,10 +174,13 @@ impl S390Model {
             fetch_ready: 0,
             reg_ready: [0; 32],
             cc_ready: 0,
+            reg_producer: [(0, 0); 32],
+            cc_producer: (0, 0),
             complete: 0,
             inflight: inflight::Inflight::default(),
             summary: TimingSummary::default(),
             stalls: [(false, 0); CAUSES.len()],
+            operand_stalls: [(false, 0); CC + 1],
             timeline: None,
         }
     }
@@ -294,7 +304,7 @@ impl S390Model {
         let before = self.group_cycle.max(self.fetch_ready);
         let d = self.dispatch(c.grouping, not_before);
         if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
-            g.slots.push(SlotRef { addr: 0, slot: 0, text: String::new(), nop: false });
+            g.slots.push(SlotRef::new(0, 0, false));
         }
         if c.serialising && d > before {
             self.stall(DRAIN, d - before);
@@ -307,6 +317,10 @@ impl S390Model {
         if i.deps.reads_cc {
             start = start.max(self.cc_ready);
         }
+        // Issue 16: the operand wait, charged below as far as it delays completion, and the
+        // operand it waited for (read before this instruction's own writes).
+        let operand_wait = start - d;
+        let waited_on = if operand_wait > 0 { self.last_operand(i, late) } else { None };
         let mut needs = [(0, 0, 0); 2];
         let mut n = 0;
         for &(u, busy) in c.units.iter().filter(|(_, busy)| *busy > 0) {
@@ -324,13 +338,27 @@ impl S390Model {
         let finish = start.saturating_add(c.latency);
         let mut writes = i.deps.writes;
         while writes != 0 {
-            if let Some(slot) = self.reg_ready.get_mut(writes.trailing_zeros() as usize) {
+            let r = writes.trailing_zeros() as usize;
+            if let Some(slot) = self.reg_ready.get_mut(r) {
                 *slot = finish;
+            }
+            if let Some(p) = self.reg_producer.get_mut(r) {
+                *p = (i.addr, c.latency);
             }
             writes &= writes - 1;
         }
         if i.deps.writes_cc {
             self.cc_ready = finish;
+            self.cc_producer = (i.addr, c.latency);
+        }
+        let charged = operand_wait.min(finish.saturating_sub(self.complete.max(d)));
+        if let Some((r, pc, latency)) = waited_on.filter(|_| charged > 0) {
+            self.stall_operand(r, pc, latency, charged);
+        }
+        if let Some(slot) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()).and_then(|g| g.slots.last_mut()) {
+            slot.done = Some(finish);
+            // The unit held longest names it (FXU for most, LSU for storage operands).
+            slot.unit = Some(needs.iter().max_by_key(|(_, busy, _)| *busy).map_or("none", |(k, _, _)| UNIT_NAMES[*k]));
         }
         self.complete = self.complete.max(finish);
         for _ in 0..uops {
@@ -360,7 +388,17 @@ impl S390Model {
                 s.add_stall(cause, cycles);
             }
         }
+        for (r, &(charged, cycles)) in self.operand_stalls.iter().enumerate() {
+            if charged {
+                s.add_stall(&StallCause::Register(operand_reg(r)), cycles);
+            }
+        }
         s
+    }
+
+    /// Cycles, instructions and decoder groups so far, without the stall table (issue 16).
+    pub fn counts(&self, instructions: u64) -> emu_core::cpu::Counts {
+        emu_core::cpu::Counts { cycles: self.now(), instructions, nops: 0, groups: self.summary.groups }
     }
 
     /// See [`S390Params::explain_model`].
@@ -369,6 +407,37 @@ impl S390Model {
     }
 
     // timeline (issue 16)
+
+    /// The operand of `i` ready last (the first such: addresses, then data, then the CC) and
+    /// its producer's address and latency.
+    /// Returned as the operand's index ([`operand_reg`]: 0-15 GPRs, 16-31 FPRs, [`CC`]).
+    fn last_operand(&self, i: &IssueInfo, late: u64) -> Option<(usize, u64, u64)> {
+        let regs = |set: Regs, less: u64| (0..32usize).filter(move |r| set & (1 << r) != 0).map(move |r| (r, less));
+        let mut best: Option<(u64, usize, (u64, u64))> = None;
+        for (r, less) in regs(i.deps.addr, 0).chain(regs(i.deps.data, late)) {
+            let ready = self.reg_ready.get(r).copied().unwrap_or(0).saturating_sub(less);
+            if best.as_ref().is_none_or(|(b, _, _)| ready > *b) {
+                best = Some((ready, r, self.reg_producer.get(r).copied().unwrap_or((0, 0))));
+            }
+        }
+        if i.deps.reads_cc && best.as_ref().is_none_or(|(b, _, _)| self.cc_ready > *b) {
+            best = Some((self.cc_ready, CC, self.cc_producer));
+        }
+        best.map(|(_, r, (pc, latency))| (r, pc, latency))
+    }
+
+    /// Counts `cycles` lost waiting for operand `r` (an index of [`operand_reg`]) produced at
+    /// `pc` with `latency`; the producer is named only on the timeline, which allocates.
+    fn stall_operand(&mut self, r: usize, pc: u64, latency: u64, cycles: u64) {
+        if let Some((charged, total)) = self.operand_stalls.get_mut(r) {
+            *charged = true;
+            *total += cycles;
+        }
+        if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
+            let producer = Producer { addr: pc, slot: 0, latency, text: String::new() };
+            g.waited.push((StallCause::Produced(operand_reg(r), producer), cycles));
+        }
+    }
 
     /// Counts `cycles` lost to `cause`, and notes it on the open group when recording.
     fn stall(&mut self, cause: usize, cycles: u64) {
@@ -403,6 +472,22 @@ impl S390Model {
             s.addr = addr;
             s.text = text;
         }
+    }
+}
+
+/// A unit as a timeline names it.
+/// The units' names, indexed by [`kind`].
+const UNIT_NAMES: [&str; 4] = ["FXU", "LSU", "BRU", "millicode"];
+
+/// The operand index of the condition code (after the 16 GPRs and 16 FPRs).
+const CC: usize = 32;
+
+/// The register an operand index names (0-15 `rN`, 16-31 `fN`, [`CC`] `cc`).
+fn operand_reg(r: usize) -> Reg {
+    match u16::try_from(r) {
+        Ok(n @ 0..=15) => Reg::Numbered { prefix: "r", number: n, suffix: "" },
+        Ok(n @ 16..=31) => Reg::Numbered { prefix: "f", number: n - 16, suffix: "" },
+        _ => Reg::Named("cc"),
     }
 }
 

@@ -3,11 +3,12 @@
 use super::*;
 
 fn op(class: Class, data: Regs, writes: Regs) -> IssueInfo {
-    IssueInfo { class, taken: false, ss_len: 0, deps: Deps { data, writes, ..Deps::default() } }
+    IssueInfo { addr: 0, class, taken: false, ss_len: 0, deps: Deps { data, writes, ..Deps::default() } }
 }
 
 fn load(addr: Regs, writes: Regs) -> IssueInfo {
     IssueInfo {
+        addr: 0,
         class: Class::Load,
         taken: false,
         ss_len: 0,
@@ -55,6 +56,7 @@ fn storage_operand_reads_its_register_late() {
     // AG r1,0(r2) right after a 4-cycle load of r1: the register operand is read 4 cycles
     // after the address, so the add finishes as if r1 had been ready at once.
     let ag = IssueInfo {
+        addr: 0,
         class: Class::LoadOp,
         taken: false,
         ss_len: 0,
@@ -122,4 +124,24 @@ fn presets_and_the_table() {
         assert!(t.contains(key), "{key} in\n{t}");
     }
     assert_eq!(units_of(5000, 5000), 4096);
+}
+
+// producers and units (issue 16, w5-core)
+
+#[test]
+fn a_register_wait_names_its_producer_and_counts_in_the_summary() {
+    let mut m = S390Model::new(S390Params::default());
+    m.set_timeline(true);
+    m.issue(&IssueInfo { addr: 0x100, ..load(1 << 2, 1 << 1) });
+    m.issue(&IssueInfo { addr: 0x106, ..op(Class::Simple, 1 << 1, 1 << 3) });
+    let t = m.timeline().cloned().unwrap_or_default();
+    let waits: Vec<&(StallCause, u64)> = t.groups.iter().flat_map(|g| g.waited.iter()).collect();
+    let lat = S390Params::default().load;
+    let producer = Producer { addr: 0x100, slot: 0, latency: lat, text: String::new() };
+    let r1 = Reg::Numbered { prefix: "r", number: 1, suffix: "" };
+    // Charged as far as it delays completion: the load's own latency covers the rest.
+    assert_eq!(waits, [&(StallCause::Produced(r1, producer), 1)]);
+    assert_eq!(m.summary().stalls.get("dependency on r1"), Some(&1));
+    let units: Vec<Option<&str>> = t.groups.iter().flat_map(|g| g.slots.iter()).map(|s| s.unit).collect();
+    assert_eq!(units, [Some("LSU"), Some("FXU")]);
 }

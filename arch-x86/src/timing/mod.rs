@@ -71,11 +71,11 @@ mod calib_tests;
 mod tests;
 
 pub use class::{Microcode, Serialise, TimingClass};
-pub use params::{Core, X86Params};
+pub use params::{Core, X86Params, PRESETS};
 
 use std::fmt;
 
-use emu_core::timing::{GroupRecord, Reg, SlotRef, StallCause, Timeline, TimingSummary};
+use emu_core::timing::{GroupRecord, Producer, Reg, SlotRef, StallCause, Timeline, TimingSummary};
 use pipes::Pipes;
 use stores::{Forward, Stores};
 
@@ -147,18 +147,8 @@ pub struct IssueInfo<'a> {
     pub taken: bool,
 }
 
-/// The running totals, cheap to read at every path boundary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Counts {
-    /// Cycles so far ([`X86Model::now`]).
-    pub cycles: u64,
-    /// Instructions issued, nops included.
-    pub instructions: u64,
-    /// Nops (and endbr64) issued.
-    pub nops: u64,
-    /// Dispatch groups (cycles in which something dispatched).
-    pub groups: u64,
-}
+/// The running totals, cheap to read at every path boundary (the runner's shared type, issue 16).
+pub use emu_core::cpu::Counts;
 
 /// Pipe groups (ports simplified to counts).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,6 +242,9 @@ pub struct X86Model {
     plans: plan::Plans,
     /// Ready cycle per GPR, then the flags.
     ready: [u64; 17],
+    /// Beside each ready cycle, the last writer: its address and result latency (issue 16:
+    /// a register wait names its producer).
+    producer: [(u64, u64); 17],
     /// Cycle of the open dispatch group and how many dispatched in it.
     fe_cycle: u64,
     fe_used: u64,
@@ -292,6 +285,7 @@ impl X86Model {
             params,
             plans: plan::EMPTY,
             ready: [0; 17],
+            producer: [(0, 0); 17],
             fe_cycle: 0,
             fe_used: 0,
             has_group: false,
@@ -350,6 +344,8 @@ impl X86Model {
         // Execution: sources, serialisation, memory ordering, then a pipe.
         let mut start = dispatch;
         let mut cause: Option<Cause> = None;
+        // The writer of the register waited for, read before this instruction's own writes.
+        let mut producer: Option<(u64, u64)> = None;
         for &src in i.srcs {
             if stack_engine && src == XReg::Gpr(RSP) {
                 continue;
@@ -358,6 +354,7 @@ impl X86Model {
             if ready > start {
                 start = ready;
                 cause = Some(Cause::Dep(src));
+                producer = src.index().and_then(|k| self.producer.get(k)).copied();
             }
         }
         if let Some(kind) = serialising.filter(|_| self.max_complete > start) {
@@ -443,6 +440,9 @@ impl X86Model {
             if let Some(r) = dst.index().and_then(|k| self.ready.get_mut(k)) {
                 *r = value;
             }
+            if let Some(p) = dst.index().and_then(|k| self.producer.get_mut(k)) {
+                *p = (i.addr, value.saturating_sub(start));
+            }
         }
         if let Some((addr, size)) = i.store {
             let data = if matches!(i.class, T::Rmw | T::LockedRmw | T::Cmpxchg) { value } else { start };
@@ -458,9 +458,13 @@ impl X86Model {
         }
         let extends = complete.saturating_sub(self.max_complete.max(self.fe_cycle + 1));
         if let Some(c) = cause {
-            self.charge(c, (start - dispatch).min(extends));
+            self.charge_from(c, producer, (start - dispatch).min(extends));
         }
         self.charge(Cause::Memory, mem_wait.min(extends.saturating_sub(start - dispatch)));
+        if let Some(slot) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()).and_then(|g| g.slots.last_mut()) {
+            slot.done = Some(complete);
+            slot.unit = Some(unit_name(i.class));
+        }
         self.max_complete = self.max_complete.max(complete);
         self.last_retire = self.last_retire.max(complete);
         let slot = self.rob_slot();
@@ -561,7 +565,7 @@ impl X86Model {
         }
         self.fe_used += 1;
         if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
-            g.slots.push(SlotRef { addr, slot: 0, text: String::new(), nop: false });
+            g.slots.push(SlotRef::new(addr, 0, false));
         }
         c
     }
@@ -673,6 +677,24 @@ impl X86Model {
         }
     }
 
+    /// [`X86Model::charge`], the timeline naming the instruction that produced a register
+    /// waited for.
+    fn charge_from(&mut self, cause: Cause, producer: Option<(u64, u64)>, cycles: u64) {
+        match (cause, producer) {
+            (Cause::Dep(r), Some((pc, latency))) if cycles > 0 && self.timeline.is_some() => {
+                if let Some(c) = self.stalls.get_mut(cause.slot()) {
+                    *c += cycles;
+                }
+                let produced =
+                    StallCause::Produced(r.reg(), Producer { addr: pc, slot: 0, latency, text: String::new() });
+                if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
+                    g.waited.push((produced, cycles));
+                }
+            }
+            _ => self.charge(cause, cycles),
+        }
+    }
+
     /// Counts `cycles` lost to `cause` and notes it on the open group when recording.
     #[inline]
     fn charge(&mut self, cause: Cause, cycles: u64) {
@@ -685,6 +707,23 @@ impl X86Model {
         if let Some(g) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
             g.waited.push((cause.stall(), cycles));
         }
+    }
+}
+
+/// The unit a class executes on, as a timeline shows it: its pipe group, else what carries it.
+fn unit_name(class: TimingClass) -> &'static str {
+    use TimingClass as T;
+    match (pipe_group(class), class) {
+        (Some(Group::Alu), _) => "ALU",
+        (Some(Group::Shift), _) => "shift",
+        (Some(Group::SlowInt), _) => "slow-int",
+        (Some(Group::Load), _) => "load",
+        (Some(Group::Store), _) => "store",
+        (Some(Group::Branch), _) => "branch",
+        (None, T::Div { .. }) => "divider",
+        (None, T::Rdtsc | T::Rdtscp | T::Pause | T::Cli | T::Sti) => "microcode",
+        (None, T::Lfence | T::Mfence) => "fence",
+        (None, _) => "rename",
     }
 }
 

@@ -186,7 +186,28 @@ const fn g(text: &'static str) -> (&'static str, bool) {
     (text, true)
 }
 
+/// The presets `--model NAME` can name (issue 16): Zen 4 (the default) and Golden Cove.
+pub const PRESETS: [&str; 2] = ["zen4", "golden-cove"];
+
 impl X86Params {
+    /// The preset called `name` (see [`PRESETS`]; `golden_cove` and `goldencove` also name
+    /// Golden Cove), any case.
+    pub fn preset(name: &str) -> Option<X86Params> {
+        match name.to_ascii_lowercase().as_str() {
+            "zen4" | "zen-4" => Some(X86Params::zen4()),
+            "golden-cove" | "golden_cove" | "goldencove" => Some(X86Params::golden_cove()),
+            _ => None,
+        }
+    }
+
+    /// The preset's name in [`PRESETS`].
+    pub fn name(&self) -> &'static str {
+        match self.core {
+            Core::Zen4 => "zen4",
+            Core::GoldenCove => "golden-cove",
+        }
+    }
+
     /// Front-end cycles the microcode sequencer needs to deliver `uops` (at least 1).
     pub fn delivery(&self, uops: u64) -> u64 {
         uops.div_ceil(self.ms_uops_per_cycle.max(1)).max(1)

@@ -261,3 +261,23 @@ fn explain_model_lists_every_figure_with_guess_marks() {
         assert!(text.contains("GUESS"));
     }
 }
+
+// producers and units (issue 16, w5-core)
+
+#[test]
+fn a_register_wait_names_its_producer_and_slots_their_unit_and_completion() {
+    let mut m = model();
+    m.set_timeline(true);
+    m.issue(&IssueInfo { addr: 0x10, srcs: &[], dsts: &[RAX], ..op(T::Imul) });
+    m.issue(&IssueInfo { addr: 0x14, srcs: &[RAX], dsts: &[RCX], ..op(T::Alu) });
+    let t = m.timeline().cloned().unwrap_or_default();
+    let waits: Vec<&(StallCause, u64)> = t.groups.iter().flat_map(|g| g.waited.iter()).collect();
+    let producer = Producer { addr: 0x10, slot: 0, latency: p().imul, text: String::new() };
+    // Charged as far as it delays completion: the imul's own latency covers the rest.
+    assert_eq!(waits, [&(StallCause::Produced(Reg::Named("rax"), producer), p().alu)]);
+    let slots: Vec<(Option<&str>, Option<u64>)> =
+        t.groups.iter().flat_map(|g| g.slots.iter()).map(|s| (s.unit, s.done)).collect();
+    assert_eq!(slots, [(Some("slow-int"), Some(p().imul)), (Some("ALU"), Some(p().imul + p().alu))]);
+    // The summary keeps one row per register, whoever produced it.
+    assert_eq!(m.summary().stalls.get("dependency on rax"), Some(&p().alu));
+}

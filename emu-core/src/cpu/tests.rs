@@ -62,6 +62,16 @@ impl Cpu for Counter {
     fn set_entry(&mut self, addr: u64) {
         self.count = addr / 4;
     }
+
+    fn advance(&mut self, _cycles: u64) {}
+
+    fn counts(&self) -> Counts {
+        Counts { cycles: self.cycles(), instructions: self.count, nops: 0, groups: self.count }
+    }
+
+    fn entry(&self) -> u64 {
+        0
+    }
 }
 
 fn machine(script: Vec<(u64, StepEvent)>, fail_at: Option<u64>) -> Machine<Counter> {
@@ -151,4 +161,11 @@ fn stop_reasons_read_well() {
             "budget of 500 instructions exhausted at pc 0x2010"
         ]
     );
+}
+
+#[test]
+fn counts_since_subtract_and_clamp() {
+    let before = Counts { cycles: 10, instructions: 4, nops: 1, groups: 3 };
+    let after = Counts { cycles: 25, instructions: 9, nops: 1, groups: 2 };
+    assert_eq!(after.since(before), Counts { cycles: 15, instructions: 5, nops: 0, groups: 0 });
 }

@@ -1,7 +1,7 @@
 use super::*;
 
 fn slot(addr: u64, slot: u8, text: &str) -> SlotRef {
-    SlotRef { addr, slot, text: text.to_string(), nop: text.starts_with("nop") }
+    SlotRef { text: text.to_string(), ..SlotRef::new(addr, slot, text.starts_with("nop")) }
 }
 
 #[test]
@@ -90,4 +90,37 @@ fn records_serialize_with_hex_addresses_and_cause_texts() {
         json,
         r#"{"first_cycle":7,"slots":[{"addr":"0xa000000000010000","slot":2,"text":"br.ret.sptk.many b0","nop":false}],"waited":[["branch",1]]}"#
     );
+}
+
+// producers (issue 16, w5-core)
+
+#[test]
+fn a_produced_wait_names_its_producer_once_the_slots_are_labelled() {
+    let r22 = Reg::Numbered { prefix: "r", number: 22, suffix: "" };
+    let producer = Producer { addr: 0x1000, slot: 0, latency: 20, text: String::new() };
+    let mut timeline = Timeline {
+        groups: vec![
+            GroupRecord { first_cycle: 0, slots: vec![slot(0x1000, 0, "mov.m r22=ar.itc")], waited: vec![] },
+            GroupRecord {
+                first_cycle: 20,
+                slots: vec![slot(0x1000, 1, "add r8=r22,r0")],
+                waited: vec![(StallCause::Produced(r22, producer.clone()), 19)],
+            },
+        ],
+    };
+    assert_eq!(StallCause::Produced(r22, producer).to_string(), "dependency on r22 (at 0x1000.0: latency 20)");
+    timeline.name_producers();
+    let cause = &timeline.groups[1].waited[0].0;
+    assert_eq!(cause.to_string(), "dependency on r22 (mov.m r22=ar.itc at 0x1000.0: latency 20)");
+    assert_eq!(cause.summary_cause(), StallCause::Register(r22));
+    let mut summary = TimingSummary::default();
+    summary.add_stall(cause, 19);
+    assert_eq!(summary.stalls.get("dependency on r22"), Some(&19));
+}
+
+#[test]
+fn slots_show_their_unit_and_completion_when_recorded() {
+    let done = SlotRef { unit: Some("ALU"), done: Some(4), ..slot(0x10, 0, "add %rcx,%rax") };
+    let timeline = Timeline { groups: vec![GroupRecord { first_cycle: 3, slots: vec![done], waited: vec![] }] };
+    assert_eq!(timeline.to_string(), "       3 0x10.0 add %rcx,%rax [ALU, done 4]\n");
 }

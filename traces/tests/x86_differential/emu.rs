@@ -39,7 +39,7 @@ impl Emu {
         let cfg = RunConfig {
             harness: Some(harness.clone()),
             timing: false,
-            options: arch_x86::run::X86Options { tsc_ratio: Some((0, 1)) },
+            options: arch_x86::run::X86Options { tsc_ratio: Some((0, 1)), ..Default::default() },
             ..RunConfig::default()
         };
         let (machine, _) = prepare(&image, &cfg).unwrap_or_else(|e| panic!("{}: {e}", t.name));

@@ -64,7 +64,7 @@ impl Nohz {
         let img = image(t, &h);
         let cfg = RunConfig {
             harness: Some(h.clone()),
-            options: arch_x86::run::X86Options { tsc_ratio: Some((0, 1)) },
+            options: arch_x86::run::X86Options { tsc_ratio: Some((0, 1)), ..Default::default() },
             sets: vec![("tsc_offset".into(), tsc.to_string())],
             ..RunConfig::default()
         };
