@@ -102,8 +102,8 @@ enum Command {
         /// Print the timing model's parameters with their sources instead of running.
         #[arg(long)]
         explain_model: bool,
-        /// s390x timing model generation: z13 (default), z14 or z15; with --explain-model,
-        /// prints that generation's table.
+        /// Timing model preset: x86-64 zen4 (default) or golden-cove; s390x z13 (default), z14
+        /// or z15; with --explain-model, prints that preset's table.
         #[arg(long, value_name = "GEN")]
         model: Option<String>,
         /// The core of a source file: ia64 (the default; acctemu's assembler), x86_64 or s390x

@@ -18,7 +18,7 @@
 use crate::cpu::Ia64Cpu;
 use crate::exec::ExecError;
 use emu_core::cpu::Machine;
-use emu_core::scenario::{Accounted, Adapter, PathKind, PathRun, ScenarioCpu};
+use emu_core::scenario::{Accounted, Adapter, PathKind, ScenarioCpu};
 
 pub use emu_core::scenario::PathEnd as End;
 
@@ -141,15 +141,6 @@ pub fn bind(machine: Machine<Ia64Cpu>, bindings: Bindings) -> Result<Ia64Scenari
 impl ScenarioCpu for Ia64Cpu {
     // Interruptions (a `break`) are delivered by the model; a path runs through them.
     const RUNS_THROUGH_EVENTS: bool = true;
-
-    fn pass_cycles(&mut self, cycles: u64) {
-        self.advance(cycles);
-    }
-
-    fn path_counts(&self) -> PathRun {
-        let c = self.counts();
-        PathRun { cycles: c.cycles, instructions: c.instructions, nops: c.nops, groups: c.groups }
-    }
 }
 
 impl Ia64Adapter {

@@ -8,8 +8,8 @@
 
 use crate::cpu::{lowcore, ExecError, S390Cpu};
 use crate::state::psw;
-use emu_core::cpu::{Cpu, Machine};
-use emu_core::scenario::{Accounted, Adapter, PathEnd, PathKind, PathRun, ScenarioCpu};
+use emu_core::cpu::Machine;
+use emu_core::scenario::{Accounted, Adapter, PathEnd, PathKind, ScenarioCpu};
 
 /// Why an s390x scenario path (or set-up call) did not run to its end (the shared error, with
 /// s390x's emulator failures).
@@ -64,16 +64,7 @@ pub struct Bindings {
 /// A machine bound to an s390x trace.
 pub type S390Scenario = emu_core::scenario::Scenario<Bindings>;
 
-impl ScenarioCpu for S390Cpu {
-    fn pass_cycles(&mut self, cycles: u64) {
-        self.advance(cycles);
-    }
-
-    fn path_counts(&self) -> PathRun {
-        // Decoder groups the timing model formed (one per instruction without it).
-        PathRun { cycles: self.cycles(), instructions: self.instructions(), nops: 0, groups: self.summary().groups }
-    }
-}
+impl ScenarioCpu for S390Cpu {}
 
 impl Bindings {
     fn to_cycles(&self, m: &Machine<S390Cpu>, v: u64) -> u64 {
@@ -154,7 +145,7 @@ mod tests {
     use crate::cpu::CpuConfig;
     use crate::timing::S390Params;
     use emu_core::memory::{Endian, Memory, Perms};
-    use emu_core::scenario::ScenarioMachine;
+    use emu_core::scenario::{PathRun, ScenarioMachine};
 
     /// A syscall-enter path that stores the CPU timer (STPT) into a counter and returns:
     /// stpt 0(%r2); br %r14. Accounted "utime" is the timer, counting down from zero.

@@ -7,8 +7,8 @@
 
 use crate::cpu::ExecError;
 use crate::cpu::X86Cpu;
-use emu_core::cpu::{Cpu, Machine};
-use emu_core::scenario::{Accounted, Adapter, PathEnd, PathKind, PathRun, ScenarioCpu};
+use emu_core::cpu::Machine;
+use emu_core::scenario::{Accounted, Adapter, PathEnd, PathKind, ScenarioCpu};
 
 /// The registers a path call sets: rdi, rsi, rsp (GPR numbers in x86 encoding order).
 const RSP: u8 = 4;
@@ -55,18 +55,7 @@ pub struct Bindings {
 /// A machine bound to an x86 trace.
 pub type X86Scenario = emu_core::scenario::Scenario<Bindings>;
 
-impl ScenarioCpu for X86Cpu {
-    fn pass_cycles(&mut self, cycles: u64) {
-        self.advance(cycles);
-    }
-
-    fn path_counts(&self) -> PathRun {
-        match self.counts() {
-            Some(c) => PathRun { cycles: c.cycles, instructions: c.instructions, nops: c.nops, groups: c.groups },
-            None => PathRun { cycles: self.cycles(), instructions: self.instructions(), nops: 0, groups: 0 },
-        }
-    }
-}
+impl ScenarioCpu for X86Cpu {}
 
 impl Adapter for Bindings {
     type Cpu = X86Cpu;

@@ -242,6 +242,12 @@ pub struct PathRun {
     pub groups: u64,
 }
 
+impl From<crate::cpu::Counts> for PathRun {
+    fn from(c: crate::cpu::Counts) -> PathRun {
+        PathRun { cycles: c.cycles, instructions: c.instructions, nops: c.nops, groups: c.groups }
+    }
+}
+
 /// The accounting scheme's own view of the time spent, converted to cycles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Accounted {

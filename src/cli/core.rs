@@ -82,10 +82,17 @@ impl Arch {
         }
     }
 
-    /// The core of a command with no input file (`run --explain-model`): `asked`, else s390x
-    /// for an s390x `--model`, else IA-64.
+    /// The core of a command with no input file (`run --explain-model`): `asked`, else the
+    /// core whose presets include `--model`, else IA-64.
     pub fn without_input(asked: Option<Arch>, spec: &RunSpec) -> Arch {
-        asked.unwrap_or(if spec.s390.model.is_some() { Arch::S390x } else { Arch::Ia64 })
+        let named = |presets: &[&str]| spec.model.as_deref().is_some_and(|m| presets.contains(&m));
+        asked.unwrap_or(if named(&arch_x86::timing::PRESETS) {
+            Arch::X86_64
+        } else if spec.model.is_some() {
+            Arch::S390x
+        } else {
+            Arch::Ia64
+        })
     }
 
     /// The `--arch` value.
@@ -178,8 +185,9 @@ pub struct RunSpec {
     pub attribute: bool,
     /// IA-64's options.
     pub ia64: Ia64Flags,
-    /// s390x's options.
-    pub s390: S390Flags,
+    /// `--model`: the timing model's preset, for the cores that have several (x86-64: zen4,
+    /// golden-cove; s390x: z13, z14, z15).
+    pub model: Option<String>,
 }
 
 impl Default for RunSpec {
@@ -195,7 +203,7 @@ impl Default for RunSpec {
             timeline: false,
             attribute: false,
             ia64: Ia64Flags::default(),
-            s390: S390Flags::default(),
+            model: None,
         }
     }
 }
@@ -211,13 +219,6 @@ impl Default for Ia64Flags {
     fn default() -> Ia64Flags {
         Ia64Flags { itc_ratio: 1 }
     }
-}
-
-/// The s390x core's command-line options.
-#[derive(Debug, Clone, Default)]
-pub struct S390Flags {
-    /// `--model`: the timing model's generation (default z13).
-    pub model: Option<String>,
 }
 
 /// A finished run: its report, whether it reached its expected end, and, when asked, where
@@ -464,13 +465,11 @@ impl CliCore for X86Cpu {
     type Program = Image;
 
     fn options(spec: &RunSpec) -> Result<arch_x86::run::X86Options, CliError> {
-        no_model(spec)?;
-        Ok(arch_x86::run::X86Options::default())
+        Ok(arch_x86::run::X86Options { model: x86_params(spec)?, ..Default::default() })
     }
 
     fn explain_model(spec: &RunSpec) -> Result<String, CliError> {
-        no_model(spec)?;
-        Ok(arch_x86::timing::X86Params::default().explain_model())
+        Ok(x86_params(spec)?.explain_model())
     }
 
     fn load(program: &Program, spec: &RunSpec) -> Result<Image, CliError> {
@@ -511,17 +510,28 @@ impl CliCore for S390Cpu {
     }
 }
 
-/// Refuses `--model` on a core without generation presets.
+/// Refuses `--model` on a core without presets.
 fn no_model(spec: &RunSpec) -> Result<(), CliError> {
-    match spec.s390.model.as_deref() {
-        Some(m) => Err(CliError::Usage(format!("--model {m}: generation presets exist for s390x objects only"))),
+    match spec.model.as_deref() {
+        Some(m) => Err(CliError::Usage(format!("--model {m}: timing presets exist for x86-64 and s390x objects only"))),
         None => Ok(()),
     }
 }
 
+/// The x86-64 timing preset `--model` names (issue 15), Zen 4 by default.
+fn x86_params(spec: &RunSpec) -> Result<arch_x86::timing::X86Params, CliError> {
+    let Some(name) = spec.model.as_deref() else { return Ok(arch_x86::timing::X86Params::default()) };
+    arch_x86::timing::X86Params::preset(name).ok_or_else(|| {
+        CliError::Usage(format!(
+            "--model {name}: no such x86-64 timing model (known: {})",
+            arch_x86::timing::PRESETS.join(", ")
+        ))
+    })
+}
+
 /// The s390x timing preset `--model` names (issue 15), z13 by default.
 fn s390_params(spec: &RunSpec) -> Result<arch_s390::timing::S390Params, CliError> {
-    let Some(name) = spec.s390.model.as_deref() else { return Ok(arch_s390::timing::S390Params::default()) };
+    let Some(name) = spec.model.as_deref() else { return Ok(arch_s390::timing::S390Params::default()) };
     arch_s390::timing::S390Params::preset(name).ok_or_else(|| {
         CliError::Usage(format!(
             "--model {name}: no such s390x timing model (known: {})",

@@ -1,9 +1,7 @@
 //! `acctemu run FILE`: assemble or load, run under a harness, print cycles, counts, stalls,
 //! counters and the final state; write or check a snapshot.
 
-use super::core::{
-    dispatch, is_relocatable, Arch, ExplainModel, Finished, Ia64Flags, Program, RunPrograms, RunSpec, S390Flags,
-};
+use super::core::{dispatch, is_relocatable, Arch, ExplainModel, Finished, Ia64Flags, Program, RunPrograms, RunSpec};
 use super::{read, CliError};
 use emu_core::echo::escape_truncated;
 use emu_core::error::{Diagnostic, SourceLoc};
@@ -125,7 +123,7 @@ fn spec(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, String)>)
         timeline: req.timeline,
         attribute: false,
         ia64: Ia64Flags { itc_ratio: req.itc_ratio },
-        s390: S390Flags { model: req.model.clone() },
+        model: req.model.clone(),
     }
 }
 

@@ -8,19 +8,14 @@ use crate::cpu::{Cpu, Machine, StepEvent};
 use crate::memory::MemFault;
 use std::fmt;
 
-/// What a core adds to [`Cpu`] for scenarios: a clock that moves with no instruction executed
-/// (the user and kernel phases), and the counts a path run is measured by.
+/// What a core adds to [`Cpu`] for scenarios. The clock that moves with no instruction
+/// executed (the user and kernel phases) is [`Cpu::advance`]; a path is measured by
+/// [`Cpu::counts`].
 pub trait ScenarioCpu: Cpu {
     /// Whether a path runs on through events that do not end it: the IA-64 model delivers
     /// interruptions itself, and a path may pass an `rfi` or the sentinel before its label.
     /// Otherwise such an event stops the path with [`ScenarioError::Stopped`].
     const RUNS_THROUGH_EVENTS: bool = false;
-
-    /// Lets `cycles` pass with no instruction executed.
-    fn pass_cycles(&mut self, cycles: u64);
-
-    /// Cycles, instructions, nops and issue groups so far (a path's figures are the difference).
-    fn path_counts(&self) -> PathRun;
 }
 
 /// How a bound path ends.
@@ -252,7 +247,7 @@ impl<A: Adapter> Scenario<A> {
         end: PathEnd,
         mut on_insn: impl FnMut(u64),
     ) -> Result<PathRun, CoreError<A::Cpu>> {
-        let before = self.machine.cpu.path_counts();
+        let before = self.machine.cpu.counts();
         self.adapter.enter(&mut self.machine, path, start, self.user_mode)?;
         let max_insns = self.adapter.max_insns();
         let Machine { cpu, mem } = &mut self.machine;
@@ -275,13 +270,7 @@ impl<A: Adapter> Scenario<A> {
                 return Err(ScenarioError::Stopped { path: name, event, end, pc });
             }
         }
-        let after = self.machine.cpu.path_counts();
-        Ok(PathRun {
-            cycles: after.cycles.saturating_sub(before.cycles),
-            instructions: after.instructions.saturating_sub(before.instructions),
-            nops: after.nops.saturating_sub(before.nops),
-            groups: after.groups.saturating_sub(before.groups),
-        })
+        Ok(PathRun::from(self.machine.cpu.counts().since(before)))
     }
 }
 
@@ -293,7 +282,7 @@ impl<A: Adapter> ScenarioMachine for Scenario<A> {
     }
 
     fn advance(&mut self, cycles: u64) {
-        self.machine.cpu.pass_cycles(cycles);
+        self.machine.cpu.advance(cycles);
     }
 
     fn now(&self) -> u64 {
