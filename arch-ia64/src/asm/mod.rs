@@ -22,7 +22,6 @@ mod manual_checks;
 mod data_real;
 pub mod matcher;
 pub mod object;
-mod operand_msg;
 pub mod parse;
 pub mod reloc;
 mod repeat;
