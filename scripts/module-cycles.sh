@@ -13,9 +13,7 @@
 # A path through a `use` (a parent's `pub use child::X`, a sibling's re-export) is followed to the
 # module that defines the name, so a re-export neither hides an edge nor adds one to its parent.
 #
-# Cycles listed in scripts/module-cycles.allow (each commented with why it remains) are reported
-# but allowed; a cycle not listed, or a listed one that is gone or has changed its members, fails:
-# the list only shrinks. `tests/module_cycles.rs` runs this script.
+# `tests/module_cycles.rs` runs this script: any cycle fails `cargo test`.
 #
 # Usage: scripts/module-cycles.sh [-v]   (-v: also print every edge and the figures)
 set -euo pipefail
@@ -284,21 +282,5 @@ for c in sccs:
 for b in bad_deps:
     print("layering: " + b)
 
-# The allow-list: one cycle per line, its modules separated by spaces; `#` starts a comment.
-allowed = []
-allow_file = os.path.join("scripts", "module-cycles.allow")
-if os.path.exists(allow_file):
-    for line in open(allow_file, encoding="utf-8"):
-        line = line.split("#", 1)[0].split()
-        if line:
-            allowed.append(tuple(sorted(line)))
-found = {tuple(name(m) for m in c) for c in sccs}
-new = sorted(found - set(allowed))
-stale = sorted(set(allowed) - found)
-for c in new:
-    print("not allowed: " + " ".join(c))
-for c in stale:
-    print(f"stale allow-list entry (gone or changed; update {allow_file}): " + " ".join(c))
-print(f"cycles allowed by {allow_file}: {len(found & set(allowed))}, not allowed: {len(new)}, stale entries: {len(stale)}")
-sys.exit(1 if new or stale or bad_deps else 0)
+sys.exit(1 if sccs or bad_deps else 0)
 PY

@@ -19,6 +19,7 @@ pub mod op;
 pub mod predecode;
 mod system;
 mod tlb;
+mod translate;
 mod unaligned; // memory forms (issue 12)
 
 /// Instruction-address translation for the fetch, and the RSE's untranslated references (TLB,
