@@ -15,6 +15,7 @@
 pub mod cpu;
 pub mod decode;
 pub mod exec;
+pub mod insn;
 pub mod optable;
 pub mod reloc;
 pub mod run;

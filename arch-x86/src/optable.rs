@@ -11,7 +11,7 @@
 
 use iced_x86::Mnemonic;
 
-use crate::decode::{Insn, Op, Operand};
+use crate::insn::{Insn, Op, Operand};
 use crate::timing::TimingClass;
 
 /// Which operand counts a row covers (iced's `op_count`).

@@ -105,11 +105,11 @@ pub trait Relocations {
         false
     }
     /// What the GOT slot of `r_type` holds (IA-64 LTOFF_TPREL22 and friends: TLS values).
-    fn got_content(&self, r_type: u32) -> crate::link::GotContent {
+    fn got_content(&self, r_type: u32) -> crate::linkage::GotContent {
         if self.got_holds_descriptor(r_type) {
-            crate::link::GotContent::Descriptor
+            crate::linkage::GotContent::Descriptor
         } else {
-            crate::link::GotContent::Address
+            crate::linkage::GotContent::Address
         }
     }
     /// The value of a GOT slot holding a TLS `content` of `value` (S + A), given the TLS
@@ -119,9 +119,9 @@ pub trait Relocations {
     /// No TLS segment, or a content the architecture does not define.
     fn tls_got_value(
         &self,
-        _content: crate::link::GotContent,
+        _content: crate::linkage::GotContent,
         _value: u64,
-        _link: &crate::link::LinkValues,
+        _link: &crate::linkage::LinkValues,
     ) -> Result<u64, String> {
         Err("thread-local linkage-table slots are not defined for this architecture".into())
     }
@@ -146,7 +146,7 @@ pub trait Relocations {
     ///
     /// # Errors
     /// The short data cannot be covered (a message naming why).
-    fn choose_gp(&self, _layout: &crate::link::GpLayout) -> Result<Option<u64>, String> {
+    fn choose_gp(&self, _layout: &crate::linkage::GpLayout) -> Result<Option<u64>, String> {
         Ok(None)
     }
     /// COMMON symbols of at most this many bytes go to the short `.sbss` (ld's `-G`; 0: none).
@@ -161,11 +161,11 @@ pub trait Relocations {
     /// Finishes an output section once its inputs are merged and relocated (IA-64: ld sorts
     /// the unwind table by start address); the default leaves it as it is.
     fn finish_section(&self, _name: &str, _data: &mut Vec<u8>) {}
-    /// How a link may relax `r_type` (see [`crate::link::Relaxation`]).
-    fn relaxation(&self, _r_type: u32) -> crate::link::Relaxation {
-        crate::link::Relaxation::None
+    /// How a link may relax `r_type` (see [`crate::linkage::Relaxation`]).
+    fn relaxation(&self, _r_type: u32) -> crate::linkage::Relaxation {
+        crate::linkage::Relaxation::None
     }
-    /// Rewrites the load a relaxed [`crate::link::Relaxation::Load`] relocation marks at
+    /// Rewrites the load a relaxed [`crate::linkage::Relaxation::Load`] relocation marks at
     /// `offset` of `image_bytes`.
     ///
     /// # Errors
@@ -181,7 +181,7 @@ pub trait Relocations {
     fn apply_linked(
         &self,
         r: &Reloc,
-        _link: &crate::link::LinkValues,
+        _link: &crate::linkage::LinkValues,
         image_bytes: &mut [u8],
         ctx: &RelocCtx,
     ) -> Result<(), ElfError> {

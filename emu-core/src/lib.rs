@@ -32,6 +32,7 @@ pub mod image;
 pub mod input;
 pub mod kernel;
 pub mod link;
+pub mod linkage;
 pub mod memory;
 pub mod plot;
 pub mod preprocess;

@@ -1,7 +1,7 @@
 //! gas's checks on `.alias` and `.secalias` (issue 13, gas's pound test): a name keeps its
 //! first alias, and an alias string names one symbol or section only.
 
-use super::layout::{display_name, Assembler};
+use super::assembler::{display_name, Assembler};
 use emu_core::error::SourceLoc;
 
 impl Assembler {

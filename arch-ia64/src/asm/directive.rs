@@ -1,9 +1,9 @@
 //! Directives: sections, alignment, symbols, data, predicate relations, template
 //! selection; unwind and bookkeeping directives are accepted and have no effect on code.
 
+use super::assembler::{display_name, Assembler, Chunk, EarlyEnv, Fixup, SectionState, SymDef};
 use super::bundler::{AlignError, MAX_PADDING_BUNDLES};
 use super::expr::Expr;
-use super::layout::{Assembler, Chunk, EarlyEnv, Fixup, SectionState};
 use super::syntax::{DirArg, Located, Reg};
 use crate::bundle::Template;
 use emu_core::error::{Diagnostic, SourceLoc};
@@ -60,6 +60,25 @@ fn data_size(name: &str) -> Option<usize> {
 }
 
 impl Assembler {
+    /// `name = expr` (and `.set`/`.equ`): `.` is section-relative, other values must be
+    /// absolute now or resolve at the end (`late_alias`).
+    pub fn assign(&mut self, name: &str, expr: &Expr, loc: &SourceLoc) {
+        let cur = self.current;
+        let dot = self.sections[cur].dot();
+        // `.` is section-relative; other symbols must already be absolute.
+        if let Expr::Dot = expr {
+            self.define(name, SymDef::At(cur, dot), loc, true);
+            return;
+        }
+        match expr.eval(&EarlyEnv { asm: self }) {
+            Ok(v) => self.define(name, SymDef::Abs(v as u64), loc, true),
+            Err(_) if self.defer_alias(name, expr, loc) => {}
+            Err(e) => self
+                .errors
+                .push(Diagnostic::error(loc.clone(), format!("cannot evaluate `{}`: {e}", display_name(name)))),
+        }
+    }
+
     /// Handles one directive statement.
     pub fn directive(&mut self, name: &str, args: &[Located<DirArg>], loc: &SourceLoc) {
         if let Some((_, t)) = TEMPLATES.iter().find(|(n, _)| *n == name) {
@@ -458,8 +477,8 @@ impl Assembler {
     /// (in this section) and absolute ones take part.
     fn section_constant(&mut self, e: &Expr) -> Option<i64> {
         self.flush();
-        let a = e.eval(&super::layout::SectionEnv { asm: self, base: 0 }).ok()?;
-        let b = e.eval(&super::layout::SectionEnv { asm: self, base: 1 << 40 }).ok()?;
+        let a = e.eval(&super::assembler::SectionEnv { asm: self, base: 0 }).ok()?;
+        let b = e.eval(&super::assembler::SectionEnv { asm: self, base: 1 << 40 }).ok()?;
         (a == b).then_some(a)
     }
 
@@ -517,8 +536,8 @@ impl Assembler {
         let fill = if args.len() > 1 { self.const_arg(args, 1, loc, ".org").unwrap_or(0) } else { 0 };
         self.flush();
         let base = 1u64 << 40;
-        let at0 = e.eval(&super::layout::SectionEnv { asm: self, base: 0 });
-        let at1 = e.eval(&super::layout::SectionEnv { asm: self, base });
+        let at0 = e.eval(&super::assembler::SectionEnv { asm: self, base: 0 });
+        let at1 = e.eval(&super::assembler::SectionEnv { asm: self, base });
         let target = match (at0, at1) {
             (Ok(a), Ok(b)) if b.wrapping_sub(a) as u64 == base || a == b => a as u64,
             (Err(err), _) | (_, Err(err)) => {

@@ -3,18 +3,9 @@
 //! `sym`'s section and offset once `sym` is known, and relocations against `name` keep
 //! naming `name`. The assignment is kept here and resolved after the last statement.
 
+use super::assembler::{display_name, Assembler, LateAlias, SymDef};
 use super::expr::{BinOp, Expr};
-use super::layout::{display_name, Assembler, SymDef};
 use emu_core::error::{Diagnostic, SourceLoc};
-
-/// One deferred assignment.
-#[derive(Debug, Clone)]
-pub(super) struct LateAlias {
-    name: String,
-    target: String,
-    addend: i64,
-    loc: SourceLoc,
-}
 
 /// The target symbol and constant addend of `sym`, `sym + n`, `n + sym` or `sym - n`.
 fn symbol_plus_constant(e: &Expr) -> Option<(String, i64)> {

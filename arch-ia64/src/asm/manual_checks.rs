@@ -4,31 +4,10 @@
 //! slot 0 of an MMI bundle, and gas's wording for instructions left over. After the first
 //! three gas gives up on the bundle and reports nothing else about it.
 
+use super::assembler::Assembler;
 use super::bundler::{InsnClass, Placement};
-use super::layout::Assembler;
 use crate::bundle::Template;
 use emu_core::error::Diagnostic;
-use std::collections::HashSet;
-
-/// The manual bundle being read and the bundles gas stopped checking.
-#[derive(Debug, Default)]
-pub(super) struct ManualChecks {
-    /// Section and first instruction index of the open bundle, once it has one.
-    open: Option<(usize, usize)>,
-    /// The template directive of the open bundle.
-    template: Option<Template>,
-    /// Whether each instruction of the open bundle had a label, in order.
-    labelled: Vec<bool>,
-    /// (section, instruction) pairs whose packing errors gas does not report.
-    suppressed: HashSet<(usize, usize)>,
-}
-
-impl ManualChecks {
-    /// Whether a packing error on this instruction is one gas would not report.
-    pub(super) fn suppressed(&self, section: usize, index: usize) -> bool {
-        self.suppressed.contains(&(section, index))
-    }
-}
 
 impl Assembler {
     /// Notes an instruction of the current section (before its labels are consumed).
@@ -94,8 +73,8 @@ impl Assembler {
         let placed = prev.and_then(|l| {
             let chunk = sec.bundle_chunks.get(l.bundle)?;
             match sec.chunks.get(*chunk)? {
-                super::layout::Chunk::Bundle(b) => Some((l.slot, b.template)),
-                super::layout::Chunk::Data(_) => None,
+                super::assembler::Chunk::Bundle(b) => Some((l.slot, b.template)),
+                super::assembler::Chunk::Data(_) => None,
             }
         });
         let Some((slot, template)) = placed else { return format!("`{name}' does not fit into bundle") };

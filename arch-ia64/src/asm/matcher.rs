@@ -12,6 +12,9 @@ use crate::regs::ar_m_unit_only;
 use crate::table::{table, Flags, Form, OpClass, OpKind, Sem, Unit};
 use emu_core::error::{Diagnostic, SourceLoc};
 
+// gas's words for operands no form takes: only the matcher asks, with its own `fits`.
+mod operand_msg;
+
 /// An operand value: known now (registers, constants) or an expression to evaluate once
 /// labels have addresses.
 #[derive(Debug, Clone, PartialEq)]
@@ -473,7 +476,7 @@ fn find(
         (true, None) => Err(Diagnostic::error(
             ins.first().or(outs.first()).map_or_else(|| SourceLoc::new("".into(), 0, 0), |o| o.loc.clone()),
             // gas's words where known (issue 13: `operand_msg.rs`).
-            super::operand_msg::gas_operand_error(mnemonic, outs, ins)
+            operand_msg::gas_operand_error(mnemonic, outs, ins)
                 .unwrap_or_else(|| "operands do not match any form of this instruction".to_string()),
         )),
         (false, None) => Ok(None),

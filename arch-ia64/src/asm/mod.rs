@@ -6,8 +6,9 @@
 //! Dependency violations are reported as warnings by [`dv`], never changing the code.
 
 mod alias_dup;
+mod assembler;
 mod auto;
-pub use auto::DvMode;
+pub use assembler::DvMode;
 pub mod bundler;
 mod directive;
 pub mod dv;
@@ -22,7 +23,6 @@ mod manual_checks;
 mod data_real;
 pub mod matcher;
 pub mod object;
-mod operand_msg;
 pub mod parse;
 pub mod reloc;
 mod repeat;
@@ -156,8 +156,8 @@ pub fn assemble_in_mode(
     };
     let (statements, mut errors) = parse::parse(&expanded.text, &locate);
     let source_line = |loc: &SourceLoc| -> Option<String> { pp.lines.source_line_at(loc).map(str::to_string) };
-    let mut asm = layout::Assembler::new();
-    asm.mode = auto::ModeState::new(mode);
+    let mut asm = assembler::Assembler::new();
+    asm.mode = assembler::ModeState::new(mode);
     asm.max_output = opts.limits.max_output_size;
     asm.incbin_files = incbin::read_files(&statements, opts, loader);
     for stmt in statements {

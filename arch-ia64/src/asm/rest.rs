@@ -6,8 +6,8 @@
 //! `rest_unwind.rs` (unwind placement, `.proc`/`.endp` names, `.personality`/`.handlerdata`)
 //! and `rest_reloc.rs` (`sym - label`, "Cannot express", `ld8.mov`).
 
+use super::assembler::Assembler;
 use super::expr::Expr;
-use super::layout::Assembler;
 use super::reloc::{Reloc, RelocType};
 use super::syntax::{DirArg, Located, Reg};
 use emu_core::error::{Diagnostic, SourceLoc};
@@ -56,22 +56,6 @@ fn real_size(base: &str) -> Option<usize> {
         "real16" => Some(16),
         _ => None,
     }
-}
-
-/// What this file's directives keep for the object writer.
-#[derive(Debug, Default)]
-pub(super) struct RestState {
-    /// Section groups in order of first use: signature, GRP_COMDAT, member sections.
-    pub(super) groups: Vec<(String, bool, Vec<usize>)>,
-    /// Group members named like a section outside their group (see `ObjGroup::late_symbols`).
-    pub(super) late: Vec<usize>,
-    /// `.handlerdata` sections made so far.
-    pub(super) handlers: usize,
-    /// The unwind region the open procedure is in: none yet, a prologue (false) or a body.
-    pub(super) region: Option<bool>,
-    /// Misplaced unwind directives are errors, not warnings: gas's unwind check turns strict
-    /// after an `.endp` outside of any procedure.
-    pub(super) strict_unwind: bool,
 }
 
 /// A name written as a symbol or a string.

@@ -2,11 +2,12 @@
 //! section of the group (distinct from a same-named section outside it) and records the
 //! groups for the object writer (`object/group.rs`).
 
+use super::assembler::RestState;
+use super::assembler::{Assembler, SectionState, SymDef};
 use super::expr::Expr;
-use super::layout::{Assembler, SectionState, SymDef};
 use super::matcher::Value;
 use super::object::ObjGroup;
-use super::rest::{name_arg, RestState};
+use super::rest::name_arg;
 use super::syntax::{DirArg, Located};
 use emu_core::error::{Diagnostic, SourceLoc};
 

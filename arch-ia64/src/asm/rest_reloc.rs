@@ -2,8 +2,8 @@
 //! the plain relocation gas falls back on (with "Cannot express") when an operator has no
 //! relocation for the field, and `ld8.mov` with its LDXMOV relocation.
 
+use super::assembler::{Assembler, EarlyEnv};
 use super::expr::Expr;
-use super::layout::{Assembler, EarlyEnv};
 use super::reloc::{split, Field, Reloc, RelocType};
 use super::syntax::{InsnSyntax, Located, Operand};
 use emu_core::error::{Diagnostic, SourceLoc};

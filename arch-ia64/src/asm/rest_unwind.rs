@@ -2,7 +2,7 @@
 //! placement checks (procedure, prologue, body; warnings that turn into errors after a stray
 //! `.endp`), the names of `.proc`/`.endp`, and `.personality`/`.handlerdata`.
 
-use super::layout::{Assembler, EarlyEnv};
+use super::assembler::{Assembler, EarlyEnv};
 use super::object::Created;
 use super::rest::name_arg;
 use super::syntax::{DirArg, Located, Reg};

@@ -209,7 +209,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             }
             check_aligned(st, addr, size, false, "store", WRITE)?;
             store(st, mem, ctx, addr, size, value)?;
-            super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)
+            st.alat.invalidate_overlap(addr, u64::from(size)); // ALAT (issue 12)
             if spill {
                 let unat = &mut st.ar[ar::UNAT as usize];
                 *unat = if nat { *unat | unat_bit(addr) } else { *unat & !unat_bit(addr) };
@@ -239,7 +239,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
                 FpFormat::Double => store(st, mem, ctx, addr, 8, crate::fpu::memfmt::to_double(f))?,
                 FpFormat::Single => store(st, mem, ctx, addr, 4, u64::from(crate::fpu::memfmt::to_single(f)))?,
             }
-            super::alat::invalidate(st, addr, u64::from(fp_size(format))); // ALAT (issue 12)
+            st.alat.invalidate_overlap(addr, u64::from(fp_size(format))); // ALAT (issue 12)
             post_increment(st, e, 0, update)?;
         }
         Op::Lfetch { fault, update } => lfetch(st, mem, e, ctx, fault, update)?,
@@ -255,7 +255,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             super::tlb::data_address(st, ctx, addr, usize::from(size), crate::state::tlb::Access::ReadWrite)?;
             let old = load(st, mem, ctx, addr, size)?;
             store(st, mem, ctx, addr, size, new)?;
-            super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)
+            st.alat.invalidate_overlap(addr, u64::from(size)); // ALAT (issue 12)
             set_gr(st, o[0], old, false)?;
         }
         Op::Cmpxchg { size } => {
@@ -273,7 +273,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             // vol. 3 cmpxchg), so a ccv with high bits set never matches a short operand.
             if old == st.ar[ar::CCV as usize] {
                 store(st, mem, ctx, addr, size, new)?;
-                super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)
+                st.alat.invalidate_overlap(addr, u64::from(size)); // ALAT (issue 12)
             }
             set_gr(st, o[0], old, false)?;
         }
@@ -284,7 +284,7 @@ pub(super) fn access(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> E
             super::tlb::data_address(st, ctx, addr, usize::from(size), crate::state::tlb::Access::ReadWrite)?;
             let old = load(st, mem, ctx, addr, size)?;
             store(st, mem, ctx, addr, size, old.wrapping_add(o[2] as u64))?;
-            super::alat::invalidate(st, addr, u64::from(size)); // ALAT (issue 12)
+            st.alat.invalidate_overlap(addr, u64::from(size)); // ALAT (issue 12)
             set_gr(st, o[0], old, false)?;
         }
         _ => {}

@@ -19,6 +19,7 @@ pub mod op;
 pub mod predecode;
 mod system;
 mod tlb;
+mod translate;
 mod unaligned; // memory forms (issue 12)
 
 /// The fast engine's loads and stores share the reference executor's byte-order rule (issue 17).

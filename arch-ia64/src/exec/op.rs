@@ -329,7 +329,7 @@ pub enum Op {
     },
     // multimedia (issue 12)
     /// A parallel (multimedia) operation, `exec/mm.rs`.
-    Mm(super::mm::MmOp),
+    Mm(MmOp),
     // F unit (issue 12). Executed bit-exactly in `fp_bits.rs`:
     /// fselect: f1 = f3 & f4 | f2 & ~f4 on the significands (operands f1, f3, f4, f2).
     Fselect,
@@ -469,5 +469,96 @@ pub enum TlbOp {
     Ptr {
         /// The data side (ptr.d).
         data: bool,
+    },
+}
+
+// Multimedia operations (issue 12), moved from mm.rs (issue 16): `Op::Mm` holds one and mm.rs,
+// which computes them, re-exports them; the vocabulary lives with `Op`, below the executor.
+
+/// How a parallel add or subtract treats overflow (the completer of padd/psub).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sat {
+    /// No completer: modulo arithmetic.
+    Modulo,
+    /// `.sss`: signed operands, signed saturation.
+    Sss,
+    /// `.uuu`: unsigned operands, unsigned saturation.
+    Uuu,
+    /// `.uus`: unsigned r2, signed r3, unsigned saturation.
+    Uus,
+}
+
+/// mux1's permutations (the five named mbtype4 values; others are reserved).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mbtype {
+    /// `@brcst`: byte 0 everywhere.
+    Brcst,
+    /// `@mix`.
+    Mix,
+    /// `@shuf`.
+    Shuf,
+    /// `@alt`.
+    Alt,
+    /// `@rev`.
+    Rev,
+}
+
+/// One multimedia operation; `size` is the element width in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)] // the fields are the completers named in each variant's doc
+pub enum MmOp {
+    /// padd: r1 = r2 + r3.
+    Add { size: u8, sat: Sat },
+    /// psub: r1 = r2 - r3.
+    Sub { size: u8, sat: Sat },
+    /// pavg: unsigned average; `raz` rounds up, otherwise the shifted-out bit is ORed in.
+    Avg { size: u8, raz: bool },
+    /// pavgsub: (r2 - r3) / 2 with the borrow as the top bit.
+    AvgSub { size: u8 },
+    /// pcmp.eq / pcmp.gt (signed): all ones where true.
+    Cmp { size: u8, gt: bool },
+    /// pshladd2 r1=r2,count,r3.
+    ShlAdd,
+    /// pshradd2 r1=r2,count,r3.
+    ShrAdd,
+    /// pmpyshr2 / pmpyshr2.u r1=r2,r3,count.
+    MpyShr { unsigned: bool },
+    /// pmpy2.r (elements 0 and 2) / pmpy2.l (1 and 3): 32-bit products.
+    Mpy { left: bool },
+    /// mix.l / mix.r.
+    Mix { size: u8, left: bool },
+    /// pack2.uss (`unsigned`), pack2.sss, pack4.sss: r2's elements to the low half.
+    Pack { size: u8, unsigned: bool },
+    /// unpack.h / unpack.l: interleave the high or low halves, r3's at even positions.
+    Unpack { size: u8, high: bool },
+    /// pmin1.u / pmin2.
+    Min { size: u8 },
+    /// pmax1.u / pmax2.
+    Max { size: u8 },
+    /// psad1: sum of absolute byte differences.
+    Sad,
+    /// mux1 r1=r2,mbtype4 (operand 2 is the permutation number).
+    Mux1,
+    /// mux2 r1=r2,mhtype8.
+    Mux2,
+    /// pshr2/pshr4 (.u): operand 1 the value, operand 2 the count (register or immediate).
+    Shr { size: u8, unsigned: bool, imm: bool },
+    /// pshl2/pshl4: operand 1 the value, operand 2 the count (register or immediate).
+    Shl { size: u8, imm: bool },
+    /// popcnt r1=r3.
+    Popcnt,
+    /// clz r1=r3 (an Itanium 9500 form: Illegal Operation on the Itanium 2 modelled).
+    Clz,
+    /// czx1/czx2 .l (from the most significant element) or .r.
+    Czx { size: u8, left: bool },
+    /// mpy4 / mpyshl4 (Itanium 9500 forms whose semantics are not in the SDM used here).
+    Mpy4 { shl: bool },
+    /// A form of a processor later than the Itanium 2 modelled (issue 12 later forms, e.g.
+    /// `lfetch.count`): its encoding is an unimplemented opcode there. The text names it.
+    Later9500(&'static str),
+    /// tf (test feature, I30): Itanium 2 predates it and no feature set is modelled.
+    Tf {
+        /// The compare type (`.unc`, `.and`, ...) the predicate writes take.
+        ctype: CmpType,
     },
 }

@@ -114,3 +114,17 @@ pub fn from_exp_image(v: u64) -> Fr {
 pub fn to_exp_image(f: Fr) -> u64 {
     u64::from(f.exp & EXP_SPECIAL) | (u64::from(f.sign) << 17)
 }
+
+// The extended image is a memory format, so its conversions live here; they are methods of the
+// register for the callers, and `state::fr` (below the arithmetic) need not know `fpu`.
+impl Fr {
+    /// The 80-bit extended memory image (`stfe`), see [`to_extended`].
+    pub fn extended_image(self) -> [u8; 10] {
+        to_extended(self)
+    }
+
+    /// The register from an 80-bit extended image (`ldfe`), see [`from_extended`].
+    pub fn from_extended_image(b: [u8; 10]) -> Fr {
+        from_extended(b)
+    }
+}

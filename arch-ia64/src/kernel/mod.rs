@@ -21,6 +21,7 @@ pub mod paths;
 pub mod placement;
 pub mod setup;
 pub mod sources;
+pub mod sources_error;
 pub mod user;
 
 pub use offsets::{Offsets, TreeConstants};

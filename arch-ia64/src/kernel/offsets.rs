@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::sources::SourcesError;
+use super::sources_error::SourcesError;
 use crate::asm::assemble;
 use emu_core::preprocess::{PreprocessOptions, SourceLoader};
 

@@ -15,6 +15,8 @@ use emu_core::error::{Diagnostic, Diagnostics, SourceLoc};
 use emu_core::kernel::{KernelConfig, KernelTree};
 use emu_core::preprocess::{FsLoader, MemLoader, OverlayLoader, PreprocessOptions, SourceLoader};
 
+pub use super::sources_error::SourcesError;
+
 /// The files the system-call, fsys and interrupt paths run from, tree-relative, with the
 /// object name each becomes.
 pub const PATH_FILES: &[(&str, &str)] = &[
@@ -53,22 +55,6 @@ pub struct KernelObjects {
     pub asm_offsets: String,
     /// Constants of the tree's headers the harness lays memory out by.
     pub constants: super::offsets::TreeConstants,
-}
-
-/// Why a tree could not be built.
-#[derive(Debug, Clone, thiserror::Error)]
-pub enum SourcesError {
-    /// A file of the tree or overlay cannot be read, or the generated headers cannot be made.
-    #[error("{0}")]
-    Tree(String),
-    /// Preprocessing or assembling failed: every diagnostic names file, line and column.
-    #[error("{file}: {diagnostics}")]
-    Assemble {
-        /// The tree-relative file.
-        file: String,
-        /// The errors.
-        diagnostics: Diagnostics,
-    },
 }
 
 /// Reads every file under `dir` into a loader at `tree`-relative paths.

@@ -1,139 +1,17 @@
-//! `kernel/sched/cputime.c` of 6.1: the sinks every path of accounting ends in, what the tick
-//! does (`account_process_tick`, with the config on an inline of
-//! `include/linux/kernel_stat.h`), and the generic halves of the task switch and of the
-//! irq transitions.
-//!
-//! The sinks do not return anything the paths use; their effect is what user space later
-//! reads (`p->utime`, `p->stime`, `/proc/stat`'s cpustat), so each call is recorded in the
-//! log with its value and index, and the log's sums stand for those fields.
+//! `kernel/sched/cputime.c` of 6.1: what the tick does (`account_process_tick`, with the
+//! config on an inline of `include/linux/kernel_stat.h`), and the generic halves of the task
+//! switch and of the irq transitions. The sinks every path ends in are `account_c`'s
+//! (re-exported here, their kernel file's name); they sit below both this and `time_c`.
 
 use emu_core::stub::StubError;
 
+use super::account_c::irq_count;
+pub use super::account_c::{
+    account_guest_time, account_idle_time, account_system_index_time, account_system_time, account_user_time,
+    is_idle_task, HARDIRQ_MASK, HARDIRQ_OFFSET, NMI_MASK, PF_IDLE, SOFTIRQ_MASK, SOFTIRQ_OFFSET,
+};
 use super::time_c;
-use super::{CpuStat, Cx, Report, Sink};
-
-/// `SOFTIRQ_OFFSET` (`include/linux/preempt.h:51`).
-pub const SOFTIRQ_OFFSET: u64 = 1 << 8;
-/// `HARDIRQ_OFFSET` (`include/linux/preempt.h:52`).
-pub const HARDIRQ_OFFSET: u64 = 1 << 16;
-/// `SOFTIRQ_MASK` (`include/linux/preempt.h:46`).
-pub const SOFTIRQ_MASK: u64 = 0xff << 8;
-/// `HARDIRQ_MASK` (`include/linux/preempt.h:47`).
-pub const HARDIRQ_MASK: u64 = 0xf << 16;
-/// `NMI_MASK` (`include/linux/preempt.h:48`).
-pub const NMI_MASK: u64 = 0xf << 20;
-/// `PF_IDLE` (`include/linux/sched.h:1733`), which `is_idle_task` tests (sched.h:1935-1937).
-pub const PF_IDLE: u64 = 0x2;
-
-/// `irq_count()` without PREEMPT_RT (`include/linux/preempt.h:115`).
-fn irq_count(cx: &mut Cx<'_, '_>) -> Result<u64, StubError> {
-    Ok(cx.preempt_count()? & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))
-}
-
-/// `is_idle_task(p)` (`include/linux/sched.h:1935-1937`).
-///
-/// # Errors
-/// `p` is not in memory.
-pub fn is_idle_task(cx: &mut Cx<'_, '_>, p: u64) -> Result<bool, StubError> {
-    Ok(cx.task_flags(p)? & PF_IDLE != 0)
-}
-
-/// Logs one call of a sink at the model's ITC: what the kernel hands to user space.
-fn report(
-    cx: &mut Cx<'_, '_>,
-    caller: &'static str,
-    sink: Sink,
-    task: Option<u64>,
-    nsec: u64,
-    cycles: Option<u64>,
-    index: CpuStat,
-) {
-    let itc = cx.guest.itc();
-    cx.log.report(Report { itc, caller, sink, task, nsec, cycles, index });
-}
-
-/// `account_user_time(p, cputime)` (cputime.c:117-132). The index is CPUTIME_USER:
-/// `task_nice(p)` is 0 for the scenario's tasks (a nice task would go to CPUTIME_NICE,
-/// cputime.c:125).
-///
-/// # Errors
-/// None today; the signature matches the other sinks.
-pub fn account_user_time(
-    cx: &mut Cx<'_, '_>,
-    caller: &'static str,
-    p: u64,
-    cputime: u64,
-    cycles: Option<u64>,
-) -> Result<(), StubError> {
-    report(cx, caller, Sink::UserTime, Some(p), cputime, cycles, CpuStat::User);
-    Ok(())
-}
-
-/// `account_guest_time(p, cputime)` (cputime.c:139-156): adds to `p->utime` and `p->gtime`,
-/// and to cpustat USER and GUEST (nice 0).
-///
-/// # Errors
-/// None today.
-pub fn account_guest_time(
-    cx: &mut Cx<'_, '_>,
-    caller: &'static str,
-    p: u64,
-    cputime: u64,
-    cycles: Option<u64>,
-) -> Result<(), StubError> {
-    report(cx, caller, Sink::GuestTime, Some(p), cputime, cycles, CpuStat::User);
-    Ok(())
-}
-
-/// `account_system_index_time(p, cputime, index)` (cputime.c:164-176).
-///
-/// # Errors
-/// None today.
-pub fn account_system_index_time(
-    cx: &mut Cx<'_, '_>,
-    caller: &'static str,
-    p: u64,
-    cputime: u64,
-    cycles: Option<u64>,
-    index: CpuStat,
-) -> Result<(), StubError> {
-    report(cx, caller, Sink::SystemIndexTime, Some(p), cputime, cycles, index);
-    Ok(())
-}
-
-/// `account_idle_time(cputime)` (cputime.c:218-227): CPUTIME_IDLE (no task waits for I/O in
-/// the scenario, so `rq->nr_iowait` is 0 and CPUTIME_IOWAIT is never chosen).
-pub fn account_idle_time(cx: &mut Cx<'_, '_>, caller: &'static str, cputime: u64, cycles: Option<u64>) {
-    report(cx, caller, Sink::IdleTime, None, cputime, cycles, CpuStat::Idle);
-}
-
-/// `account_system_time(p, hardirq_offset, cputime)` (cputime.c:184-201).
-///
-/// # Errors
-/// `p` or current's thread_info is not in memory.
-pub fn account_system_time(
-    cx: &mut Cx<'_, '_>,
-    caller: &'static str,
-    p: u64,
-    hardirq_offset: u64,
-    cputime: u64,
-) -> Result<(), StubError> {
-    let count = cx.preempt_count()?;
-    let irqs = count & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK);
-    // cputime.c:188-191
-    if cx.task_flags(p)? & time_c::PF_VCPU != 0 && irqs.wrapping_sub(hardirq_offset) == 0 {
-        return account_guest_time(cx, caller, p, cputime, None);
-    }
-    // cputime.c:193-198
-    let index = if (count & HARDIRQ_MASK).wrapping_sub(hardirq_offset) != 0 {
-        CpuStat::Irq
-    } else if count & SOFTIRQ_MASK & SOFTIRQ_OFFSET != 0 {
-        CpuStat::Softirq
-    } else {
-        CpuStat::System
-    };
-    account_system_index_time(cx, caller, p, cputime, None, index)
-}
+use super::Cx;
 
 /// `account_process_tick(p, user_tick)`: with the config on, the inline of
 /// `include/linux/kernel_stat.h:111-114` (just `vtime_flush(p)`); off, cputime.c:483-509,
@@ -209,7 +87,7 @@ pub fn vtime_account_irq(cx: &mut Cx<'_, '_>, tsk: u64, offset: u64) -> Result<(
 mod tests {
     use super::super::guest::testing::FlatCtx;
     use super::super::layout::testing;
-    use super::super::{AccountingLog, Guest, KernelCConfig};
+    use super::super::{AccountingLog, CpuStat, Guest, KernelCConfig, Sink};
     use super::*;
     use emu_core::stub::StubCtx as _;
 

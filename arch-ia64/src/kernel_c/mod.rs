@@ -23,6 +23,7 @@
 //! - [`scenario`]: the workload on the kernel harness ([`crate::kernel`]) with these stubs
 //!   bound, the truth from psr.cpl beside it, and the verdict.
 
+pub mod account_c;
 pub mod check;
 pub mod cputime_c;
 pub mod guest;

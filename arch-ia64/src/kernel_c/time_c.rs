@@ -7,15 +7,15 @@
 
 use emu_core::stub::StubError;
 
-use super::cputime_c;
+use super::account_c;
 use super::{CpuStat, Cx};
 
 /// `NSEC_PER_SEC` (`include/vdso/time64.h:11`).
 pub const NSEC_PER_SEC: u64 = 1_000_000_000;
 /// `IA64_NSEC_PER_CYC_SHIFT` (`arch/ia64/include/asm/processor.h:64`).
 pub const IA64_NSEC_PER_CYC_SHIFT: u32 = 30;
-/// `PF_VCPU` (`include/linux/sched.h:1732`).
-pub const PF_VCPU: u64 = 0x1;
+/// `PF_VCPU` (`include/linux/sched.h:1732`), which `account_system_time` tests.
+pub use super::account_c::PF_VCPU;
 
 /// `cycle_to_nsec(cyc)` (head.S:1030-1046): the 128-bit product of `cyc` and
 /// `local_cpu_data->nsec_per_cyc` (`xmpy.lu`/`xmpy.hu`), shifted right by
@@ -35,17 +35,17 @@ pub fn vtime_flush(cx: &mut Cx<'_, '_>, tsk: u64) -> Result<(), StubError> {
     // time.c:73-74
     let utime = cx.ti_get(tsk, "utime")?;
     if utime != 0 {
-        cputime_c::account_user_time(cx, "vtime_flush", tsk, cycle_to_nsec(npc, utime), Some(utime))?;
+        account_c::account_user_time(cx, "vtime_flush", tsk, cycle_to_nsec(npc, utime), Some(utime))?;
     }
     // time.c:76-77
     let gtime = cx.ti_get(tsk, "gtime")?;
     if gtime != 0 {
-        cputime_c::account_guest_time(cx, "vtime_flush", tsk, cycle_to_nsec(npc, gtime), Some(gtime))?;
+        account_c::account_guest_time(cx, "vtime_flush", tsk, cycle_to_nsec(npc, gtime), Some(gtime))?;
     }
     // time.c:79-80
     let idle = cx.ti_get(tsk, "idle_time")?;
     if idle != 0 {
-        cputime_c::account_idle_time(cx, "vtime_flush", cycle_to_nsec(npc, idle), Some(idle));
+        account_c::account_idle_time(cx, "vtime_flush", cycle_to_nsec(npc, idle), Some(idle));
     }
     // time.c:82-95: stime, hardirq_time, softirq_time to their indices.
     for (field, index) in
@@ -53,7 +53,7 @@ pub fn vtime_flush(cx: &mut Cx<'_, '_>, tsk: u64) -> Result<(), StubError> {
     {
         let v = cx.ti_get(tsk, field)?;
         if v != 0 {
-            cputime_c::account_system_index_time(cx, "vtime_flush", tsk, cycle_to_nsec(npc, v), Some(v), index)?;
+            account_c::account_system_index_time(cx, "vtime_flush", tsk, cycle_to_nsec(npc, v), Some(v), index)?;
         }
     }
     // time.c:97-102

@@ -3,7 +3,8 @@
 //! formats the entry paths use.
 //!
 //! Arithmetic and the single/double/extended conversions are the exact model of
-//! `crate::fpu`.
+//! `crate::fpu` (which also adds the extended-image methods to [`Fr`]: the register sits
+//! below the arithmetic).
 
 /// Exponent bias of the register format.
 const BIAS: i32 = 0xFFFF;
@@ -54,17 +55,6 @@ impl Fr {
         hi.copy_from_slice(&b[8..]);
         let hi = u64::from_le_bytes(hi);
         Fr { sign: hi & (1 << 17) != 0, exp: (hi & u64::from(EXP_MAX)) as u32, sig: u64::from_le_bytes(lo) }
-    }
-
-    /// The 80-bit extended memory image (`stfe`), see [`crate::fpu::memfmt::to_extended`].
-    pub fn extended_image(self) -> [u8; 10] {
-        crate::fpu::memfmt::to_extended(self)
-    }
-
-    /// The register from an 80-bit extended image (`ldfe`), see
-    /// [`crate::fpu::memfmt::from_extended`].
-    pub fn from_extended_image(b: [u8; 10]) -> Fr {
-        crate::fpu::memfmt::from_extended(b)
     }
 }
 

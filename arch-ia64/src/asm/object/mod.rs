@@ -12,6 +12,7 @@
 pub(in crate::asm) mod capture;
 mod file;
 mod group;
+pub(in crate::asm) mod obj_state;
 pub(in crate::asm) mod resolve;
 mod strtab;
 mod symtab;

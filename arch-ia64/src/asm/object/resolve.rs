@@ -5,7 +5,7 @@ use super::capture::{ProcCapture, Rec, SaveKind};
 use super::unwind::{Region, UnwindDesc, UnwindProc};
 use super::unwind_dirs::p78;
 use super::{ObjSection, ObjSymbol, ObjectParts, EF_IA_64_ABI64};
-use crate::asm::layout::{Assembler, SectionState, SymDef};
+use crate::asm::assembler::{Assembler, SectionState, SymDef};
 use crate::asm::reloc::Reloc;
 use emu_core::error::Diagnostic;
 use emu_core::image::Section;
@@ -353,7 +353,7 @@ fn symbol(
     let stt = asm.obj.types.get(name).copied().unwrap_or(if asm.obj.funcs.contains(name) { 2 } else { 0 });
     let size = match asm.obj.sizes.get(name) {
         Some((e, sec, dot)) => {
-            let env = crate::asm::layout::FinalEnv { values, dot: bases.get(*sec).copied().unwrap_or(0) + dot };
+            let env = crate::asm::assembler::FinalEnv { values, dot: bases.get(*sec).copied().unwrap_or(0) + dot };
             e.eval(&env).map(|v| v as u64).unwrap_or(size)
         }
         None => size,

@@ -3,8 +3,8 @@
 
 use super::capture::{Rec, SaveKind};
 use super::unwind::UnwindDesc;
+use crate::asm::assembler::{Assembler, EarlyEnv};
 use crate::asm::expr::Expr;
-use crate::asm::layout::{Assembler, EarlyEnv};
 use crate::asm::syntax::{DirArg, Located, Reg};
 use emu_core::error::{Diagnostic, SourceLoc};
 

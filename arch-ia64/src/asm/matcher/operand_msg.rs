@@ -2,8 +2,8 @@
 //! gas's operands test): a count no form has, or the operand that every form with the
 //! right counts (the first, on a tie) wants as a general register.
 
-use super::matcher::fits;
-use super::syntax::{Located, Operand};
+use super::fits;
+use crate::asm::syntax::{Located, Operand};
 use crate::table::{table, OpClass};
 
 /// gas's message for `mnemonic` with these operands, or `None` when gas would describe the
