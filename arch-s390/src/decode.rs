@@ -8,7 +8,10 @@ use capstone::arch::{ArchOperand, BuildsCapstone};
 use capstone::Capstone;
 
 use crate::optable::{lookup, Op, Shape, Slot, Spec};
-use crate::timing::{deps, Class, Deps};
+pub mod deps;
+
+use crate::timing::Class;
+use deps::{deps, Deps};
 
 /// The longest s390x instruction.
 pub const MAX_INSN_LEN: usize = 6;
@@ -56,7 +59,7 @@ pub struct Insn {
     /// The opcode table's operand shape (empty when unsupported).
     pub shape: Shape,
     /// Registers and condition code read and written, worked out once at decode for the
-    /// timing model ([`crate::timing::deps`]).
+    /// timing model ([`deps::deps`]).
     pub deps: Deps,
     /// A timer instruction (STPT, SPT, STCK(F), ECTG): the CPU reads the clocks for it.
     pub reads_clocks: bool,

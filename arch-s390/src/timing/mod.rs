@@ -16,11 +16,10 @@
 //! issued so far and the current dispatch cycle: the timer instructions read the clock there.
 
 mod costs;
-mod deps;
 mod inflight;
 mod params;
 
-pub use deps::{deps, Deps, Regs};
+pub use crate::decode::deps::{deps, Deps, Regs};
 pub use params::{Class, Cost, Grouping, S390Params, TimerKind, Unit, PRESETS};
 
 use std::collections::VecDeque;
