@@ -144,6 +144,32 @@ impl Profile {
         }
     }
 
+    /// Adds `other`'s groups to these: cycles, runs and instructions summed, waits appended
+    /// (a profile of several runs, e.g. one per path).
+    pub fn merge(&mut self, other: Profile) {
+        for (start, g) in other.groups {
+            let entry = self.groups.entry(start).or_default();
+            entry.cycles += g.cycles;
+            entry.runs += g.runs;
+            entry.instructions += g.instructions;
+            entry.waits.extend(g.waits);
+            if entry.text.is_empty() {
+                entry.text = g.text;
+            }
+        }
+    }
+
+    /// Each group's cycles, runs and instructions multiplied by `n`: a profile of one run
+    /// standing for `n` alike (waits, per occurrence, stay as met).
+    pub fn repeated(mut self, n: u64) -> Profile {
+        for g in self.groups.values_mut() {
+            g.cycles = g.cycles.saturating_mul(n);
+            g.runs = g.runs.saturating_mul(n);
+            g.instructions = g.instructions.saturating_mul(n);
+        }
+        self
+    }
+
     /// The cycles charged in all.
     pub fn cycles(&self) -> u64 {
         self.groups.values().map(|g| g.cycles).sum()

@@ -13,6 +13,7 @@ use emu_core::diff::GroupCost;
 use emu_core::error::{Diagnostic, Diagnostics, SourceLoc};
 use emu_core::harness::{Env, Harness};
 use emu_core::image::Image;
+use emu_core::profile::Profile;
 use emu_core::scenario::{
     run as run_workload, Accounted, ArchError, PathKind, PathRun, ScenarioError, ScenarioMachine, ScenarioReport,
     Workload,
@@ -128,8 +129,8 @@ impl ScenarioMachine for Prepared {
 pub struct Attributed {
     /// The scenario report.
     pub report: ScenarioReport,
-    /// The cycles of each instruction group with why it waited; empty on the cores that keep
-    /// no group profile (x86-64, s390x).
+    /// The cycles of each instruction group with why it waited (x86-64 and s390x: over one
+    /// more system call after the workload, from its timeline).
     pub groups: Vec<GroupCost>,
 }
 
@@ -218,9 +219,66 @@ impl Trace {
                 };
                 Ok(Attributed { report, groups })
             }
-            mut other => Ok(Attributed { report: run_workload(&mut other, &aw, &mut |_| {})?, groups: Vec::new() }),
+            Prepared::X86(mut s) => {
+                let report = run_workload(&mut *s, &aw, &mut |_| {})?;
+                let image = self.compiled_image(image, &arch_x86::reloc::X86Relocations)?;
+                let groups = one_call_groups(&mut s, &aw, &image, |cpu, on| cpu.record_timeline(on))?;
+                Ok(Attributed { report, groups })
+            }
+            Prepared::S390(mut s) => {
+                let report = run_workload(&mut *s, &aw, &mut |_| {})?;
+                let image = self.compiled_image(image, &arch_s390::reloc::S390Relocations)?;
+                let groups = one_call_groups(&mut s, &aw, &image, |cpu, on| cpu.record_timeline(on))?;
+                Ok(Attributed { report, groups })
+            }
         }
     }
+
+    /// `image`, else this compiled trace's committed object loaded under its harness (the
+    /// symbols attribution names groups by).
+    fn compiled_image(
+        &self,
+        image: Option<&Image>,
+        rules: &dyn emu_core::elf::Relocations,
+    ) -> Result<Image, BindError> {
+        match image {
+            Some(image) => Ok(image.clone()),
+            None => compiled::load_with_harness(self.harness_name, self.harness, compiled::object(self)?, rules),
+        }
+    }
+}
+
+/// Where one more system call's cycles go on a compiled core (x86-64, s390x), which keeps no
+/// running profile: each path runs with a fresh timeline and its groups are charged from it
+/// ([`Profile::from_timeline`]), so the phases between the paths are charged to no group.
+/// The call stands for every call of the workload (the report divides by their number): the
+/// compiled paths take the same branches each call, ticks aside, which this call leaves out.
+fn one_call_groups<A>(
+    s: &mut emu_core::scenario::Scenario<A>,
+    aw: &Workload,
+    image: &Image,
+    record: impl Fn(&mut A::Cpu, bool),
+) -> Result<Vec<GroupCost>, BindError>
+where
+    A: emu_core::scenario::Adapter,
+    A::Cpu: emu_core::run::Core,
+    <A::Cpu as emu_core::cpu::Cpu>::Error: Send + Sync,
+{
+    use emu_core::cpu::Cpu as _;
+    use emu_core::run::Core as _;
+    let mut profile = Profile::new();
+    for (phase, path) in [(aw.user_cycles, PathKind::SyscallEnter), (aw.kernel_cycles, PathKind::SyscallExit)] {
+        s.advance(phase);
+        record(&mut s.machine.cpu, false);
+        record(&mut s.machine.cpu, true);
+        s.run_path(path)?;
+        let Some(timeline) = s.machine.cpu.timeline() else { break };
+        let mut timeline = timeline.clone();
+        timeline.name_producers();
+        profile.merge(Profile::from_timeline(&timeline, s.machine.cpu.cycles()));
+    }
+    record(&mut s.machine.cpu, false);
+    Ok(profile.repeated(aw.syscalls).named_groups(image, &|a| a, &|_| None))
 }
 
 /// The address of the harness counter `name` (which must be 8 bytes wide), resolved in `env`.
