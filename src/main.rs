@@ -110,6 +110,11 @@ enum Command {
         /// (compiled with gcc -c, or s390x-linux-gnu-gcc). An object's core is its ELF machine.
         #[arg(long, value_enum, value_name = "ARCH")]
         arch: Option<cli::core::Arch>,
+        // quiet output (issue 18)
+        /// Print every register of the final state (and with --check, the run before the
+        /// differences); by default only the registers the run changed.
+        #[arg(short = 'v', long)]
+        verbose: bool,
         #[command(flatten)]
         pp: PpFlags,
     },
@@ -551,6 +556,7 @@ fn run(args: Args) -> Result<String, CliError> {
             explain_model,
             model,
             arch,
+            verbose,
             pp,
         } => {
             if file.is_none() && !explain_model {
@@ -574,6 +580,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 check,
                 model,
                 arch,
+                verbose,
             };
             if explain_model {
                 return cli::run::explain_model(&req);
