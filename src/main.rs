@@ -209,10 +209,21 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
-        /// Also write an SVG plot of cycles (per call, or per system call) against the
-        /// parameter, one line per trace.
+        /// Also write an SVG plot of the --y metric (default: cycles per call, or per system
+        /// call) against the parameter, one line per trace, titled with the model, its clock
+        /// and the workload.
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
+        // sweep metrics (issue 18)
+        /// The metric plotted (and added as the table's last column): a numeric field of the
+        /// points' JSON by path. Scenario sweeps: cycles, instructions (per system call),
+        /// cycles_per_syscall.{mean,min,max}, instructions_per_syscall,
+        /// {utime,stime,guest,hardirq,softirq}.{relative_error,error,truth,accounted},
+        /// ticks.{user,kernel,coalesced}, tick_period, tolerance,
+        /// workload.{syscalls,user_cycles,kernel_cycles,hz,cpu_hz,irq_every}; relative errors
+        /// are plotted in %. Call sweeps (cpus, missed-periods): cycles, instructions.
+        #[arg(long = "y", value_name = "METRIC")]
+        y: Option<String>,
         /// The workload of each point of hz, user-cycles, kernel-cycles and syscalls (the
         /// swept value replaces its flag); cpus and missed-periods do not use it.
         #[command(flatten)]
@@ -675,7 +686,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 format,
             })
         }
-        Command::Sweep { traces, param, from, to, step, format, svg, workload } => {
+        Command::Sweep { traces, param, from, to, step, format, svg, y, workload } => {
             let base = workload.workload_for(traces.iter().map(String::as_str))?;
             cli::sweep::run(&cli::sweep::SweepRequest {
                 traces,
@@ -687,6 +698,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 max_paths: workload.max_paths,
                 json: format == cli::scenario::ScenarioFormat::Json,
                 svg,
+                y,
             })
         }
         Command::Bench {
