@@ -110,6 +110,11 @@ enum Command {
         /// (compiled with gcc -c, or s390x-linux-gnu-gcc). An object's core is its ELF machine.
         #[arg(long, value_enum, value_name = "ARCH")]
         arch: Option<cli::core::Arch>,
+        // quiet output (issue 18)
+        /// Print every register of the final state (and with --check, the run before the
+        /// differences); by default only the registers the run changed.
+        #[arg(short = 'v', long)]
+        verbose: bool,
         #[command(flatten)]
         pp: PpFlags,
     },
@@ -204,10 +209,21 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: cli::scenario::ScenarioFormat,
-        /// Also write an SVG plot of cycles (per call, or per system call) against the
-        /// parameter, one line per trace.
+        /// Also write an SVG plot of the --y metric (default: cycles per call, or per system
+        /// call) against the parameter, one line per trace, titled with the model, its clock
+        /// and the workload.
         #[arg(long, value_name = "FILE.svg")]
         svg: Option<PathBuf>,
+        // sweep metrics (issue 18)
+        /// The metric plotted (and added as the table's last column): a numeric field of the
+        /// points' JSON by path. Scenario sweeps: cycles, instructions (per system call),
+        /// cycles_per_syscall.{mean,min,max}, instructions_per_syscall,
+        /// {utime,stime,guest,hardirq,softirq}.{relative_error,error,truth,accounted},
+        /// ticks.{user,kernel,coalesced}, tick_period, tolerance,
+        /// workload.{syscalls,user_cycles,kernel_cycles,hz,cpu_hz,irq_every}; relative errors
+        /// are plotted in %. Call sweeps (cpus, missed-periods): cycles, instructions.
+        #[arg(long = "y", value_name = "METRIC")]
+        y: Option<String>,
         /// The workload of each point of hz, user-cycles, kernel-cycles and syscalls (the
         /// swept value replaces its flag); cpus and missed-periods do not use it.
         #[command(flatten)]
@@ -551,6 +567,7 @@ fn run(args: Args) -> Result<String, CliError> {
             explain_model,
             model,
             arch,
+            verbose,
             pp,
         } => {
             if file.is_none() && !explain_model {
@@ -574,6 +591,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 check,
                 model,
                 arch,
+                verbose,
             };
             if explain_model {
                 return cli::run::explain_model(&req);
@@ -668,7 +686,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 format,
             })
         }
-        Command::Sweep { traces, param, from, to, step, format, svg, workload } => {
+        Command::Sweep { traces, param, from, to, step, format, svg, y, workload } => {
             let base = workload.workload_for(traces.iter().map(String::as_str))?;
             cli::sweep::run(&cli::sweep::SweepRequest {
                 traces,
@@ -680,6 +698,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 max_paths: workload.max_paths,
                 json: format == cli::scenario::ScenarioFormat::Json,
                 svg,
+                y,
             })
         }
         Command::Bench {

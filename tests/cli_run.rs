@@ -22,7 +22,27 @@ fn run_reports_cycles_counters_timeline_and_state() {
     assert!(out.contains("ac_utime                            20800 itc"), "{out}");
     assert!(out.contains("timeline:"), "{out}");
     assert!(out.contains("ld8 r18=[r16],16"), "timeline shows disassembly: {out}");
-    assert!(out.contains("r21: \"0x0000000000005140\""), "final state: {out}");
+    // Quiet: the registers the run changed, at entry then at the stop, in decimal and hex;
+    // r13 (the task, from the harness) did not change, so it is not listed.
+    let changed = out.split_once("registers changed by the run: 9 of 100 (-v shows them all):\n").map(|x| x.1);
+    let changed = changed.unwrap_or_else(|| panic!("no changed registers: {out}"));
+    let row = |name: &str| changed.lines().find(|l| l.split_whitespace().next() == Some(name));
+    let r21: Vec<&str> = row("r21").unwrap_or_default().split_whitespace().collect();
+    assert_eq!(r21, ["r21", "0", "(0x0)", "20800", "(0x5140)"], "{out}");
+    let itc: Vec<&str> = row("ar.itc").unwrap_or_default().split_whitespace().collect();
+    assert_eq!(itc, ["ar.itc", "2300", "(0x8fc)", "2308", "(0x904)"], "{out}");
+    assert!(row("r13").is_none() && !out.contains("final state"), "{out}");
+}
+
+#[test]
+fn verbose_prints_every_register() {
+    let o = acctemu(&["run", SRC, "-D", "ACCOUNTING_V2", "--harness", HARNESS, "-v"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(out.contains("final state:\nregisters:\n  ip: "), "{out}");
+    assert!(out.contains("  r13: \"0x0000000072000000\"\n"), "unchanged registers too: {out}");
+    assert!(out.contains("  r21: \"0x0000000000005140\"\n"), "{out}");
+    assert!(!out.contains("registers changed"), "{out}");
 }
 
 #[test]
@@ -32,16 +52,40 @@ fn snapshot_then_check_passes_and_a_different_version_fails_with_a_diff() {
     let snap = dir.join("v2.snap");
     let snap = snap.to_str().expect("utf-8 path");
     let o = acctemu(&["run", SRC, "-D", "ACCOUNTING_V2", "--harness", HARNESS, "--snapshot", snap]);
-    assert!(o.status.success(), "{}", text(&o).1);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    // The file holds the whole state; the output is the quiet form.
+    assert!(out.contains("registers changed by the run: 9 of 100") && !out.contains("final state"), "{out}");
+    assert!(out.ends_with(&format!("snapshot {snap}: written (102 registers)\n")), "{out}");
+    let file = std::fs::read_to_string(snap).expect("the snapshot");
+    assert!(file.contains("  r13: \"0x0000000072000000\"\n") && file.contains("  cr.lrr1: "), "{file}");
     let o = acctemu(&["run", SRC, "-D", "ACCOUNTING_V2", "--harness", HARNESS, "--check", snap]);
     assert!(o.status.success());
-    assert!(text(&o).0.contains("matches"));
-    // V.1 reads the same memory with its own layout: the check must fail and say where.
+    // A check that passes says so in one line, and nothing else.
+    assert_eq!(text(&o).0, format!("snapshot {snap}: matches (102 registers)\n"));
+    // V.1 reads the same memory with its own layout: the check must fail and say where, in
+    // decimal and hex, expected then actual.
     let o = acctemu(&["run", SRC, "--harness", HARNESS, "--check", snap]);
     assert_eq!(o.status.code(), Some(1));
     let (out, _) = text(&o);
-    assert!(out.contains("differs (expected -> actual)"), "{out}");
-    assert!(out.contains("r21: 0x0000000000005140 -> 0x0000000000000000"), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines.first().map(|l| l.split_whitespace().collect::<Vec<_>>()),
+        Some(vec!["register", "expected", "actual"])
+    );
+    let r21 =
+        lines.iter().find(|l| l.trim_start().starts_with("r21 ")).map(|l| l.split_whitespace().collect::<Vec<_>>());
+    assert_eq!(r21, Some(vec!["r21", "20800", "(0x5140)", "0", "(0x0)"]), "{out}");
+    assert_eq!(lines.len(), 12, "a head, 10 differences and the verdict: {out}");
+    assert_eq!(
+        lines.last().copied(),
+        Some(format!("snapshot {snap}: differs in 10 of 102 registers (-v shows the whole state)").as_str())
+    );
+    // -v: the run's whole report, then the same differences.
+    let o = acctemu(&["run", SRC, "--harness", HARNESS, "--check", snap, "-v"]);
+    let (verbose, _) = text(&o);
+    assert!(verbose.starts_with("stop: returned to the sentinel\n") && verbose.contains("final state:\n"), "{verbose}");
+    assert!(verbose.ends_with(&out), "{verbose}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -105,6 +149,7 @@ fn runs_an_object_made_by_gnu_as() {
     // relocation is not applied by acctemu (so the .o is refused), its GNU ld output runs.
     let o = acctemu(&[
         "run",
+        "-v",
         "tests/data/objects/seed004_linked.elf",
         "--entry",
         "account_sys_enter",
@@ -162,4 +207,25 @@ fn diff_of_plain_files_compares_one_run_each() {
     assert!(o.status.success(), "{err}");
     assert!(out.contains("cycles"), "{out}");
     assert!(out.contains("final state (A -> B):"), "{out}");
+}
+
+/// `text` indented as the README shows output: four spaces before each non-empty line.
+fn indented(text: &str) -> String {
+    text.lines().map(|l| if l.is_empty() { "\n".to_string() } else { format!("    {l}\n") }).collect()
+}
+
+#[test]
+fn the_readme_shows_what_snapshot_and_check_print() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README.md");
+    let dir = std::env::temp_dir().join(format!("acctemu-cli-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let snap = dir.join("v2.snap");
+    let snap = snap.to_str().expect("utf-8 path");
+    // The README writes /tmp/v2.snap; the test its own file, named back for the comparison.
+    let shown = |o: &Output| indented(&text(o).0.replace(snap, "/tmp/v2.snap"));
+    let o = acctemu(&["run", SRC, "-D", "ACCOUNTING_V2", "--harness", HARNESS, "--snapshot", snap]);
+    assert!(readme.contains(&shown(&o)), "the README's --snapshot output is not\n{}", shown(&o));
+    let o = acctemu(&["run", SRC, "--harness", HARNESS, "--check", snap]);
+    assert!(readme.contains(&shown(&o)), "the README's --check output is not\n{}", shown(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -18,7 +18,7 @@ fn ok(args: &[&str]) -> String {
     out
 }
 
-/// The value of register `name` in a text report.
+/// The value of register `name` in a text report with `-v` (every register).
 fn register(out: &str, name: &str) -> String {
     let key = format!("  {name}: \"");
     let line = out.lines().find(|l| l.starts_with(&key)).unwrap_or_else(|| panic!("no {name} in\n{out}"));
@@ -34,10 +34,10 @@ fn x86_c_source_runs_with_defines() {
     if oracle("gcc").is_none() {
         return;
     }
-    let args = ["run", MIX, "--arch", "x86_64", "--entry", "mix", "--set", "rdi=1000", "--set", "rsi=10"];
+    let args = ["run", "-v", MIX, "--arch", "x86_64", "--entry", "mix", "--set", "rdi=1000", "--set", "rsi=10"];
     assert_eq!(register(&ok(&args), "rax"), SHIFTED);
     assert_eq!(register(&ok(&[&args[..], &["-D", "USE_DIV"]].concat()), "rax"), DIVIDED);
-    let asm = ["run", "tests/data/run_source/add3_x86.S", "--arch", "x86-64", "--set", "rdi=1", "--set", "rsi=2"];
+    let asm = ["run", "-v", "tests/data/run_source/add3_x86.S", "--arch", "x86-64", "--set", "rdi=1", "--set", "rsi=2"];
     assert_eq!(register(&ok(&asm), "rax"), "0x0000000000000003");
     assert_eq!(register(&ok(&[&asm[..], &["-DPLUS_ONE"]].concat()), "rax"), "0x0000000000000004");
 }
@@ -47,10 +47,10 @@ fn s390_c_source_runs_with_defines() {
     if oracle("s390x-linux-gnu-gcc").is_none() {
         return;
     }
-    let args = ["run", MIX, "--arch", "s390x", "--entry", "mix", "--set", "r2=1000", "--set", "r3=10"];
+    let args = ["run", "-v", MIX, "--arch", "s390x", "--entry", "mix", "--set", "r2=1000", "--set", "r3=10"];
     assert_eq!(register(&ok(&args), "r2"), SHIFTED);
     assert_eq!(register(&ok(&[&args[..], &["-DUSE_DIV"]].concat()), "r2"), DIVIDED);
-    let asm = ["run", "tests/data/run_source/add3_s390.S", "--arch", "s390x", "--set", "r2=1", "--set", "r3=2"];
+    let asm = ["run", "-v", "tests/data/run_source/add3_s390.S", "--arch", "s390x", "--set", "r2=1", "--set", "r3=2"];
     assert_eq!(register(&ok(&asm), "r2"), "0x0000000000000003");
     assert_eq!(register(&ok(&[&asm[..], &["-DPLUS_ONE"]].concat()), "r2"), "0x0000000000000004");
 }

@@ -221,3 +221,66 @@ fn a_parameter_that_does_not_apply_names_the_trace_and_the_parameter() {
         assert!(o.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// Every numeric leaf of `v`, as dotted paths.
+fn numeric_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, child) in map {
+                let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                numeric_paths(child, &path, out);
+            }
+        }
+        serde_json::Value::Number(_) => out.push(prefix.to_string()),
+        _ => {}
+    }
+}
+
+#[test]
+fn any_metric_of_the_points_plots_with_the_model_clock_and_workload() {
+    let dir = temp_dir("metric");
+    let svg = dir.join("err.svg");
+    let base = ["sweep", "ia64/syscall/none", "ia64/syscall/v2", "--param", "hz", "--from", "500", "--to", "1000"];
+    let mut args = base.to_vec();
+    args.extend(["--step", "500", "--syscalls", "200", "--user-cycles", "100000"]);
+    let json = twice(&[&args[..], &["--format", "json"]].concat());
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    let points = v["points"].as_array().expect("points");
+    // The list --y takes holds every numeric field of a point (the swept value is the x).
+    for p in points {
+        let mut paths = Vec::new();
+        numeric_paths(p, "", &mut paths);
+        for path in paths.iter().filter(|p| *p != "value") {
+            assert!(acctemu::cli::sweep::metric::WORKLOAD_METRICS.contains(&path.as_str()), "--y misses {path}");
+        }
+    }
+    let out = twice(&[&args[..], &["--y", "stime.relative_error", "--svg", svg.to_str().unwrap_or_default()]].concat());
+    // The table gains the metric's column, in %, the JSON's value times 100.
+    let head = out.lines().next().unwrap_or_default();
+    assert!(head.ends_with("within tolerance  stime.relative_error"), "{out}");
+    for (row, p) in out.lines().filter(|l| l.starts_with("ia64/")).zip(points) {
+        let err = p["stime"]["relative_error"].as_f64().expect("an error") * 100.0;
+        let shown = row.split_whitespace().last().unwrap_or_default();
+        assert!(shown == format!("{err:.4}%") || shown == format!("{err}%"), "{row} against {err}");
+    }
+    let plot = std::fs::read_to_string(&svg).expect("svg written");
+    assert_eq!(plot.matches("<polyline").count(), 2, "one series per trace");
+    for want in [
+        ">system time accounting error vs HZ</text>",
+        ">Itanium 2 model at 1.5 GHz; 200 system calls of 100000 user + 300 kernel cycles, ticks at HZ swept</text>",
+        ">HZ (timer ticks per second)</text>",
+        ">stime error, (accounted - true) / true, %</text>",
+    ] {
+        assert!(plot.contains(want), "{want} not in\n{plot}");
+    }
+    // An unknown metric is refused before anything runs, with the list.
+    let o = acctemu(&[&base[..], &["--y", "stime.err"]].concat());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("sweep: --y stime.err: no such metric of a workload sweep; the metrics are: cycles, instructions"),
+        "{err}"
+    );
+    assert!(err.contains("stime.relative_error"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -956,7 +956,7 @@ fn the_command_line_runs_a_routine_with_its_arguments() {
     text.push_str("\n[[region]]\nname = \"buf\"\nbase = \"0x80000000\"\nsize = \"0x10000\"\nperms = \"rw\"\n");
     std::fs::write(&harness, text).expect("harness");
     let (p, h) = (path.to_string_lossy().to_string(), harness.to_string_lossy().to_string());
-    let args = ["run", &p, "--entry", "memcpy", "--harness", &h, "--set", "cfm=3"];
+    let args = ["run", "-v", &p, "--entry", "memcpy", "--harness", &h, "--set", "cfm=3"];
     let sets = ["--set", "r32=0x80008000", "--set", "r33=0x80000003", "--set", "r34=1000"];
     let out = common::acctemu(&[&args[..], &sets[..]].concat());
     let stdout = String::from_utf8_lossy(&out.stdout);

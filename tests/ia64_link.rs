@@ -328,6 +328,7 @@ fn the_cli_links_several_objects_and_runs_them_with_a_stub() {
     let d = "tests/data/link";
     let o = common::acctemu(&[
         "run",
+        "-v",
         &format!("{d}/call_a.o"),
         &format!("{d}/call_b.o"),
         "--entry",
@@ -379,6 +380,7 @@ fn a_call_through_pltoff_reaches_the_function_through_its_descriptor() {
     let d = "tests/data/link";
     let o = common::acctemu(&[
         "run",
+        "-v",
         &format!("{d}/pltoff_a.o"),
         &format!("{d}/pltoff_b.o"),
         "--entry",

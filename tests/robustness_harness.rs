@@ -68,7 +68,7 @@ struct Outcome {
 fn run(name: &str, core: Core, harness: Option<&str>, extra: &[&str]) -> Outcome {
     let dir = case_dir(name);
     let program = core.program(&dir);
-    let mut args = vec!["run".to_string(), program.display().to_string()];
+    let mut args = vec!["run".to_string(), "-v".to_string(), program.display().to_string()];
     if let Some(text) = harness {
         let path = dir.join("h.toml");
         std::fs::write(&path, text).expect("writes the harness");

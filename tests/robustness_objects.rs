@@ -55,7 +55,7 @@ fn ia64_object_with_a_relocation_runs_with_it_applied() {
     // Before the loader relocated IA-64 objects, `movl r8=sym` ran with the unrelocated
     // immediate (r8 = 0), then it was refused; now the IMM64 is applied (issue 14): `.data`
     // follows the 0x20 bytes of `.text` at 0.
-    let (code, out, err) = run(&["run", "tests/data/objects/movl_sym.o"]);
+    let (code, out, err) = run(&["run", "-v", "tests/data/objects/movl_sym.o"]);
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(out.contains("r8: \"0x0000000000000020\""), "{out}");
 }
@@ -109,7 +109,7 @@ fn golden_seed004_object_needs_its_undefined_symbol_bound_and_its_linked_form_ru
 
 #[test]
 fn ia64_object_whose_only_relocations_are_of_the_unwind_table_runs() {
-    let (code, out, err) = run(&["run", "tests/data/objects/unwind_only.o"]);
+    let (code, out, err) = run(&["run", "-v", "tests/data/objects/unwind_only.o"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.contains("r8: \"0x0000000000000007\""), "{out}");
 }

@@ -1,4 +1,4 @@
-//! A small SVG line chart for sweeps (cycles against a parameter), written by hand so the
+//! A small SVG line chart for sweeps (any metric against a parameter), written by hand so the
 //! output is deterministic text: the same data gives byte-identical files.
 
 use std::fmt::Write as _;
@@ -12,11 +12,27 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
-const WIDTH: f64 = 720.0;
+/// What a chart shows: its title, the line under it (model, clock, workload), the axes' labels
+/// with their units, and the lines.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chart<'a> {
+    /// The title: what is plotted against what.
+    pub title: &'a str,
+    /// The line under the title (the model, its clock and the workload); empty for none.
+    pub subtitle: &'a str,
+    /// The x axis's label, with its unit.
+    pub x_label: &'a str,
+    /// The y axis's label, with its unit.
+    pub y_label: &'a str,
+    /// The lines.
+    pub series: &'a [Series],
+}
+
+const WIDTH: f64 = 760.0;
 const HEIGHT: f64 = 440.0;
 const LEFT: f64 = 80.0;
 const RIGHT: f64 = 180.0;
-const TOP: f64 = 40.0;
+const TOP: f64 = 56.0;
 const BOTTOM: f64 = 60.0;
 const COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"];
 
@@ -40,23 +56,41 @@ fn tick_step(span: f64) -> f64 {
     nice * mag
 }
 
+/// `v` with as many decimals as `step` needs, so ticks read `0.1`, `0.2`, not
+/// `0.30000000000000004`.
+fn tick_label(v: f64, step: f64) -> String {
+    let decimals = if step >= 1.0 { 0 } else { (-step.log10().floor()) as usize };
+    let text = format!("{v:.decimals$}");
+    // Zero reads `0` (not `-0`, nor `0.0` between `-0.5` and `0.5`).
+    if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+        "0".to_string()
+    } else {
+        text
+    }
+}
+
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-/// The SVG text of a line chart of `series` with a title and axis labels. The y axis starts at 0.
-pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) -> String {
+/// The SVG text of `chart`. The y axis spans 0 and every value (errors below 0 included), in
+/// round steps, with a darker line at 0.
+pub fn line_chart(chart: &Chart<'_>) -> String {
+    let series = chart.series;
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-    let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let ys: Vec<f64> = series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).filter(|y| y.is_finite()).collect();
     let (x_min, x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
-    let y_max = ys.fold(0.0f64, f64::max);
+    let y_max = ys.iter().copied().fold(0.0f64, f64::max);
+    let y_min = ys.iter().copied().fold(0.0f64, f64::min);
     let (x_min, x_max) = if x_min.is_finite() && x_max > x_min { (x_min, x_max) } else { (0.0, 1.0) };
-    let y_step = tick_step(y_max);
-    let y_top = if y_max > 0.0 { (y_max / y_step).ceil() * y_step } else { 1.0 };
+    let y_step = tick_step(y_max - y_min);
+    let y_top = if y_max > 0.0 { (y_max / y_step).ceil() * y_step } else { 0.0 };
+    let y_bottom = if y_min < 0.0 { (y_min / y_step).floor() * y_step } else { 0.0 };
+    let y_top = if y_top > y_bottom { y_top } else { y_bottom + 1.0 };
     let plot_w = WIDTH - LEFT - RIGHT;
     let plot_h = HEIGHT - TOP - BOTTOM;
     let px = |x: f64| LEFT + (x - x_min) / (x_max - x_min) * plot_w;
-    let py = |y: f64| TOP + plot_h - y / y_top * plot_h;
+    let py = |y: f64| TOP + plot_h - (y - y_bottom) / (y_top - y_bottom) * plot_h;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -65,10 +99,18 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
     let _ = writeln!(out, r#"<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>"#);
     let _ = writeln!(
         out,
-        r#"<text x="{}" y="24" font-size="15" text-anchor="middle">{}</text>"#,
+        r#"<text x="{}" y="22" font-size="15" text-anchor="middle">{}</text>"#,
         WIDTH / 2.0,
-        escape(title)
+        escape(chart.title)
     );
+    if !chart.subtitle.is_empty() {
+        let _ = writeln!(
+            out,
+            r##"<text x="{}" y="40" font-size="11" fill="#444" text-anchor="middle">{}</text>"##,
+            WIDTH / 2.0,
+            escape(chart.subtitle)
+        );
+    }
     // Axes and grid.
     let _ = writeln!(
         out,
@@ -78,34 +120,40 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
         TOP + plot_h
     );
     let _ = writeln!(out, r#"<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{}" stroke="black"/>"#, TOP + plot_h);
-    let mut y = 0.0;
-    while y <= y_top + y_step / 2.0 {
+    // Ticks counted in steps from the bottom, so no float sum drifts.
+    let steps = ((y_top - y_bottom) / y_step).round() as i64;
+    for k in 0..=steps {
+        let y = y_bottom + k as f64 * y_step;
         let yy = py(y);
+        let grid = if y.abs() < y_step / 1000.0 && y_bottom < 0.0 { "#888" } else { "#ddd" };
         let _ =
-            writeln!(out, r##"<line x1="{LEFT}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#ddd"/>"##, LEFT + plot_w);
-        let _ = writeln!(out, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{y}</text>"#, LEFT - 6.0, yy + 4.0);
-        y += y_step;
+            writeln!(out, r#"<line x1="{LEFT}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="{grid}"/>"#, LEFT + plot_w);
+        let label = tick_label(y, y_step);
+        let _ = writeln!(out, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{label}</text>"#, LEFT - 6.0, yy + 4.0);
     }
     let x_step = tick_step(x_max - x_min);
-    let mut x = (x_min / x_step).ceil() * x_step;
-    while x <= x_max + x_step / 1000.0 {
+    let first = (x_min / x_step).ceil() as i64;
+    let last = (x_max / x_step + 1e-9).floor() as i64;
+    for k in first..=last {
+        let x = k as f64 * x_step;
         let xx = px(x);
-        let _ = writeln!(out, r#"<text x="{xx:.1}" y="{:.1}" text-anchor="middle">{x}</text>"#, TOP + plot_h + 18.0);
-        x += x_step;
+        let label = tick_label(x, x_step);
+        let _ =
+            writeln!(out, r#"<text x="{xx:.1}" y="{:.1}" text-anchor="middle">{label}</text>"#, TOP + plot_h + 18.0);
     }
     let _ = writeln!(
         out,
         r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
         LEFT + plot_w / 2.0,
         HEIGHT - 16.0,
-        escape(x_label)
+        escape(chart.x_label)
     );
     let _ = writeln!(
         out,
         r#"<text x="18" y="{:.1}" text-anchor="middle" transform="rotate(-90 18 {:.1})">{}</text>"#,
         TOP + plot_h / 2.0,
         TOP + plot_h / 2.0,
-        escape(y_label)
+        escape(chart.y_label)
     );
     for (i, s) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
@@ -132,11 +180,18 @@ pub fn line_chart(title: &str, x_label: &str, y_label: &str, series: &[Series]) 
 mod tests {
     use super::*;
 
+    fn chart<'a>(title: &'a str, series: &'a [Series]) -> Chart<'a> {
+        Chart { title, subtitle: "model at 1 GHz", x_label: "x", y_label: "y", series }
+    }
+
     #[test]
     fn ticks_are_round() {
         assert_eq!(tick_step(100.0), 20.0);
         assert_eq!(tick_step(7.0), 2.0);
         assert_eq!(tick_step(0.0), 1.0);
+        assert_eq!(tick_label(0.1 + 0.2, 0.1), "0.3");
+        assert_eq!(tick_label(-0.0, 0.5), "0");
+        assert_eq!(tick_label(-20.0, 10.0), "-20");
     }
 
     #[test]
@@ -145,18 +200,31 @@ mod tests {
             Series { name: "old".into(), points: vec![(1.0, 10.0), (2.0, 20.0), (3.0, 35.0)] },
             Series { name: "new <div>".into(), points: vec![(1.0, 12.0), (2.0, 12.0), (3.0, 12.0)] },
         ];
-        let a = line_chart("cycles vs periods", "missed periods", "cycles", &s);
-        assert_eq!(a, line_chart("cycles vs periods", "missed periods", "cycles", &s));
+        let a = line_chart(&chart("cycles vs periods", &s));
+        assert_eq!(a, line_chart(&chart("cycles vs periods", &s)));
         assert_eq!(a.matches("<polyline").count(), 2);
-        assert!(a.contains("new &lt;div&gt;"));
+        assert!(a.contains("new &lt;div&gt;") && a.contains(">model at 1 GHz</text>"));
         assert!(a.starts_with("<svg") && a.ends_with("</svg>\n"));
+    }
+
+    #[test]
+    fn negative_values_extend_the_axis_below_zero() {
+        let s = vec![Series { name: "err".into(), points: vec![(0.0, -100.0), (1.0, 20.0)] }];
+        let svg = line_chart(&chart("error", &s));
+        // 120 of span: steps of 50 from -100 to 50, the zero line darker.
+        for label in [">-100</text>", ">-50</text>", ">0</text>", ">50</text>"] {
+            assert!(svg.contains(label), "{label}: {svg}");
+        }
+        assert!(svg.contains(r##"stroke="#888""##), "{svg}");
+        // The lowest point sits on the bottom of the plot, the axis line.
+        assert!(svg.contains(&format!(r#"cy="{:.1}""#, HEIGHT - BOTTOM)), "{svg}");
     }
 
     #[test]
     fn empty_or_flat_data_does_not_divide_by_zero() {
         let flat = vec![Series { name: "one".into(), points: vec![(5.0, 0.0)] }];
-        let svg = line_chart("t", "x", "y", &flat);
+        let svg = line_chart(&chart("t", &flat));
         assert!(!svg.contains("NaN") && !svg.contains("inf"));
-        assert!(!line_chart("t", "x", "y", &[]).contains("NaN"));
+        assert!(!line_chart(&chart("t", &[])).contains("NaN"));
     }
 }

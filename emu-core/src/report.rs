@@ -20,6 +20,11 @@ pub struct RunReport {
     pub timeline: Option<Timeline>,
     /// Architectural state at the stop.
     pub snapshot: Snapshot,
+    /// Architectural state at entry, the harness's and the overrides' values applied, when
+    /// the runner kept it: what `acctemu run` compares the stop's state with to print only
+    /// the registers that changed (issue 18). Not serialized: the JSON stays the stop's.
+    #[serde(skip)]
+    pub initial: Option<Snapshot>,
 }
 
 #[cfg(test)]

@@ -337,8 +337,12 @@ pub fn run_image_until<C: Core>(
         on_interruption: cfg.stop_on_interruption,
         max_insns: cfg.max_insns,
     };
+    // The state at entry, so a report can show what the run changed (issue 18).
+    let initial = machine.snapshot();
     let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    Ok((report(image, &machine, &harness, C::stop_text(&reason))?, reason))
+    let mut report = report(image, &machine, &harness, C::stop_text(&reason))?;
+    report.initial = Some(initial);
+    Ok((report, reason))
 }
 
 /// The report of a finished machine: the core's snapshot and totals, the harness's counters,

@@ -281,5 +281,5 @@ pub fn run_report(
     for (name, value) in replace {
         snapshot.push_hex(name, value);
     }
-    Ok(RunReport { stop, summary, counters, timeline: None, snapshot })
+    Ok(RunReport { stop, summary, counters, timeline: None, snapshot, initial: None })
 }

@@ -210,6 +210,7 @@ mod tests {
             counters: Vec::new(),
             timeline: Some(timeline),
             snapshot: Snapshot::new(),
+            initial: None,
         };
         let g = groups(&image, &report);
         let got: Vec<(&str, usize, u64, u64, &str)> =

@@ -11,6 +11,8 @@ use emu_core::snapshot::{diff, Snapshot, Value};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+mod render;
+
 /// Output format of `acctemu run`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -59,6 +61,8 @@ pub struct RunRequest {
     pub model: Option<String>,
     /// `--arch`: the core of a source (an object's is its ELF machine).
     pub arch: Option<Arch>,
+    /// `-v`: print every register, not only those the run changed (text format).
+    pub verbose: bool,
 }
 
 /// The outcome: text for stdout, whether a `--check` found differences, and whether the code
@@ -170,24 +174,27 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
         return Err(CliError::Usage("run: nothing ran".into()));
     };
     let mut out = match req.format {
-        Format::Text => text(&rep, req.timeline),
+        Format::Text if req.verbose => render::full(&rep, req.timeline),
+        // A check shows its differences instead of the run's changes (and only those).
+        Format::Text if req.check.is_some() => String::new(),
+        Format::Text => render::quiet(&rep, req.timeline),
         Format::Json => serde_json::to_string_pretty(&rep).map_err(|e| CliError::Usage(e.to_string()))? + "\n",
         Format::Yaml => yaml(&rep),
     };
     if let Some(path) = &req.snapshot {
         std::fs::write(path, rep.snapshot.to_snap_file())
             .map_err(|source| CliError::Io { path: path.clone(), source })?;
+        if req.format == Format::Text {
+            let n = rep.snapshot.registers.len();
+            let _ = writeln!(out, "snapshot {}: written ({n} registers)", path.display());
+        }
     }
     let mut mismatch = false;
     if let Some(path) = &req.check {
         let want = read_snapshot(path, &rep.snapshot)?;
         let d = diff(&want, &rep.snapshot);
-        if d.is_empty() {
-            let _ = writeln!(out, "snapshot {}: matches", path.display());
-        } else {
-            mismatch = true;
-            let _ = writeln!(out, "snapshot {}: differs (expected -> actual):\n{d}", path.display());
-        }
+        mismatch = !d.is_empty();
+        out.push_str(&render::check(&path.display().to_string(), &want, &d));
     }
     let stopped_early = (!ended).then(|| rep.stop.clone());
     Ok(RunOutcome { stdout: out, mismatch, stopped_early })
@@ -238,26 +245,6 @@ fn read_snapshot(path: &std::path::Path, actual: &Snapshot) -> Result<Snapshot, 
         }
     }
     Ok(want)
-}
-
-fn text(rep: &RunReport, timeline: bool) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "stop: {}", rep.stop);
-    let _ = writeln!(out, "{}", rep.summary);
-    if !rep.counters.is_empty() {
-        let _ = writeln!(out, "counters:");
-        for c in &rep.counters {
-            let _ = writeln!(out, "  {:<20} {:>20} {}", c.name, c.value, c.unit);
-        }
-    }
-    if timeline {
-        if let Some(t) = &rep.timeline {
-            let _ = writeln!(out, "timeline:\n{t}");
-        }
-    }
-    let _ = writeln!(out, "final state:");
-    out.push_str(&rep.snapshot.to_yaml());
-    out
 }
 
 fn yaml(rep: &RunReport) -> String {

@@ -12,11 +12,12 @@
 //! Points (trace x value) run in parallel on all cores (rayon) under one progress bar (drawn
 //! only when stderr is a terminal); the results come in a fixed order whatever the
 //! scheduling, and contain nothing of the host, so two runs print the same bytes. The result
-//! is a table, JSON, and an SVG plot.
+//! is a table, JSON, and an SVG plot of any numeric field of the points (`--y`, [`metric`]),
+//! titled with the model, its clock and the workload.
 
 use super::scenario::{check_workload, check_workload_paths};
 use super::CliError;
-use emu_core::plot::{line_chart, Series};
+use emu_core::plot::{line_chart, Chart, Series};
 use emu_core::scenario::{ScenarioReport, Spread, TimeCheck, Workload};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -24,6 +25,8 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+
+pub mod metric;
 
 /// What a sweep varies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -65,6 +68,9 @@ pub struct SweepRequest {
     pub json: bool,
     /// Write an SVG plot here.
     pub svg: Option<PathBuf>,
+    /// `--y`: the metric plotted and added to the table, by its path in a point's JSON
+    /// ([`metric::WORKLOAD_METRICS`], [`metric::CALL_METRICS`]); `None`: cycles.
+    pub y: Option<String>,
 }
 
 /// One point: the parameter value and each trace's cycles.
@@ -387,6 +393,14 @@ fn call_sweep(req: &SweepRequest, traces: &[&'static traces::Trace], values: &[u
     Ok(Sweep { param: req.param, traces: req.traces.clone(), points })
 }
 
+/// The head of the `--y` column of a workload table (none without `--y`).
+fn extra_head(req: &SweepRequest, y: &metric::Metric) -> String {
+    match &req.y {
+        Some(_) => format!("  {:>16}", y.path),
+        None => String::new(),
+    }
+}
+
 fn label(p: Param) -> &'static str {
     match p {
         Param::Cpus => "CPUs (one housekeeping)",
@@ -407,9 +421,62 @@ fn write_svg(path: &PathBuf, svg: &str) -> Result<(), CliError> {
 /// # Errors
 /// As [`sweep`], or an unwritable SVG file.
 pub fn run(req: &SweepRequest) -> Result<String, CliError> {
+    // Before anything runs: a mistyped metric should not cost a sweep.
+    let name = req.y.as_deref().unwrap_or("cycles");
+    let y = metric::resolve(name, !req.param.is_workload(), event(req))?;
     match sweep(req)? {
-        Outcome::Calls(s) => render_calls(req, &s),
-        Outcome::Workloads(s) => render_workloads(req, &s),
+        Outcome::Calls(s) => render_calls(req, &s, &y),
+        Outcome::Workloads(s) => render_workloads(req, &s, &y),
+    }
+}
+
+/// What a workload sweep's paths run per: a system call, or a hypercall under `--guest`.
+fn event(req: &SweepRequest) -> &'static str {
+    if req.workload.guest {
+        "hypercall"
+    } else {
+        "system call"
+    }
+}
+
+/// The timing model of a trace's core, as the traces run it (each core's default preset).
+fn model(trace: &str) -> &'static str {
+    match traces::find(trace).map(|t| t.arch) {
+        Some(traces::Arch::Ia64) => "Itanium 2 model",
+        Some(traces::Arch::X86_64) => "x86-64 Zen 4 model",
+        Some(traces::Arch::S390x) => "s390x z13 model",
+        None => "unknown model",
+    }
+}
+
+/// `hz` cycles per second as a reader writes a clock: `1.5 GHz`, `5 GHz`.
+fn clock(hz: u64) -> String {
+    let ghz = format!("{:.3}", hz as f64 / 1e9);
+    format!("{} GHz", ghz.trim_end_matches('0').trim_end_matches('.'))
+}
+
+/// The models of `traces` (each once), at their clocks: `Itanium 2 model at 1.5 GHz`.
+fn models(traces: &[String], clocks: &[Option<u64>]) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for (t, c) in traces.iter().zip(clocks) {
+        let m = match c {
+            Some(hz) => format!("{} at {}", model(t), clock(*hz)),
+            None => model(t).to_string(),
+        };
+        if !seen.contains(&m) {
+            seen.push(m);
+        }
+    }
+    seen.join(", ")
+}
+
+/// `v` as a table or title shows a metric: whole numbers as they are, others to 4 decimals.
+fn number(v: Option<f64>, m: &metric::Metric) -> String {
+    let unit = if m.scale == 100.0 { "%" } else { "" };
+    match v {
+        Some(v) if (v * m.scale).fract() == 0.0 && v.abs() < 1e15 => format!("{}{unit}", v * m.scale),
+        Some(v) => format!("{:.4}{unit}", v * m.scale),
+        None => "-".into(),
     }
 }
 
@@ -417,7 +484,16 @@ fn json<T: Serialize>(value: &T) -> Result<String, CliError> {
     serde_json::to_string_pretty(value).map(|t| t + "\n").map_err(|e| CliError::Usage(e.to_string()))
 }
 
-fn render_calls(req: &SweepRequest, s: &Sweep) -> Result<String, CliError> {
+/// A call point's value of metric `y` for trace `t`.
+fn call_value(p: &Point, t: usize, y: &metric::Metric) -> u64 {
+    if y.path == "instructions" {
+        p.instructions[t]
+    } else {
+        p.cycles[t]
+    }
+}
+
+fn render_calls(req: &SweepRequest, s: &Sweep, y: &metric::Metric) -> Result<String, CliError> {
     if let Some(path) = &req.svg {
         let series: Vec<Series> = s
             .traces
@@ -425,11 +501,14 @@ fn render_calls(req: &SweepRequest, s: &Sweep) -> Result<String, CliError> {
             .enumerate()
             .map(|(t, name)| Series {
                 name: name.clone(),
-                points: s.points.iter().map(|p| (p.value as f64, p.cycles[t] as f64)).collect(),
+                points: s.points.iter().map(|p| (p.value as f64, call_value(p, t, y) as f64)).collect(),
             })
             .collect();
-        let svg = line_chart(&format!("cycles per call vs {}", label(s.param)), label(s.param), "cycles", &series);
-        write_svg(path, &svg)?;
+        let title = format!("{} vs {}", y.what, label(s.param));
+        let subtitle = format!("{}; one call of the helper per point", models(&s.traces, &vec![None; s.traces.len()]));
+        let chart =
+            Chart { title: &title, subtitle: &subtitle, x_label: label(s.param), y_label: &y.axis, series: &series };
+        write_svg(path, &line_chart(&chart))?;
     }
     if req.json {
         return json(s);
@@ -442,10 +521,13 @@ fn render_calls(req: &SweepRequest, s: &Sweep) -> Result<String, CliError> {
     out.push('\n');
     for p in &s.points {
         let _ = write!(out, "{:>16}", p.value);
-        for c in &p.cycles {
-            let _ = write!(out, "  {c:>24}");
+        for t in 0..s.traces.len() {
+            let _ = write!(out, "  {:>24}", call_value(p, t, y));
         }
         out.push('\n');
+    }
+    if y.path != "cycles" {
+        let _ = writeln!(out, "({})", y.axis);
     }
     Ok(out)
 }
@@ -455,31 +537,54 @@ fn percent(relative: Option<f64>) -> String {
     relative.map_or_else(|| "-".to_string(), |r| format!("{:+.4}%", r * 100.0))
 }
 
-fn render_workloads(req: &SweepRequest, s: &WorkloadSweep) -> Result<String, CliError> {
-    let event = if req.workload.guest { "hypercall" } else { "system call" };
+/// The workload of a sweep's points in words, the swept value named as such: `20000 system
+/// calls of 1500 user + 300 kernel cycles, ticks at HZ swept`.
+fn workload_line(param: Param, w: &Workload, event: &str) -> String {
+    let swept = |p: Param, text: String| if p == param { format!("{} swept", p.name()) } else { text };
+    let calls = swept(Param::Syscalls, format!("{} {event}s", w.syscalls));
+    let user = swept(Param::UserCycles, format!("{} user", w.user_cycles));
+    let kernel = swept(Param::KernelCycles, format!("{} kernel", w.kernel_cycles));
+    let ticks = match param {
+        Param::Hz => "ticks at HZ swept".to_string(),
+        _ if w.hz == 0 => "no ticks".to_string(),
+        _ => format!("ticks at {} Hz", w.hz),
+    };
+    format!("{calls} of {user} + {kernel} cycles, {ticks}")
+}
+
+fn render_workloads(req: &SweepRequest, s: &WorkloadSweep, y: &metric::Metric) -> Result<String, CliError> {
+    let event = event(req);
+    // Each point's metric, looked up in the JSON `--format json` prints.
+    let values: Vec<Option<f64>> =
+        s.points.iter().map(|p| serde_json::to_value(p).ok().and_then(|v| metric::lookup(&v, &y.path))).collect();
     if let Some(path) = &req.svg {
         let series: Vec<Series> = s
             .traces
             .iter()
             .enumerate()
-            .map(|(t, name)| Series {
-                name: name.clone(),
-                points: s
-                    .points
-                    .iter()
-                    .skip(t * s.values.len())
-                    .take(s.values.len())
-                    .map(|p| (p.value as f64, p.cycles_per_syscall.mean))
-                    .collect(),
+            .map(|(t, name)| {
+                let range = t * s.values.len()..(t + 1) * s.values.len();
+                Series {
+                    name: name.clone(),
+                    points: s.points[range.clone()]
+                        .iter()
+                        .zip(&values[range])
+                        .filter_map(|(p, v)| v.map(|v| (p.value as f64, v * y.scale)))
+                        .collect(),
+                }
             })
             .collect();
-        let svg = line_chart(
-            &format!("cycles per {event} vs {}", label(s.param)),
-            label(s.param),
-            &format!("cycles per {event} (entry + exit paths)"),
-            &series,
-        );
-        write_svg(path, &svg)?;
+        let clocks: Vec<Option<u64>> =
+            (0..s.traces.len()).map(|t| s.points.get(t * s.values.len()).map(|p| p.workload.cpu_hz)).collect();
+        let title = format!("{} vs {}", y.what, label(s.param));
+        let workload = s.points.first().map_or_else(String::new, |p| workload_line(s.param, &p.workload, event));
+        let subtitle = format!("{}; {workload}", models(&s.traces, &clocks));
+        let x_label = match s.param {
+            Param::Hz => "HZ (timer ticks per second)",
+            p => label(p),
+        };
+        let chart = Chart { title: &title, subtitle: &subtitle, x_label, y_label: &y.axis, series: &series };
+        write_svg(path, &line_chart(&chart))?;
     }
     if req.json {
         return json(s);
@@ -488,7 +593,7 @@ fn render_workloads(req: &SweepRequest, s: &WorkloadSweep) -> Result<String, Cli
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<width$}  {:>14}  {:>14}  {:>12}  {:>14}  {:>14}  {:>10}  {:>14}  {:>14}  {:>10}  within tolerance",
+        "{:<width$}  {:>14}  {:>14}  {:>12}  {:>14}  {:>14}  {:>10}  {:>14}  {:>14}  {:>10}  within tolerance{}",
         "trace",
         s.param.name(),
         "cycles/call",
@@ -499,11 +604,18 @@ fn render_workloads(req: &SweepRequest, s: &WorkloadSweep) -> Result<String, Cli
         "stime true",
         "stime acct",
         "stime err",
+        extra_head(req, y),
     );
-    for p in &s.points {
+    for (p, v) in s.points.iter().zip(&values) {
+        let verdict = if p.within_tolerance { "yes" } else { "no" };
+        // With a --y column after it, the verdict is padded to its head's width.
+        let (verdict, extra) = match req.y {
+            Some(_) => (format!("{verdict:<16}"), format!("  {:>16}", number(*v, y))),
+            None => (verdict.to_string(), String::new()),
+        };
         let _ = writeln!(
             out,
-            "{:<width$}  {:>14}  {:>14.1}  {:>12.1}  {:>14}  {:>14}  {:>10}  {:>14}  {:>14}  {:>10}  {}",
+            "{:<width$}  {:>14}  {:>14.1}  {:>12.1}  {:>14}  {:>14}  {:>10}  {:>14}  {:>14}  {:>10}  {verdict}{extra}",
             p.trace,
             p.value,
             p.cycles_per_syscall.mean,
@@ -514,7 +626,6 @@ fn render_workloads(req: &SweepRequest, s: &WorkloadSweep) -> Result<String, Cli
             p.stime.truth,
             p.stime.accounted,
             percent(p.stime.relative_error),
-            if p.within_tolerance { "yes" } else { "no" }
         );
     }
     let _ = writeln!(

@@ -58,6 +58,10 @@ pub fn run_linked(
         on_interruption: cfg.stop_on_interruption,
         max_insns: cfg.max_insns,
     };
+    // The state at entry, so a report can show what the run changed (issue 18).
+    let initial = machine.snapshot();
     let reason = machine.run(&stop).map_err(|e| RunError::Exec { error: e.error, executed: e.executed })?;
-    Ok((report(&linked.image, &machine, &harness, stop_text(&reason))?, reason))
+    let mut report = report(&linked.image, &machine, &harness, stop_text(&reason))?;
+    report.initial = Some(initial);
+    Ok((report, reason))
 }

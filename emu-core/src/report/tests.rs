@@ -19,6 +19,8 @@ fn report_serializes_as_nested_json_in_field_order() {
             value: 25,
         }],
         timeline: None,
+        // The state at entry is the text report's; the JSON leaves it out.
+        initial: Some(snapshot.clone()),
         snapshot,
     };
     let json = serde_json::to_string(&report).unwrap_or_default();
