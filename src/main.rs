@@ -112,6 +112,9 @@ enum Command {
         arch: Option<cli::core::Arch>,
         #[command(flatten)]
         pp: PpFlags,
+        // --trace-out, --pressure (issue 18, w6-perfetto)
+        #[command(flatten)]
+        trace: cli::trace_out::TraceFlags,
     },
     /// Run a workload of system calls through a catalogue trace's entry, exit and tick
     /// paths; report cycles per path and true against accounted user/system time.
@@ -552,6 +555,7 @@ fn run(args: Args) -> Result<String, CliError> {
             model,
             arch,
             pp,
+            trace,
         } => {
             if file.is_none() && !explain_model {
                 return Err(CliError::Usage("run: a source or object file is required".into()));
@@ -574,6 +578,8 @@ fn run(args: Args) -> Result<String, CliError> {
                 check,
                 model,
                 arch,
+                trace_out: trace.trace_out,
+                pressure: trace.pressure,
             };
             if explain_model {
                 return cli::run::explain_model(&req);

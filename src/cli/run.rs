@@ -59,6 +59,10 @@ pub struct RunRequest {
     pub check: Option<PathBuf>,
     /// The s390x timing model's generation (`--model`; default z13).
     pub model: Option<String>,
+    /// `--trace-out`: write the timeline as Chrome/Perfetto trace-event JSON (issue 18).
+    pub trace_out: Option<PathBuf>,
+    /// `--pressure`: print resource pressure per port and latencies (issue 18).
+    pub pressure: bool,
     /// `--arch`: the core of a source (an object's is its ELF machine).
     pub arch: Option<Arch>,
 }
@@ -122,7 +126,7 @@ fn spec(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, String)>)
         sets,
         max_insns: req.max_insns,
         timing: !req.no_timing,
-        timeline: req.timeline,
+        timeline: req.timeline || req.trace_out.is_some() || req.pressure,
         attribute: false,
         ia64: Ia64Flags { itc_ratio: req.itc_ratio },
         s390: S390Flags { model: req.model.clone() },
@@ -168,14 +172,15 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
                 e => e,
             }
         })?;
-    let Some(Finished { report: rep, ended, .. }) = done.pop() else {
+    let Some(Finished { report: rep, ended, places, .. }) = done.pop() else {
         return Err(CliError::Usage("run: nothing ran".into()));
     };
     let mut out = match req.format {
-        Format::Text => text(&rep, req.timeline),
+        Format::Text => text(&rep, req.timeline, &places),
         Format::Json => serde_json::to_string_pretty(&rep).map_err(|e| CliError::Usage(e.to_string()))? + "\n",
         Format::Yaml => yaml(&rep),
     };
+    super::trace_out::after_run(req, arch, &rep, &places, &mut out)?;
     if let Some(path) = &req.snapshot {
         std::fs::write(path, rep.snapshot.to_snap_file())
             .map_err(|source| CliError::Io { path: path.clone(), source })?;
@@ -242,7 +247,7 @@ fn read_snapshot(path: &std::path::Path, actual: &Snapshot) -> Result<Snapshot, 
     Ok(want)
 }
 
-fn text(rep: &RunReport, timeline: bool) -> String {
+fn text(rep: &RunReport, timeline: bool, places: &super::trace_out::Places) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "stop: {}", rep.stop);
     let _ = writeln!(out, "{}", rep.summary);
@@ -254,7 +259,7 @@ fn text(rep: &RunReport, timeline: bool) -> String {
     }
     if timeline {
         if let Some(t) = &rep.timeline {
-            let _ = writeln!(out, "timeline:\n{t}");
+            let _ = writeln!(out, "timeline:\n{}", super::trace_out::timeline_text(t, places));
         }
     }
     let _ = writeln!(out, "final state:");
