@@ -117,6 +117,9 @@ enum Command {
         verbose: bool,
         #[command(flatten)]
         pp: PpFlags,
+        // --trace-out, --pressure (issue 18, w6-perfetto)
+        #[command(flatten)]
+        trace: cli::trace_out::TraceFlags,
     },
     /// Run a workload of system calls through a catalogue trace's entry, exit and tick
     /// paths; report cycles per path and true against accounted user/system time.
@@ -569,6 +572,7 @@ fn run(args: Args) -> Result<String, CliError> {
             arch,
             verbose,
             pp,
+            trace,
         } => {
             if file.is_none() && !explain_model {
                 return Err(CliError::Usage("run: a source or object file is required".into()));
@@ -592,6 +596,8 @@ fn run(args: Args) -> Result<String, CliError> {
                 model,
                 arch,
                 verbose,
+                trace_out: trace.trace_out,
+                pressure: trace.pressure,
             };
             if explain_model {
                 return cli::run::explain_model(&req);

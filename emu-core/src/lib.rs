@@ -45,3 +45,4 @@ pub mod setup;
 pub mod snapshot;
 pub mod stub;
 pub mod timing;
+pub mod trace_event;

@@ -231,6 +231,9 @@ pub struct Finished {
     pub ended: bool,
     /// Cycles by instruction group, with their symbol and waits ([`RunSpec::attribute`]).
     pub groups: Vec<GroupCost>,
+    /// Where each instruction of the timeline comes from (symbol, source line), when a
+    /// timeline was recorded (`--trace-out`, `--pressure`, `--timeline`; issue 18).
+    pub places: std::collections::BTreeMap<u64, emu_core::trace_event::Place>,
 }
 
 /// A core as the command line drives it.
@@ -308,7 +311,11 @@ impl Job for RunPrograms<'_> {
             let (report, reason) = C::run(&loaded, &cfg).map_err(|e| SideError { side, error: CliError::run(e) })?;
             let groups =
                 if spec.attribute { super::attribution::groups(C::image(&loaded), &report) } else { Vec::new() };
-            done.push(Finished { report, ended: reason.is_expected_end(), groups });
+            let places = match (&report.timeline, spec.timeline) {
+                (Some(t), true) => super::trace_out::places(C::image(&loaded), t),
+                _ => Default::default(),
+            };
+            done.push(Finished { report, ended: reason.is_expected_end(), groups, places });
         }
         Ok(done)
     }

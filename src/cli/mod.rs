@@ -18,12 +18,14 @@ pub mod listing;
 pub mod patch;
 pub mod patch_tree; // several files, -R, offsets and fuzz (issue 14, i14-acct)
 pub mod plain_diff;
+pub mod pressure; // --pressure, resource pressure per port (issue 18, w6-perfetto)
 pub mod run;
 pub mod scenario;
 pub mod seed004_v1; // the V.1 tree of Linux 6.1 (issue 14, i14-acct)
 pub mod sweep;
 #[cfg(test)]
 mod test_support;
+pub mod trace_out; // --trace-out, Chrome/Perfetto JSON (issue 18, w6-perfetto)
 
 use emu_core::input::{read_file_limited, Limits};
 use emu_core::run::RunError;

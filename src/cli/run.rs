@@ -59,6 +59,10 @@ pub struct RunRequest {
     pub check: Option<PathBuf>,
     /// The s390x timing model's generation (`--model`; default z13).
     pub model: Option<String>,
+    /// `--trace-out`: write the timeline as Chrome/Perfetto trace-event JSON (issue 18).
+    pub trace_out: Option<PathBuf>,
+    /// `--pressure`: print resource pressure per port and latencies (issue 18).
+    pub pressure: bool,
     /// `--arch`: the core of a source (an object's is its ELF machine).
     pub arch: Option<Arch>,
     /// `-v`: print every register, not only those the run changed (text format).
@@ -124,7 +128,7 @@ fn spec(req: &RunRequest, harness: Option<Harness>, sets: Vec<(String, String)>)
         sets,
         max_insns: req.max_insns,
         timing: !req.no_timing,
-        timeline: req.timeline,
+        timeline: req.timeline || req.trace_out.is_some() || req.pressure,
         attribute: false,
         ia64: Ia64Flags { itc_ratio: req.itc_ratio },
         model: req.model.clone(),
@@ -170,17 +174,18 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
                 e => e,
             }
         })?;
-    let Some(Finished { report: rep, ended, .. }) = done.pop() else {
+    let Some(Finished { report: rep, ended, places, .. }) = done.pop() else {
         return Err(CliError::Usage("run: nothing ran".into()));
     };
     let mut out = match req.format {
-        Format::Text if req.verbose => render::full(&rep, req.timeline),
+        Format::Text if req.verbose => render::full(&rep, req.timeline.then_some(&places)),
         // A check shows its differences instead of the run's changes (and only those).
         Format::Text if req.check.is_some() => String::new(),
-        Format::Text => render::quiet(&rep, req.timeline),
+        Format::Text => render::quiet(&rep, req.timeline.then_some(&places)),
         Format::Json => serde_json::to_string_pretty(&rep).map_err(|e| CliError::Usage(e.to_string()))? + "\n",
         Format::Yaml => yaml(&rep),
     };
+    super::trace_out::after_run(req, arch, &rep, &places, &mut out)?;
     if let Some(path) = &req.snapshot {
         std::fs::write(path, rep.snapshot.to_snap_file())
             .map_err(|source| CliError::Io { path: path.clone(), source })?;

@@ -386,12 +386,15 @@ impl Itanium2 {
         });
         self.wait_for_sources(srcs, info.executes);
         self.record_slot(info.bundle, info.slot, info.nop);
+        let need = ports::need(info.template, info.slot, info.unit, info.class, 0);
+        self.record_port(need, None);
         if info.executes || writes_when_predicated_off(info.class) {
             for (i, &dst) in info.dsts.iter().enumerate() {
                 let lat = latency(&self.params, info, i, dst);
                 self.board.write(dst, self.cycle, lat);
                 self.note_producer(dst, info.bundle, info.slot, lat);
                 self.written.push(dst, lat);
+                self.record_port(need, Some(lat));
             }
         }
         self.group.close_after(&shape);
@@ -426,12 +429,18 @@ impl Itanium2 {
         let srcs = t.srcs().iter().map(|s| (s.reg.resolve(&rename), s.lane, s.predicate, s.logical));
         self.wait_for_sources(srcs, executes);
         self.record_slot(bundle, slot, t.nop);
+        if let Some(need) = t.need {
+            self.record_port(need, None);
+        }
         if executes || t.always_writes {
             for dst in t.dsts() {
                 let res = dst.reg.resolve(&rename);
                 self.board.write(res, self.cycle, dst.lat);
                 self.note_producer(res, bundle, slot, dst.lat);
                 self.written.push(res, dst.lat);
+                if let Some(need) = t.need {
+                    self.record_port(need, Some(dst.lat));
+                }
             }
         }
         if self.remaining == 0 {
@@ -620,6 +629,12 @@ impl Itanium2 {
         }
         if let Some(group) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
             if !group.slots.is_empty() {
+                // The slots already recorded issue later with the group: so do their results
+                // (issue 18).
+                let delay = self.cycle.saturating_sub(group.first_cycle);
+                for done in group.slots.iter_mut().filter_map(|s| s.done.as_mut()) {
+                    *done += delay;
+                }
                 group.first_cycle = self.cycle;
             }
         }
@@ -659,6 +674,25 @@ impl Itanium2 {
                 group.first_cycle = self.cycle;
             }
             group.slots.push(SlotRef::new(bundle, slot, nop));
+        }
+    }
+
+    // timeline ports (issue 18, w6-perfetto)
+
+    /// Notes on the slot just recorded the port it used (`need`, placed by its bundle's
+    /// position in the group) and, for each result, when it is ready (`lat` through the data
+    /// lane; the latest one counts).
+    fn record_port(&mut self, need: ports::Need, lat: Option<Latency>) {
+        let cycle = self.cycle;
+        let Some(group) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) else { return };
+        let first = group.slots.first().map(|s| s.addr);
+        let Some(slot) = group.slots.last_mut() else { return };
+        let position = u8::from(first.is_some_and(|a| a != slot.addr));
+        let name = need.timeline_name(position);
+        slot.unit = (!name.is_empty()).then_some(name);
+        if let Some(lat) = lat {
+            let done = cycle + lat.of(Lane::Data);
+            slot.done = Some(slot.done.map_or(done, |d| d.max(done)));
         }
     }
 

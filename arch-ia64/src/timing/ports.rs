@@ -162,6 +162,31 @@ pub(crate) fn need(template: Template, slot: u8, unit: SlotUnit, class: T, posit
     }
 }
 
+// timeline ports (issue 18, w6-perfetto)
+
+impl Need {
+    /// The port or ports the slot may use, as a timeline records it: one port ("M2", "I0",
+    /// "F1", "B2") or a set ("M0/M1", "M2/M3", "M0-M3", "I0/I1") that the group's other slots
+    /// resolve (the trace export assigns them in program order). `position` is the slot's
+    /// bundle within its issue group (the F and long-immediate I ports are positional).
+    pub(crate) fn timeline_name(self, position: u8) -> &'static str {
+        match self {
+            Need::M(mask) => match mask {
+                M0 => "M0",
+                M01 => "M0/M1",
+                M2 => "M2",
+                M23 => "M2/M3",
+                _ => "M0-M3",
+            },
+            Need::I { i0_only: true } => "I0",
+            Need::I { i0_only: false } => "I0/I1",
+            Need::IFixed(_) => ["I0", "I1"].get(usize::from(position)).copied().unwrap_or(""),
+            Need::F(_) => ["F0", "F1"].get(usize::from(position)).copied().unwrap_or(""),
+            Need::B(n) => ["B0", "B1", "B2"].get(usize::from(n)).copied().unwrap_or(""),
+        }
+    }
+}
+
 /// The ports an issue group holds.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Ports {

@@ -61,6 +61,8 @@ pub struct SlotTiming {
     pub(crate) always_writes: bool,
     pub(crate) nop: bool,
     pub(crate) plan: Plan,
+    /// The port it needs as the first bundle of a group, for the timeline (issue 18).
+    pub(crate) need: Option<super::ports::Need>,
 }
 
 impl Default for SlotTiming {
@@ -73,6 +75,7 @@ impl Default for SlotTiming {
             always_writes: false,
             nop: false,
             plan: Plan::default(),
+            need: None,
         }
     }
 }
@@ -103,6 +106,7 @@ impl Itanium2 {
             always_writes: super::writes_when_predicated_off(info.class),
             nop: info.nop,
             plan,
+            need: Some(super::ports::need(info.template, info.slot, info.unit, info.class, 0)),
             ..SlotTiming::default()
         };
         for ((src, &reg), slot) in info.srcs.iter().zip(src_regs).zip(t.srcs.iter_mut()) {

@@ -2,13 +2,14 @@
 //! registers the run changed), the full state with `-v`, and a `--check` as its differences
 //! only, each value in decimal and hex, then a one-line verdict.
 
+use super::super::trace_out::{timeline_text, Places};
 use emu_core::report::RunReport;
 use emu_core::snapshot::{diff, Change, Snapshot, SnapshotDiff, Value};
 use std::fmt::Write as _;
 
-/// The stop, the totals, the counters and, when asked, the timeline: what every text form
-/// starts with.
-fn summary(out: &mut String, rep: &RunReport, timeline: bool) {
+/// The stop, the totals, the counters and, when asked (`timeline`: the source places to show
+/// under each group), the timeline: what every text form starts with.
+fn summary(out: &mut String, rep: &RunReport, timeline: Option<&Places>) {
     let _ = writeln!(out, "stop: {}", rep.stop);
     let _ = writeln!(out, "{}", rep.summary);
     if !rep.counters.is_empty() {
@@ -17,15 +18,13 @@ fn summary(out: &mut String, rep: &RunReport, timeline: bool) {
             let _ = writeln!(out, "  {:<20} {:>20} {}", c.name, c.value, c.unit);
         }
     }
-    if timeline {
-        if let Some(t) = &rep.timeline {
-            let _ = writeln!(out, "timeline:\n{t}");
-        }
+    if let (Some(places), Some(t)) = (timeline, &rep.timeline) {
+        let _ = writeln!(out, "timeline:\n{}", timeline_text(t, places));
     }
 }
 
 /// `-v`: the summary, then every register and memory window as the snapshot file writes them.
-pub fn full(rep: &RunReport, timeline: bool) -> String {
+pub fn full(rep: &RunReport, timeline: Option<&Places>) -> String {
     let mut out = String::new();
     summary(&mut out, rep, timeline);
     let _ = writeln!(out, "final state:");
@@ -36,7 +35,7 @@ pub fn full(rep: &RunReport, timeline: bool) -> String {
 /// The default: the summary, then the registers whose value at the stop differs from the one
 /// at entry (the harness's and `--set`'s), old and new. Registers the run adds to the snapshot
 /// (`counter.NAME`) are left out: the counters table above shows them.
-pub fn quiet(rep: &RunReport, timeline: bool) -> String {
+pub fn quiet(rep: &RunReport, timeline: Option<&Places>) -> String {
     let mut out = String::new();
     summary(&mut out, rep, timeline);
     let Some(initial) = &rep.initial else {

@@ -35,7 +35,7 @@ fn quiet_lists_only_the_changed_registers_old_then_new() {
     let mut at_stop = state(&[("r1", Value::Hex(800)), ("r2", Value::Hex(7)), ("p6", Value::Bool(true))]);
     // A counter the run appends is in the counters table, not among the changes.
     at_stop.push_hex("counter.ac_stime", 5);
-    let text = quiet(&report(&initial, &at_stop), false);
+    let text = quiet(&report(&initial, &at_stop), None);
     assert_eq!(
         text,
         "stop: returned to the sentinel\n\
@@ -54,14 +54,14 @@ fn quiet_lists_only_the_changed_registers_old_then_new() {
 #[test]
 fn quiet_says_when_nothing_changed() {
     let s = state(&[("r1", Value::Hex(3))]);
-    let text = quiet(&report(&s, &s), false);
+    let text = quiet(&report(&s, &s), None);
     assert!(text.ends_with("registers changed by the run: none of 1 (-v shows them all)\n"), "{text}");
 }
 
 #[test]
 fn full_dumps_every_register() {
     let s = state(&[("r1", Value::Hex(3)), ("r2", Value::Hex(3))]);
-    let text = full(&report(&s, &s), false);
+    let text = full(&report(&s, &s), None);
     assert!(
         text.ends_with(
             "final state:\nregisters:\n  r1: \"0x0000000000000003\"\n  r2: \"0x0000000000000003\"\nmemory: {}\n"
