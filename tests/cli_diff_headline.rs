@@ -44,7 +44,7 @@ fn an_inserted_stop_is_attributed_where_the_code_changed() {
         rows,
         [
             "  .work_processed_syscall#12->#13      21.00     20.00     -1.00",
-            "  .work_processed_syscall#2-3->#2-4      2.00      3.00     +1.00"
+            "  .work_processed_syscall#2->#2-3       1.00      2.00     +1.00"
         ],
         "{out}"
     );
@@ -63,4 +63,19 @@ fn constants_name_their_symbol_and_small_rows_fold() {
     assert!(out.contains("\n  other ("), "{out}");
     let groups = &out[out.find("by instruction group").expect("groups")..out.find("\n  other (").expect("other")];
     assert_eq!(groups.lines().filter(|l| l.starts_with("  ") && !l.starts_with("   ")).count(), 2, "{groups}");
+}
+
+/// The README's main-job output is what `acctemu diff` prints: every line of its excerpt
+/// (`[...]` marks what it leaves out) is a line of the output, in order.
+#[test]
+fn the_readme_shows_the_main_job_as_it_runs() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README.md");
+    let setup = &readme[readme.find("## Set-up").expect("Set-up")..];
+    let block = &setup[setup.find("```text\n").expect("the example output") + 8..];
+    let block = &block[..block.find("```").expect("its end")];
+    let out = ok(&["diff"]);
+    let mut lines = out.lines();
+    for want in block.lines().filter(|l| l.trim() != "[...]") {
+        assert!(lines.any(|l| l == want), "not in the output (in order): {want}\n{out}");
+    }
 }

@@ -6,10 +6,22 @@
 use super::{GroupCost, GroupDelta};
 use std::collections::BTreeMap;
 
-/// A group's text with the addresses that move when code moves taken out: a branch target
-/// or a symbolized constant is `b4b0 <skip_rbs_switch>` in one version and
-/// `b4d0 <skip_rbs_switch>` in the other, and is the same instruction.
+/// A group's text as code to compare: its nops left out (bundling moves them when code
+/// around them changes; they do nothing) and the addresses that move when code moves taken
+/// out (a branch target or a symbolized constant is `b4b0 <skip_rbs_switch>` in one version
+/// and `b4d0 <skip_rbs_switch>` in the other, and is the same instruction).
 pub(crate) fn content_key(text: &str) -> String {
+    let insns: Vec<String> = text
+        .split(" ; ")
+        .map(str::trim)
+        .filter(|i| !i.split_whitespace().next().is_some_and(|m| m.starts_with("nop")))
+        .map(without_addresses)
+        .collect();
+    insns.join(" ; ")
+}
+
+/// One instruction's text without the addresses `<symbol>`s name.
+fn without_addresses(text: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let words: Vec<&str> = text.split(' ').collect();
     for (i, w) in words.iter().enumerate() {
@@ -191,5 +203,6 @@ mod tests {
             content_key("(p2) br.cond.dpnt.many b4d0 <skip>")
         );
         assert_ne!(content_key("adds r16=80,r12"), content_key("adds r16=88,r12"));
+        assert_eq!(content_key("nop.i 0x0 ; ld8 r9=[r2],24 ; nop.m 0x0"), content_key("ld8 r9=[r2],24 ; nop.i 0x0"));
     }
 }

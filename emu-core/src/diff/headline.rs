@@ -108,12 +108,13 @@ pub fn headline(d: &CycleDiff) -> Vec<String> {
         let ratio = if oa == 0.0 { String::new() } else { format!(", {:.2}x {na}'s", ob / oa) };
         out.push(format!("Overhead over {nbase}: {nb} {ob:+.1}, {na} {oa:+.1} cycles{ratio}."));
     }
-    let agree = if d.same_accounting() { "agree with each other" } else { "DISAGREE with each other" };
     out.push(format!(
-        "Against the true time: {na} {}, {nb} {}; {na} and {nb} {agree}.",
+        "Against the true time: {na} {}, {nb} {}.",
         verdict_word(&d.a_verdict),
         verdict_word(&d.b_verdict)
     ));
+    let agree = if d.same_accounting() { "agree" } else { "DISAGREE" };
+    out.push(format!("With each other: {na} and {nb} {agree} on utime/stime within tolerance."));
     out
 }
 

@@ -205,7 +205,7 @@ fn attribution(out: &mut String, d: &CycleDiff, n: &Names, opts: RenderOptions) 
     for g in &f.shown {
         let _ = writeln!(out, "  {:<32}{:>10.2}{:>10.2}{:>+10.2}", g.place, g.a, g.b, g.b - g.a);
         let none = |t: &str| if t.is_empty() { "(none)".to_string() } else { t.to_string() };
-        if g.same_code {
+        if g.same_code && g.a_text == g.b_text {
             let _ = writeln!(out, "      same code: {}", g.a_text);
         } else {
             code_lines(out, &n.a, &none(&g.a_text));
