@@ -179,9 +179,14 @@ enum Command {
         arch: Option<cli::core::Arch>,
         #[command(flatten)]
         workload: WorkloadArgs,
-        /// Output format.
+        // the diff's headline and mail layout (issue 18, w6-headline)
+        /// Output format: text, json, or mail (plain ASCII of at most 72 columns, for a
+        /// patch review).
         #[arg(long, value_enum, default_value = "text")]
-        format: cli::scenario::ScenarioFormat,
+        format: cli::diff::DiffFormat,
+        /// The most instruction-group rows shown; the rest are folded into one `other` row.
+        #[arg(long, value_name = "N", default_value_t = cli::diff::DEFAULT_TOP)]
+        top: usize,
         #[command(flatten)]
         pp: PpFlags,
         #[command(flatten)]
@@ -626,13 +631,26 @@ fn run(args: Args) -> Result<String, CliError> {
             arch,
             workload,
             format,
+            top,
             pp,
             tree,
         } => {
-            let json = format == cli::scenario::ScenarioFormat::Json;
+            let json = format == cli::diff::DiffFormat::Json;
+            let mail = format == cli::diff::DiffFormat::Mail;
+            let no_mail = || -> Result<(), CliError> {
+                if mail {
+                    return Err(CliError::Usage(
+                        "diff: --format mail lays out the scenario diff of catalogue traces; kernel-tree diffs take \
+                         text or json"
+                            .into(),
+                    ));
+                }
+                Ok(())
+            };
             if let Some(req) =
                 tree.request(pp.kernel_config.clone(), pp.asm_offsets.clone(), patch.clone(), define.clone(), json)?
             {
+                no_mail()?;
                 return cli::kernel_tree::run(&req);
             }
             // Two ia64/linux-6.1 traces: the installed tree's files (issue 14).
@@ -640,6 +658,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 if let (Some(sa), Some(sb)) =
                     (cli::kernel_tree::catalogue_side(an)?, cli::kernel_tree::catalogue_side(bn)?)
                 {
+                    no_mail()?;
                     return cli::kernel_tree::run(&cli::kernel_tree::TreeRequest {
                         a: sa,
                         b: Some(sb),
@@ -666,7 +685,9 @@ fn run(args: Args) -> Result<String, CliError> {
                 arch,
                 workload: run_workload,
                 max_paths: workload.max_paths,
-                json: format == cli::scenario::ScenarioFormat::Json,
+                json,
+                mail,
+                top,
             })
         }
         Command::Scenario { trace, workload, format, tree, kernel_config, asm_offsets } => {

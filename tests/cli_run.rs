@@ -170,11 +170,16 @@ fn diff_without_arguments_compares_v1_and_v2_with_the_baseline() {
     let o = acctemu(&["diff", "--syscalls", "200"]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
-    assert!(out.starts_with("A = ia64/syscall/v1\nB = ia64/syscall/v2\nbaseline = ia64/syscall/none\n"), "{out}");
-    assert!(out.contains("(B overhead)/(A overhead) = "), "{out}");
-    assert!(out.contains("where the difference comes from, by label"), "{out}");
+    assert!(out.starts_with("v2 saves 18.0 cycles per system call (-11.3%, 12.0 ns) over v1"), "{out}");
+    assert!(out.contains("\nOverhead over none: v2 +28.0, v1 +46.0 cycles, 0.61x v1's.\n"), "{out}");
+    assert!(
+        out.contains("\nv1 = ia64/syscall/v1\nv2 = ia64/syscall/v2\nnone = ia64/syscall/none (the baseline)\n"),
+        "{out}"
+    );
+    assert!(out.contains("\noverhead over none "), "{out}");
+    assert!(out.contains("where the difference comes from (cycles per system call):\n  by label "), "{out}");
     assert!(out.contains("account_sys_leave"), "V.1's exit accounting shows up as the difference: {out}");
-    assert!(out.contains("A and B account the same time"), "{out}");
+    assert!(out.contains("with each other: v1 and v2 agree (|"), "{out}");
 }
 
 #[test]

@@ -33,7 +33,10 @@ fn diff_between_two_steps_reports_both() {
     let o = acctemu(&["diff", "x86/nohz-syscall/patch3", "x86/nohz-syscall/patch4", "--syscalls", "500"]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.contains("A = x86/nohz-syscall/patch3") && out.contains("B = x86/nohz-syscall/patch4"), "{out}");
+    assert!(
+        out.contains("\npatch3 = x86/nohz-syscall/patch3\n") && out.contains("\npatch4 = x86/nohz-syscall/patch4\n"),
+        "{out}"
+    );
 }
 
 #[test]

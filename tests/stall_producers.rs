@@ -12,5 +12,5 @@ fn the_default_diff_names_each_waits_producer() {
     assert!(out.status.success(), "{}{text}", String::from_utf8_lossy(&out.stderr));
     // v1's account_sys_leave reads ar.itc into r34 and subtracts at once: 36 cycles
     // (from_ar_itc), of which 21 per system call are charged to the subtraction.
-    assert!(text.contains("waits: A dependency on r34 (mov.m r34=ar.itc at 0xb480.0: latency 36) (21)"), "{text}");
+    assert!(text.contains("waits: v1 dependency on r34 (mov.m r34=ar.itc at 0xb480.0: latency 36) (21)"), "{text}");
 }

@@ -35,6 +35,7 @@ fn group_text(image: &Image, start: u64) -> String {
                     t.push_str(&format!("(p{}) ", insn.qp));
                 }
                 format_insn(&mut t, insn, addr, image);
+                name_constant(&mut t, image);
                 parts.push(t);
             }
             let stop_slot = if long && slot == 1 { 2 } else { slot };
@@ -47,6 +48,22 @@ fn group_text(image: &Image, start: u64) -> String {
         slot = 0;
     }
     parts.join(" ; ")
+}
+
+/// A `movl` of an address in the image's code gets the symbol it lies in, as objdump names
+/// branch targets: `movl r14=0xb540 <ia64_ret_from_syscall>` (`<sym+0x10>` inside one), so a
+/// return address or a handler reads as what it is.
+fn name_constant(text: &mut String, image: &Image) {
+    let insn = text.split_once(") ").map_or(text.as_str(), |(_, rest)| rest);
+    if !insn.starts_with("movl ") {
+        return;
+    }
+    let Some(hex) = insn.rsplit_once("=0x").map(|(_, h)| h) else { return };
+    let Ok(value) = u64::from_str_radix(hex, 16) else { return };
+    if let Some((name, off)) = image.symbolize(value) {
+        let name = if off == 0 { format!(" <{name}>") } else { format!(" <{name}+{off:#x}>") };
+        text.push_str(&name);
+    }
 }
 
 /// The profile's groups, named by the label they follow and numbered within it in address

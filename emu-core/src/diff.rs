@@ -1,9 +1,15 @@
 //! Cycle-diff of two accounting versions run on the same workload: cycles per system call
 //! side by side, where the difference comes from (by label and by instruction group), and
 //! whether both account the same user and system time, and whether each accounts the true
-//! time within its tolerance ([`AccountingVerdict`]).
+//! time within its tolerance ([`AccountingVerdict`]). Groups are matched by code
+//! ([`align`]), the text starts with a headline ([`headline`]) and comes as text or as a
+//! mail ([`render`]).
 
-use crate::scenario::{PathKind, ScenarioReport, TimeCheck};
+pub mod align;
+pub mod headline;
+pub mod render;
+
+use crate::scenario::{ScenarioReport, TimeCheck};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -32,6 +38,8 @@ pub struct GroupCost {
 pub struct Side {
     /// Trace name or file.
     pub name: String,
+    /// The timing model that ran it (`Itanium 2 (Madison)`), for the report's model line.
+    pub model: String,
     /// The scenario report.
     pub report: ScenarioReport,
     /// Where its cycles went.
@@ -49,12 +57,14 @@ pub struct LabelDelta {
     pub b: f64,
 }
 
-/// One instruction group matched between A and B (by label and ordinal).
+/// Instruction groups matched between A and B by code ([`align::align`]): one group with the
+/// same code on both sides, or the run of changed groups between two such.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GroupDelta {
-    /// Label and ordinal, e.g. `ia64_leave_syscall#3`.
+    /// Label and ordinals, e.g. `ia64_leave_syscall#3`, or `f#2-3->#2-4` where B's ordinals
+    /// differ.
     pub place: String,
-    /// A's group text (empty when A has no such group).
+    /// A's group text, groups separated by ` ;; ` (empty when A has no such group).
     pub a_text: String,
     /// B's group text.
     pub b_text: String,
@@ -66,6 +76,10 @@ pub struct GroupDelta {
     pub a_why: String,
     /// Why B's group waited.
     pub b_why: String,
+    /// Groups in the row (the larger side's count).
+    pub groups: usize,
+    /// Whether both sides run the same code here (only the cost differs).
+    pub same_code: bool,
 }
 
 /// One accounted time of one side against the truth.
@@ -145,7 +159,8 @@ pub struct CycleDiff {
     pub baseline: Option<Side>,
     /// Per label, sorted by |B - A| descending.
     pub by_label: Vec<LabelDelta>,
-    /// Groups whose cost changed, sorted by |B - A| descending.
+    /// Every group of both sides matched by code ([`align::align`]), in label and code
+    /// order; the rendering sorts them and folds the small ones.
     pub by_group: Vec<GroupDelta>,
     /// |A - B| of accounted utime and stime, in cycles.
     pub accounting_gap: (u64, u64),
@@ -171,32 +186,7 @@ impl CycleDiff {
         let mut by_label: Vec<LabelDelta> =
             labels.into_iter().map(|(label, (a, b))| LabelDelta { label, a, b }).collect();
         by_label.sort_by(|x, y| (y.b - y.a).abs().total_cmp(&(x.b - x.a).abs()).then(x.label.cmp(&y.label)));
-        let mut groups: BTreeMap<(String, usize), GroupDelta> = BTreeMap::new();
-        for (side, is_a) in [(&a, true), (&b, false)] {
-            for g in &side.groups {
-                let d = groups.entry((g.label.clone(), g.index)).or_insert_with(|| GroupDelta {
-                    place: format!("{}#{}", g.label, g.index),
-                    a_text: String::new(),
-                    b_text: String::new(),
-                    a: 0.0,
-                    b: 0.0,
-                    a_why: String::new(),
-                    b_why: String::new(),
-                });
-                if is_a {
-                    d.a += per_call(side, g.cycles);
-                    d.a_text.clone_from(&g.text);
-                    d.a_why.clone_from(&g.why);
-                } else {
-                    d.b += per_call(side, g.cycles);
-                    d.b_text.clone_from(&g.text);
-                    d.b_why.clone_from(&g.why);
-                }
-            }
-        }
-        let mut by_group: Vec<GroupDelta> =
-            groups.into_values().filter(|d| (d.b - d.a).abs() > 1e-9 || d.a_text != d.b_text).collect();
-        by_group.sort_by(|x, y| (y.b - y.a).abs().total_cmp(&(x.b - x.a).abs()).then(x.place.cmp(&y.place)));
+        let by_group = align::align(&a.groups, &b.groups, per_call(&a, 1), per_call(&b, 1));
         let accounting_gap = (
             a.report.utime.accounted.abs_diff(b.report.utime.accounted),
             a.report.stime.accounted.abs_diff(b.report.stime.accounted),
@@ -212,135 +202,23 @@ impl CycleDiff {
     }
 }
 
-/// One per-system-call figure of a side.
-type Figure = fn(&Side) -> f64;
+impl CycleDiff {
+    /// The diff laid out for a mail: plain ASCII, at most [`render::MAIL_WIDTH`] columns, at
+    /// most `top` instruction-group rows.
+    pub fn mail(&self, top: usize) -> String {
+        render::render(self, render::RenderOptions { layout: render::Layout::Mail, top })
+    }
 
-fn mean(s: &Side, path: PathKind) -> f64 {
-    s.report.path(path).map_or(0.0, |p| p.cycles.mean)
-}
-
-fn ratio(a: f64, b: f64) -> String {
-    if a == 0.0 {
-        "-".to_string()
-    } else {
-        format!("{:.3}", b / a)
+    /// The diff as text for a terminal with at most `top` instruction-group rows.
+    pub fn text(&self, top: usize) -> String {
+        render::render(self, render::RenderOptions { layout: render::Layout::Text, top })
     }
 }
 
 impl fmt::Display for CycleDiff {
+    /// [`CycleDiff::text`] with the default number of rows.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (a, b) = (&self.a, &self.b);
-        writeln!(f, "A = {}\nB = {}", a.name, b.name)?;
-        if let Some(base) = &self.baseline {
-            writeln!(f, "baseline = {}", base.name)?;
-        }
-        let w = &a.report.workload;
-        let (event, outer, per, into, out_of) = if w.guest {
-            ("guest hypercalls", "guest", "cycles per hypercall", "guest exit", "guest enter")
-        } else {
-            ("system calls", "user", "cycles per system call", "syscall entry", "syscall exit")
-        };
-        writeln!(
-            f,
-            "workload: {} {event}, {} {outer} + {} kernel cycles each, HZ {}\n",
-            w.syscalls, w.user_cycles, w.kernel_cycles, w.hz
-        )?;
-        let base_col = self.baseline.is_some();
-        write!(f, "{per:<24}")?;
-        if base_col {
-            write!(f, "{:>10}", "baseline")?;
-        }
-        writeln!(f, "{:>10}{:>10}{:>10}{:>8}", "A", "B", "B-A", "B/A")?;
-        let rows: [(&str, Figure); 5] = [
-            (into, |s| mean(s, s.report.workload.event_paths().0)),
-            (out_of, |s| mean(s, s.report.workload.event_paths().1)),
-            ("entry + exit", |s| s.report.per_syscall.cycles.mean),
-            ("instructions", |s| s.report.per_syscall.instructions),
-            ("instruction groups", |s| s.report.per_syscall.groups),
-        ];
-        for (name, get) in &rows {
-            write!(f, "{name:<24}")?;
-            if let Some(base) = &self.baseline {
-                write!(f, "{:>10.1}", get(base))?;
-            }
-            let (va, vb) = (get(a), get(b));
-            writeln!(f, "{va:>10.1}{vb:>10.1}{:>+10.1}{:>8}", vb - va, ratio(va, vb))?;
-        }
-        if let Some(base) = &self.baseline {
-            let t = |s: &Side| s.report.per_syscall.cycles.mean;
-            let (oa, ob) = (t(a) - t(base), t(b) - t(base));
-            writeln!(
-                f,
-                "\noverhead over the baseline: A {oa:+.1}, B {ob:+.1} cycles per system call; (B overhead)/(A overhead) = {}",
-                ratio(oa, ob)
-            )?;
-        }
-        if self.a.groups.is_empty() && self.b.groups.is_empty() {
-            writeln!(f, "\n(no per-group attribution: this core keeps no group profile)")?;
-        } else {
-            self.fmt_attribution(f)?;
-        }
-        self.fmt_accounting(f)
-    }
-}
-
-impl CycleDiff {
-    fn fmt_attribution(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "\nwhere the difference comes from, by label (cycles per system call):")?;
-        writeln!(f, "  {:<32}{:>10}{:>10}{:>10}", "label", "A", "B", "B-A")?;
-        for l in self.by_label.iter().filter(|l| (l.b - l.a).abs() >= 0.005) {
-            writeln!(f, "  {:<32}{:>10.2}{:>10.2}{:>+10.2}", l.label, l.a, l.b, l.b - l.a)?;
-        }
-        writeln!(f, "\nby instruction group (largest changes first):")?;
-        for g in self.by_group.iter().take(12) {
-            writeln!(f, "  {:<32}{:>10.2}{:>10.2}{:>+10.2}", g.place, g.a, g.b, g.b - g.a)?;
-            if g.a_text == g.b_text {
-                writeln!(f, "      {}", g.a_text)?;
-            } else {
-                writeln!(f, "      A: {}", if g.a_text.is_empty() { "(none)" } else { &g.a_text })?;
-                writeln!(f, "      B: {}", if g.b_text.is_empty() { "(none)" } else { &g.b_text })?;
-            }
-            match (g.a_why.is_empty(), g.b_why.is_empty()) {
-                (true, true) => {}
-                _ if g.a_why == g.b_why => writeln!(f, "      waits: {}", g.a_why)?,
-                _ => {
-                    let show = |w: &str| if w.is_empty() { "no wait".to_string() } else { w.to_string() };
-                    writeln!(f, "      waits: A {}; B {}", show(&g.a_why), show(&g.b_why))?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn fmt_accounting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (a, b) = (&self.a, &self.b);
-        writeln!(f, "\naccounting on the same workload (cycles):")?;
-        writeln!(f, "  {:<8}{:>14}{:>14}{:>14}{:>14}{:>14}", "", "true", "A", "A error", "B", "B error")?;
-        let buckets: [(&str, Option<(&TimeCheck, &TimeCheck)>); 3] = [
-            ("guest", a.report.guest.as_ref().zip(b.report.guest.as_ref())),
-            ("hardirq", a.report.hardirq.as_ref().zip(b.report.hardirq.as_ref())),
-            ("softirq", a.report.softirq.as_ref().zip(b.report.softirq.as_ref())),
-        ];
-        let kept = buckets.into_iter().filter_map(|(name, pair)| pair.map(|(ta, tb)| (name, ta, tb)));
-        let always = [("utime", &a.report.utime, &b.report.utime), ("stime", &a.report.stime, &b.report.stime)];
-        for (name, ta, tb) in always.into_iter().chain(kept) {
-            writeln!(
-                f,
-                "  {name:<8}{:>14}{:>14}{:>+14}{:>14}{:>+14}",
-                ta.truth, ta.accounted, ta.error, tb.accounted, tb.error
-            )?;
-        }
-        writeln!(
-            f,
-            "  A and B {} (|A-B| utime {}, stime {}; tolerance {} = cycles spent in paths)",
-            if self.same_accounting() { "account the same time" } else { "DIFFER" },
-            self.accounting_gap.0,
-            self.accounting_gap.1,
-            self.tolerance
-        )?;
-        writeln!(f, "\nagainst the truth (tolerance: each side's cycles spent in paths):")?;
-        writeln!(f, "  A {}; tolerance {} cycles", self.a_verdict, self.a_verdict.tolerance)?;
-        writeln!(f, "  B {}; tolerance {} cycles", self.b_verdict, self.b_verdict.tolerance)
+        f.write_str(&render::render(self, render::RenderOptions::default()))
     }
 }
 

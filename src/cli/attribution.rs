@@ -4,9 +4,9 @@
 //! (the last group also the cycles until the run's end, its results' latency), summed over
 //! the times it ran, named by the symbol its first instruction lies in, with the reasons it
 //! waited; and the comparison of two runs by symbol and by group, as the scenario diff shows it
-//! per system call. The charges add up to the run's cycles.
+//! per system call; groups matched by code. The charges add up to the run's cycles.
 
-use emu_core::diff::GroupCost;
+use emu_core::diff::{GroupCost, GroupDelta};
 use emu_core::image::Image;
 use emu_core::report::RunReport;
 use std::collections::BTreeMap;
@@ -70,26 +70,14 @@ pub fn groups(image: &Image, report: &RunReport) -> Vec<GroupCost> {
         .collect()
 }
 
-/// One group of A against B, matched by symbol and ordinal.
-#[derive(Default)]
-struct Pair<'a> {
-    a: Option<&'a GroupCost>,
-    b: Option<&'a GroupCost>,
-}
-
-impl Pair<'_> {
-    fn cycles(&self) -> (u64, u64) {
-        (self.a.map_or(0, |g| g.cycles), self.b.map_or(0, |g| g.cycles))
-    }
-}
-
 fn delta(a: u64, b: u64) -> i128 {
     i128::from(b) - i128::from(a)
 }
 
-/// The comparison of two runs' groups: cycles by symbol, then the groups whose cost or text
-/// changed, largest change first (at most `max_groups`), each with its instructions and why
-/// it waited on each side.
+/// The comparison of two runs' groups: cycles by symbol, then the groups whose cost, code or
+/// waits changed, matched by code ([`emu_core::diff::align::align`]: one inserted stop shows
+/// where it is, not as every later group shifted), largest change first (at most
+/// `max_groups`), each with its instructions and why it waited on each side.
 pub fn render_diff(a: &[GroupCost], b: &[GroupCost], max_groups: usize) -> String {
     let mut out = String::new();
     let mut labels: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
@@ -106,45 +94,25 @@ pub fn render_diff(a: &[GroupCost], b: &[GroupCost], max_groups: usize) -> Strin
     for (label, (ca, cb)) in &labels {
         let _ = writeln!(out, "  {label:<32}{ca:>10}{cb:>10}{:>+10}", delta(*ca, *cb));
     }
-    let mut pairs: BTreeMap<(&str, usize), Pair> = BTreeMap::new();
-    for g in a {
-        pairs.entry((&g.label, g.index)).or_default().a = Some(g);
-    }
-    for g in b {
-        pairs.entry((&g.label, g.index)).or_default().b = Some(g);
-    }
-    fn text(g: Option<&GroupCost>) -> &str {
-        g.map_or("(none)", |g| g.text.as_str())
-    }
-    fn why(g: Option<&GroupCost>) -> &str {
-        g.map_or("", |g| g.why.as_str())
-    }
-    let mut changed: Vec<((&str, usize), Pair)> = pairs
+    let mut changed: Vec<GroupDelta> = emu_core::diff::align::align(a, b, 1.0, 1.0)
         .into_iter()
-        .filter(|(_, p)| {
-            let (ca, cb) = p.cycles();
-            ca != cb || text(p.a) != text(p.b) || why(p.a) != why(p.b)
-        })
+        .filter(|r| r.a != r.b || !r.same_code || r.a_why != r.b_why)
         .collect();
-    changed.sort_by(|x, y| {
-        let (dx, dy) = (delta(x.1.cycles().0, x.1.cycles().1), delta(y.1.cycles().0, y.1.cycles().1));
-        dy.abs().cmp(&dx.abs()).then(x.0.cmp(&y.0))
-    });
+    changed.sort_by(|x, y| (y.b - y.a).abs().total_cmp(&(x.b - x.a).abs()).then(x.place.cmp(&y.place)));
     let _ = writeln!(out, "\nby instruction group (largest changes first):");
     if changed.is_empty() {
         let _ = writeln!(out, "  (no group changed)");
     }
-    for ((label, index), p) in changed.iter().take(max_groups) {
-        let (ca, cb) = p.cycles();
-        let place = format!("{label}#{index}");
-        let _ = writeln!(out, "  {place:<32}{ca:>10}{cb:>10}{:>+10}", delta(ca, cb));
-        if text(p.a) == text(p.b) {
-            let _ = writeln!(out, "      {}", text(p.a));
+    let none = |t: &str| if t.is_empty() { "(none)".to_string() } else { t.to_string() };
+    for g in changed.iter().take(max_groups) {
+        let _ = writeln!(out, "  {:<32}{:>10.0}{:>10.0}{:>+10.0}", g.place, g.a, g.b, g.b - g.a);
+        if g.same_code && g.a_text == g.b_text {
+            let _ = writeln!(out, "      {}", g.a_text);
         } else {
-            let _ = writeln!(out, "      A: {}", text(p.a));
-            let _ = writeln!(out, "      B: {}", text(p.b));
+            code_lines(&mut out, "A", &none(&g.a_text));
+            code_lines(&mut out, "B", &none(&g.b_text));
         }
-        match (why(p.a), why(p.b)) {
+        match (g.a_why.as_str(), g.b_why.as_str()) {
             ("", "") => {}
             (wa, wb) if wa == wb => {
                 let _ = writeln!(out, "      waits: {wa}");
@@ -159,6 +127,14 @@ pub fn render_diff(a: &[GroupCost], b: &[GroupCost], max_groups: usize) -> Strin
         let _ = writeln!(out, "  ... and {} more", changed.len() - max_groups);
     }
     out
+}
+
+/// `      A: group`, each further group of a run (` ;; `-separated) on a line of its own.
+fn code_lines(out: &mut String, side: &str, text: &str) {
+    for (i, group) in text.split(" ;; ").enumerate() {
+        let lead = if i == 0 { format!("      {side}: ") } else { " ".repeat(9) };
+        let _ = writeln!(out, "{lead}{group}");
+    }
 }
 
 #[cfg(test)]

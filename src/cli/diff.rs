@@ -19,6 +19,20 @@ use emu_core::preprocess::{parse_define, FsLoader};
 use emu_core::scenario::Workload;
 use std::path::{Path, PathBuf};
 
+/// The output of `acctemu diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFormat {
+    /// The report as text: headline, tables, attribution, accounting.
+    Text,
+    /// The report as JSON.
+    Json,
+    /// The text as plain ASCII of at most 72 columns, to paste into a patch review.
+    Mail,
+}
+
+/// The instruction-group rows `diff` shows unless `--top` says otherwise.
+pub const DEFAULT_TOP: usize = 8;
+
 /// What `acctemu diff` was asked to do.
 #[derive(Debug, Clone)]
 pub struct DiffRequest {
@@ -53,6 +67,30 @@ pub struct DiffRequest {
     pub max_paths: u64,
     /// JSON instead of text.
     pub json: bool,
+    /// The text laid out for a mail (`--format mail`).
+    pub mail: bool,
+    /// The most instruction-group rows shown (`--top N`), the rest folded into one row.
+    pub top: usize,
+}
+
+/// The timing model of a trace's core, for the report's model line.
+fn model_name(arch: traces::Arch) -> &'static str {
+    match arch {
+        traces::Arch::Ia64 => "Itanium 2 (Madison)",
+        traces::Arch::X86_64 => "x86-64 core model",
+        traces::Arch::S390x => "z/Architecture core model",
+    }
+}
+
+/// The diff as JSON, text or mail, as `req` asks.
+fn render(req: &DiffRequest, d: &CycleDiff) -> Result<String, CliError> {
+    if req.json {
+        serde_json::to_string_pretty(d).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))
+    } else if req.mail {
+        Ok(d.mail(req.top))
+    } else {
+        Ok(d.text(req.top))
+    }
 }
 
 /// A version of a catalogue trace: its own source and defines, or changed ones.
@@ -117,7 +155,8 @@ impl TraceVersion {
         }
         let image = self.trace.assemble_source(&self.source, &opts, &FsLoader).map_err(CliError::Assemble)?.image;
         let run = self.trace.run_attributed(Some(&image), w)?;
-        Ok(Side { name: self.label.clone(), report: run.report, groups: run.groups })
+        let model = model_name(self.trace.arch).to_string();
+        Ok(Side { name: self.label.clone(), model, report: run.report, groups: run.groups })
     }
 }
 
@@ -185,12 +224,11 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
                 None
             };
             let d = CycleDiff::new(a.run_side("A", &req.workload)?, b.run_side("B", &req.workload)?, baseline);
-            if req.json {
-                serde_json::to_string_pretty(&d).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))
-            } else {
-                Ok(d.to_string())
-            }
+            render(req, &d)
         }
+        None if req.mail => Err(CliError::Usage(
+            "diff: --format mail lays out the scenario diff of catalogue traces; plain files take text or json".into(),
+        )),
         None => plain(req, &a_name, changes_a, &a_defines, &b_defines),
     }
 }
@@ -224,14 +262,11 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
     let [a, b] = rebuilt_sides(req, a, b)?;
     let side = |(t, label): &(traces::Trace, String)| -> Result<Side, CliError> {
         let run = t.run_attributed(None, &req.workload)?;
-        Ok(Side { name: label.clone(), report: run.report, groups: run.groups })
+        let model = model_name(t.arch).to_string();
+        Ok(Side { name: label.clone(), model, report: run.report, groups: run.groups })
     };
     let d = CycleDiff::new(side(&a)?, side(&b)?, None);
-    if req.json {
-        serde_json::to_string_pretty(&d).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))
-    } else {
-        Ok(d.to_string())
-    }
+    render(req, &d)
 }
 
 /// Each side's trace with the object to run (committed, or rebuilt by `traces::rebuild` when

@@ -1,0 +1,139 @@
+//! The first lines of a cycle-diff: which version is cheaper and by how much, the overhead
+//! ratio against the baseline, and each version's accounting verdict, every figure computed
+//! from the reports; and the short names the columns are headed with.
+
+use super::{AccountingVerdict, CycleDiff, Side};
+
+/// At most this many characters of a column head.
+const MAX_SHORT: usize = 10;
+
+/// A column head for a side's name: the part after the last `/` of its first word (a catalogue
+/// trace `ia64/syscall/v1` is `v1`, a file `dir/account.S` is `account`), at most
+/// [`MAX_SHORT`] characters.
+pub fn short_name(name: &str) -> String {
+    let first = name.split_whitespace().next().unwrap_or(name);
+    let tail = first.rsplit('/').next().unwrap_or(first);
+    let stem = match tail.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && ["S", "s", "c", "o"].contains(&ext) => stem,
+        _ => tail,
+    };
+    let short: String = stem.chars().take(MAX_SHORT).collect();
+    if short.is_empty() {
+        "?".to_string()
+    } else {
+        short
+    }
+}
+
+/// The column heads of A, B and the baseline: [`short_name`]s, B marked `'` when it shares
+/// A's (a version changed by a patch or defines), and `A`/`B` when even that collides.
+pub fn column_names(d: &CycleDiff) -> (String, String, Option<String>) {
+    let a = short_name(&d.a.name);
+    let mut b = short_name(&d.b.name);
+    if b == a {
+        b.push('\'');
+    }
+    let base = d.baseline.as_ref().map(|s| short_name(&s.name));
+    if base.as_ref().is_some_and(|n| *n == a || *n == b) {
+        return ("A".into(), "B".into(), Some("base".into()));
+    }
+    (a, b, base)
+}
+
+/// Cycles per event of a side: its entry plus exit paths.
+pub(super) fn per_event(s: &Side) -> f64 {
+    s.report.per_syscall.cycles.mean
+}
+
+/// `cycles` at the side's clock, in nanoseconds (`None` without a clock).
+pub(super) fn nanos(s: &Side, cycles: f64) -> Option<f64> {
+    let hz = s.report.workload.cpu_hz;
+    (hz > 0).then(|| cycles * 1e9 / hz as f64)
+}
+
+/// `1.5 GHz`, `800 MHz`.
+pub fn clock_text(hz: u64) -> String {
+    if hz >= 1_000_000_000 {
+        format!("{} GHz", trim(hz as f64 / 1e9))
+    } else if hz >= 1_000_000 {
+        format!("{} MHz", trim(hz as f64 / 1e6))
+    } else {
+        format!("{hz} Hz")
+    }
+}
+
+fn trim(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The bucket of a verdict furthest off the truth, as `stime -14.8%` (`-` when none has a
+/// percentage).
+fn worst(v: &AccountingVerdict) -> String {
+    v.buckets
+        .iter()
+        .filter_map(|b| b.error_percent.map(|e| (b.bucket, e)))
+        .max_by(|x, y| x.1.abs().total_cmp(&y.1.abs()))
+        .map_or_else(|| "-".to_string(), |(bucket, e)| format!("{bucket} {e:+.1}%"))
+}
+
+/// `correct (stime -14.8%)` or `WRONG (utime -100.0%)`: against the truth, within its
+/// tolerance or not, and the bucket furthest off.
+pub fn verdict_word(v: &AccountingVerdict) -> String {
+    let word = if v.correct { "within tolerance" } else { "WRONG, beyond tolerance" };
+    format!("{word} ({})", worst(v))
+}
+
+/// The headline: one sentence per finding, each ending in a full stop, in the order a reviewer
+/// asks: which version is cheaper, what the overhead over the baseline is, and whether each
+/// version accounts the true time and whether they agree with each other.
+pub fn headline(d: &CycleDiff) -> Vec<String> {
+    let (na, nb, nbase) = column_names(d);
+    let event = if d.a.report.workload.guest { "hypercall" } else { "system call" };
+    let (ca, cb) = (per_event(&d.a), per_event(&d.b));
+    let delta = cb - ca;
+    let ns = |c: f64| nanos(&d.b, c.abs()).map_or_else(String::new, |n| format!(", {n:.1} ns"));
+    let mut out = Vec::new();
+    let pct = |x: f64, of: f64| if of == 0.0 { String::new() } else { format!(" ({:+.1}%{})", x * 100.0 / of, ns(x)) };
+    out.push(if delta.abs() < 0.05 {
+        format!("{nb} and {na} cost the same: {cb:.1} cycles per {event}.")
+    } else if delta < 0.0 {
+        format!("{nb} saves {:.1} cycles per {event}{} over {na} ({cb:.1} against {ca:.1}).", -delta, pct(delta, ca))
+    } else {
+        format!("{nb} costs {delta:.1} cycles per {event} more{} than {na} ({cb:.1} against {ca:.1}).", pct(delta, ca))
+    });
+    if let (Some(base), Some(nbase)) = (&d.baseline, &nbase) {
+        let t = per_event(base);
+        let (oa, ob) = (ca - t, cb - t);
+        let ratio = if oa == 0.0 { String::new() } else { format!(", {:.2}x {na}'s", ob / oa) };
+        out.push(format!("Overhead over {nbase}: {nb} {ob:+.1}, {na} {oa:+.1} cycles{ratio}."));
+    }
+    out.push(format!(
+        "Against the true time: {na} {}, {nb} {}.",
+        verdict_word(&d.a_verdict),
+        verdict_word(&d.b_verdict)
+    ));
+    let agree = if d.same_accounting() { "agree" } else { "DISAGREE" };
+    out.push(format!("With each other: {na} and {nb} {agree} on utime/stime within tolerance."));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_names_are_the_last_part_of_the_first_word() {
+        assert_eq!(short_name("ia64/syscall/v1"), "v1");
+        assert_eq!(short_name("ia64/syscall/v2 + /tmp/stop.diff"), "v2");
+        assert_eq!(short_name("tests/data/ia64/account_sys_enter.S -DACCOUNTING_V2"), "account_sy");
+        assert_eq!(short_name("x86/nohz-syscall/patch3"), "patch3");
+    }
+
+    #[test]
+    fn clocks_read_as_people_write_them() {
+        assert_eq!(clock_text(1_500_000_000), "1.5 GHz");
+        assert_eq!(clock_text(3_000_000_000), "3 GHz");
+        assert_eq!(clock_text(800_000_000), "800 MHz");
+    }
+}
