@@ -63,6 +63,8 @@ use std::fmt;
 mod engine;
 mod report;
 
+pub use report::verdict;
+
 pub use engine::{Adapter, ArchError, CoreError, PathEnd, Scenario, ScenarioCpu, ScenarioError};
 pub use report::{CallStats, PathReport, ScenarioReport, Spread, TickCounts, TimeCheck};
 

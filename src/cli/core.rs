@@ -312,7 +312,7 @@ impl Job for RunPrograms<'_> {
             let groups =
                 if spec.attribute { super::attribution::groups(C::image(&loaded), &report) } else { Vec::new() };
             let places = match (&report.timeline, spec.timeline) {
-                (Some(t), true) => super::trace_out::places(C::image(&loaded), t),
+                (Some(t), true) => super::places::places(C::image(&loaded), t),
                 _ => Default::default(),
             };
             done.push(Finished { report, ended: reason.is_expected_end(), groups, places });

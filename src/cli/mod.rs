@@ -17,6 +17,7 @@ pub mod limits;
 pub mod listing;
 pub mod patch;
 pub mod patch_tree; // several files, -R, offsets and fuzz (issue 14, i14-acct)
+pub mod places;
 pub mod plain_diff;
 pub mod pressure; // --pressure, resource pressure per port (issue 18, w6-perfetto)
 pub mod run;

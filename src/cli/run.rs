@@ -185,7 +185,7 @@ pub fn run(req: &RunRequest) -> Result<RunOutcome, CliError> {
         Format::Json => serde_json::to_string_pretty(&rep).map_err(|e| CliError::Usage(e.to_string()))? + "\n",
         Format::Yaml => yaml(&rep),
     };
-    super::trace_out::after_run(req, arch, &rep, &places, &mut out)?;
+    after_run(req, arch, &rep, &places, &mut out)?;
     if let Some(path) = &req.snapshot {
         std::fs::write(path, rep.snapshot.to_snap_file())
             .map_err(|source| CliError::Io { path: path.clone(), source })?;
@@ -275,4 +275,40 @@ fn yaml(rep: &RunReport) -> String {
     }
     out.push_str(&rep.snapshot.to_yaml());
     out
+}
+
+/// `run`'s `--trace-out` and `--pressure`, after the run: writes the file, appends the
+/// pressure tables to `out`.
+///
+/// # Errors
+/// No timeline was recorded (`--no-timing`), an unknown `--model`, an unwritable file.
+pub fn after_run(
+    req: &RunRequest,
+    arch: super::core::Arch,
+    rep: &RunReport,
+    places: &super::places::Places,
+    out: &mut String,
+) -> Result<(), CliError> {
+    if req.trace_out.is_none() && !req.pressure {
+        return Ok(());
+    }
+    let Some(timeline) = rep.timeline.as_ref().filter(|_| !req.no_timing) else {
+        return Err(CliError::Usage(
+            "--trace-out and --pressure need the timing model's timeline; drop --no-timing".into(),
+        ));
+    };
+    if let Some(path) = &req.trace_out {
+        let side = super::trace_out::Side {
+            name: req.file.display().to_string(),
+            arch,
+            model: req.model.as_deref(),
+            timeline,
+            places,
+        };
+        super::trace_out::write(path, &[side])?;
+    }
+    if req.pressure {
+        out.push_str(&super::pressure::render(arch, timeline, rep.summary.cycles, places));
+    }
+    Ok(())
 }

@@ -4,11 +4,12 @@
 
 use super::core::Arch;
 use super::CliError;
-use emu_core::image::Image;
 use emu_core::timing::Timeline;
 use emu_core::trace_event::{self, Place, PortNames, Process, IA64_PORTS};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+pub use super::places::{places, Places};
 
 /// TSC frequency of the x86 calibration machines, MHz ([REF] shared/reference/x86-host.md:
 /// "constant, non-stop TSC at 2600 MHz"); the core clock follows from the model's
@@ -52,35 +53,6 @@ pub fn port_names(arch: Arch) -> PortNames {
     }
 }
 
-/// Where each instruction of `timeline` comes from: its symbol and offset, and its source
-/// file:line with the line's text where the image has a source map (an assembled source).
-pub fn places(image: &Image, timeline: &Timeline) -> BTreeMap<u64, Place> {
-    let mut files: BTreeMap<String, Option<Vec<String>>> = BTreeMap::new();
-    let mut out = BTreeMap::new();
-    for slot in timeline.groups.iter().flat_map(|g| &g.slots) {
-        if out.contains_key(&slot.addr) {
-            continue;
-        }
-        let symbol = image.symbolize(slot.addr).map(|(name, off)| match off {
-            0 => name.to_string(),
-            off => format!("{name}+{off:#x}"),
-        });
-        let loc = image.source_loc(slot.addr);
-        let source = loc.filter(|l| l.line > 0).map(|l| format!("{}:{}", l.file, l.line));
-        let source_text = loc.and_then(|l| {
-            let lines = files.entry(l.file.to_string()).or_insert_with(|| {
-                std::fs::read(&*l.file)
-                    .ok()
-                    .map(|b| String::from_utf8_lossy(&b).lines().map(|s| s.trim().to_string()).collect())
-            });
-            let index = usize::try_from(l.line).ok()?.checked_sub(1)?;
-            lines.as_ref()?.get(index).cloned()
-        });
-        out.insert(slot.addr, Place { symbol, source, source_text });
-    }
-    out
-}
-
 /// One side to export: its name, core, model and what the run recorded.
 pub struct Side<'a> {
     /// Shown as the process name.
@@ -114,9 +86,6 @@ pub fn write(path: &Path, sides: &[Side<'_>]) -> Result<(), CliError> {
     std::fs::write(path, json + "\n").map_err(|source| CliError::Io { path: path.to_path_buf(), source })
 }
 
-/// Each instruction address's [`Place`].
-pub type Places = BTreeMap<u64, Place>;
-
 /// The issue-18 export flags of `run` (one block in `main.rs`).
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct TraceFlags {
@@ -129,56 +98,4 @@ pub struct TraceFlags {
     /// latency and ports, like llvm-mca's resource-pressure and instruction-info views.
     #[arg(long)]
     pub pressure: bool,
-}
-
-/// `run`'s `--trace-out` and `--pressure`, after the run: writes the file, appends the
-/// pressure tables to `out`.
-///
-/// # Errors
-/// No timeline was recorded (`--no-timing`), an unknown `--model`, an unwritable file.
-pub fn after_run(
-    req: &super::run::RunRequest,
-    arch: Arch,
-    rep: &emu_core::report::RunReport,
-    places: &Places,
-    out: &mut String,
-) -> Result<(), CliError> {
-    if req.trace_out.is_none() && !req.pressure {
-        return Ok(());
-    }
-    let Some(timeline) = rep.timeline.as_ref().filter(|_| !req.no_timing) else {
-        return Err(CliError::Usage(
-            "--trace-out and --pressure need the timing model's timeline; drop --no-timing".into(),
-        ));
-    };
-    if let Some(path) = &req.trace_out {
-        let side = Side { name: req.file.display().to_string(), arch, model: req.model.as_deref(), timeline, places };
-        write(path, &[side])?;
-    }
-    if req.pressure {
-        out.push_str(&super::pressure::render(arch, timeline, rep.summary.cycles, places));
-    }
-    Ok(())
-}
-
-/// The timeline as text with, under each group, the `file:line` and text of each source line
-/// its instructions come from (where the image has a source map: an assembled source).
-pub fn timeline_text(timeline: &Timeline, places: &Places) -> String {
-    use std::fmt::Write as _;
-    let text = timeline.to_string();
-    let mut out = String::new();
-    for (line, group) in text.lines().zip(&timeline.groups) {
-        let _ = writeln!(out, "{line}");
-        let mut shown: Vec<&str> = Vec::new();
-        for slot in &group.slots {
-            let Some(place) = places.get(&slot.addr) else { continue };
-            let Some(src) = place.source.as_deref() else { continue };
-            if shown.contains(&src) {
-                continue;
-            }
-            shown.push(src);
-            let _ = writeln!(out, "         {src}: {}", place.source_text.as_deref().unwrap_or(""));
-        }
-    }
-    out
 }

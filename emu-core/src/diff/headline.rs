@@ -51,21 +51,7 @@ pub(super) fn nanos(s: &Side, cycles: f64) -> Option<f64> {
     (hz > 0).then(|| cycles * 1e9 / hz as f64)
 }
 
-/// `1.5 GHz`, `800 MHz`.
-pub fn clock_text(hz: u64) -> String {
-    if hz >= 1_000_000_000 {
-        format!("{} GHz", trim(hz as f64 / 1e9))
-    } else if hz >= 1_000_000 {
-        format!("{} MHz", trim(hz as f64 / 1e6))
-    } else {
-        format!("{hz} Hz")
-    }
-}
-
-fn trim(x: f64) -> String {
-    let s = format!("{x:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
+pub use crate::scenario::verdict::clock_text;
 
 /// The bucket of a verdict furthest off the truth, as `stime -14.8%` (`-` when none has a
 /// percentage).

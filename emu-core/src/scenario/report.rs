@@ -6,6 +6,8 @@ use std::fmt;
 
 use super::{PathKind, PathRun, Workload};
 
+pub mod verdict;
+
 /// Running count, sum, minimum and maximum of path runs: constant memory for any run length.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Accumulator {
@@ -181,11 +183,11 @@ impl ScenarioReport {
         let event = if w.guest { "hypercall" } else { "system call" };
         let cycles = self.per_syscall.cycles.mean;
         let ns = if w.cpu_hz > 0 {
-            format!(" ({:.1} ns at {})", cycles * 1e9 / w.cpu_hz as f64, crate::diff::headline::clock_text(w.cpu_hz))
+            format!(" ({:.1} ns at {})", cycles * 1e9 / w.cpu_hz as f64, verdict::clock_text(w.cpu_hz))
         } else {
             String::new()
         };
-        let verdict = crate::diff::AccountingVerdict::of(self);
+        let verdict = verdict::AccountingVerdict::of(self);
         let errors: Vec<String> = verdict
             .buckets
             .iter()

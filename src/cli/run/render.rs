@@ -2,7 +2,7 @@
 //! registers the run changed), the full state with `-v`, and a `--check` as its differences
 //! only, each value in decimal and hex, then a one-line verdict.
 
-use super::super::trace_out::{timeline_text, Places};
+use super::super::places::{timeline_text, Places};
 use emu_core::report::RunReport;
 use emu_core::snapshot::{diff, Change, Snapshot, SnapshotDiff, Value};
 use std::fmt::Write as _;

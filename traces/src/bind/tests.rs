@@ -50,7 +50,10 @@ fn a_changed_image_keeps_the_bindings_and_every_core_attributes_its_groups() {
         ),
     ] {
         let charged: u64 = groups.iter().map(|g| g.cycles).sum();
-        assert!(!groups.is_empty() && charged > 0 && charged.is_multiple_of(5), "{name}: {charged} cycles in {groups:?}");
+        assert!(
+            !groups.is_empty() && charged > 0 && charged.is_multiple_of(5),
+            "{name}: {charged} cycles in {groups:?}"
+        );
         assert!(groups.iter().all(|g| g.runs.is_multiple_of(5) && !g.text.is_empty()), "{name}: {groups:?}");
     }
 }
