@@ -5,7 +5,6 @@
 //! operands mixed in), every corpus program, and every IA-64 catalogue scenario with the
 //! timing model on and off.
 
-use traces::{Prepared, IA64_CPU_HZ};
 use arch_ia64::asm::assemble;
 use arch_ia64::block::Engine;
 use arch_ia64::bundle::{Bundle, SlotUnit, Template};
@@ -21,6 +20,7 @@ use emu_core::preprocess::{FsLoader, PreprocessOptions};
 use emu_core::rng::Xorshift64;
 use emu_core::scenario::Workload;
 use std::path::Path;
+use traces::{Prepared, IA64_CPU_HZ};
 
 const CODE_BASE: u64 = 0x0010_0000;
 const BUDGET: u64 = 3000;
