@@ -9,7 +9,7 @@ use crate::exec::{execute, Ctx, ExecError, ExecResult, Flow, Trap};
 use crate::state::psr::Psr;
 use crate::state::{cr, State};
 use crate::timing::{Event, Itanium2, Itanium2Params};
-use emu_core::cpu::{Cpu, StepEvent};
+use emu_core::cpu::{Cpu, Ran, RanEnd, RunError, StepEvent, StopWhen};
 use emu_core::memory::Memory;
 use emu_core::snapshot::Snapshot;
 use emu_core::timing::{Timeline, TimingSummary};
@@ -375,6 +375,35 @@ impl Cpu for Ia64Cpu {
     fn entry(&self) -> u64 {
         self.entry
     }
+
+    /// The fast engine's loop (issue 17): every slot in this one call, the end label and the
+    /// stopping events checked here, with no per-slot call through the trait.
+    fn run_until(
+        &mut self,
+        mem: &mut Memory,
+        stop: &StopWhen,
+        until_pc: Option<u64>,
+    ) -> Result<Ran, RunError<ExecError>> {
+        let mut executed = 0u64;
+        while executed < stop.max_insns {
+            let before = self.pc();
+            let stepped = match self.engine {
+                crate::block::Engine::Fast => match self.step_fast(mem) {
+                    Some(done) => done,
+                    None => self.step_reference(mem),
+                },
+                crate::block::Engine::Reference => self.step_reference(mem),
+            };
+            let event = stepped.map_err(|error| RunError { error, executed })?;
+            executed += 1;
+            if event != StepEvent::Continue || until_pc.is_some() {
+                if let Some(end) = Ran::after_step(event, before, self.pc(), stop, until_pc) {
+                    return Ok(Ran { executed, end });
+                }
+            }
+        }
+        Ok(Ran { executed, end: RanEnd::Budget })
+    }
 }
 
 impl Ia64Cpu {
@@ -407,8 +436,13 @@ impl Ia64Cpu {
             None => self.untimed_cycles,
         };
         // A nop does nothing whatever its predicate.
+        let mut raised = None;
         let flow = if e.nop {
             Ok(Flow::Next)
+        } else if let (true, crate::block::Fast::Break { imm }) = (executes, here.fast) {
+            // No allocation per system call (w6-block2): the fault is raised below, unboxed.
+            raised = Some(imm);
+            Ok(Flow::Branch(0))
         } else if executes {
             match crate::block::run(here.fast, &mut self.state, mem) {
                 Some(flow) => Ok(flow),
@@ -441,6 +475,14 @@ impl Ia64Cpu {
         if self.timing.is_none() && ends_group {
             self.untimed_cycles += 1;
             self.untimed_groups += 1;
+        }
+        if let Some(imm) = raised {
+            let int = Interruption::break_instruction(imm);
+            let event = self.interrupt(&int, ip, slot, next);
+            if event.is_ok() {
+                self.state.gr.set_bank(self.state.psr.bank());
+            }
+            return Some(event);
         }
         // Untranslated: the code was found at its virtual address, so no branch target moves.
         Some(self.conclude(flow, (ip, slot), next, ip, false))
@@ -611,7 +653,7 @@ impl Ia64Cpu {
 
     fn interrupt(&mut self, int: &Interruption, ip: u64, slot: u8, next: (u64, u8)) -> Result<StepEvent, ExecError> {
         if self.state.cr[cr::IVA as usize] == 0 {
-            return Err(ExecError::Unhandled { pc: ip, slot, vector: int.vector, what: int.what.clone() });
+            return Err(ExecError::Unhandled { pc: ip, slot, vector: int.vector, what: int.text() });
         }
         if let Some(t) = &mut self.timing {
             t.event(if int.vector == crate::exec::interrupt::vector::BREAK {

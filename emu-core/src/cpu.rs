@@ -81,6 +81,92 @@ pub trait Cpu {
     /// The address the last [`Cpu::set_entry`] gave: where the current run or path started
     /// (0 before any).
     fn entry(&self) -> u64;
+
+    // issue 17 (w6-block2): many instructions per call.
+
+    /// Steps until an event `stop` selects, a halt, `stop.max_insns` steps, or (when
+    /// `until_pc` is given) the pc equalling it after a step: the machine loop and the scenario
+    /// engine call this once per run or path instead of [`Cpu::step`] once per instruction, so
+    /// a core can keep its loop inside itself. A core overriding it must stop exactly where
+    /// this default does ([`Ran::after_step`] decides).
+    ///
+    /// # Errors
+    /// The first emulator failure, with the steps completed before it.
+    fn run_until(
+        &mut self,
+        mem: &mut Memory,
+        stop: &StopWhen,
+        until_pc: Option<u64>,
+    ) -> Result<Ran, RunError<Self::Error>> {
+        let mut executed = 0u64;
+        while executed < stop.max_insns {
+            let pc = self.pc();
+            let event = self.step(mem).map_err(|error| RunError { error, executed })?;
+            executed += 1;
+            if let Some(end) = Ran::after_step(event, pc, self.pc(), stop, until_pc) {
+                return Ok(Ran { executed, end });
+            }
+        }
+        Ok(Ran { executed, end: RanEnd::Budget })
+    }
+}
+
+// issue 17 (w6-block2): what Cpu::run_until reports.
+
+/// How far a [`Cpu::run_until`] got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ran {
+    /// Steps executed.
+    pub executed: u64,
+    /// Why it returned.
+    pub end: RanEnd,
+}
+
+/// Why [`Cpu::run_until`] returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RanEnd {
+    /// A halt, or an event the [`StopWhen`] selects, at `pc` (the pc before its step).
+    Event {
+        /// The event.
+        event: StepEvent,
+        /// Address of the instruction whose step raised it.
+        pc: u64,
+    },
+    /// The pc reached `until_pc` (checked before the events other than a halt).
+    Pc,
+    /// `max_insns` steps ran with no stop.
+    Budget,
+}
+
+impl Ran {
+    /// Whether the step just done (from `before`, raising `event`, leaving the pc at `after`)
+    /// ends a [`Cpu::run_until`], and how: a halt first, then `until_pc`, then the events
+    /// `stop` selects.
+    #[inline(always)]
+    pub fn after_step(
+        event: StepEvent,
+        before: u64,
+        after: u64,
+        stop: &StopWhen,
+        until_pc: Option<u64>,
+    ) -> Option<RanEnd> {
+        if event == StepEvent::Continue {
+            return (until_pc == Some(after)).then_some(RanEnd::Pc);
+        }
+        if event == StepEvent::Halt {
+            return Some(RanEnd::Event { event, pc: before });
+        }
+        if until_pc == Some(after) {
+            return Some(RanEnd::Pc);
+        }
+        let selected = match event {
+            StepEvent::Sentinel => stop.on_sentinel,
+            StepEvent::Rfi => stop.on_rfi,
+            StepEvent::Interruption { .. } => stop.on_interruption,
+            StepEvent::Continue | StepEvent::Halt => true,
+        };
+        selected.then_some(RanEnd::Event { event, pc: before })
+    }
 }
 
 /// The running totals of a [`Cpu`] ([`Cpu::counts`]).
@@ -216,22 +302,16 @@ impl<C: Cpu> Machine<C> {
     /// # Errors
     /// The CPU's first emulator failure, wrapped with the number of steps done.
     pub fn run(&mut self, stop: &StopWhen) -> Result<StopReason, RunError<C::Error>> {
-        let mut executed = 0u64;
-        while executed < stop.max_insns {
-            // Kept for the stop report: after the step the pc is the handler's.
-            let pc = self.cpu.pc();
-            let event = self.cpu.step(&mut self.mem).map_err(|error| RunError { error, executed })?;
-            executed += 1;
-            match event {
-                StepEvent::Continue => {}
-                StepEvent::Sentinel if stop.on_sentinel => return Ok(StopReason::Sentinel),
-                StepEvent::Rfi if stop.on_rfi => return Ok(StopReason::Rfi),
-                StepEvent::Interruption { vector, name } if stop.on_interruption => {
-                    return Ok(StopReason::Interruption { vector, name, pc })
-                }
+        let ran = self.cpu.run_until(&mut self.mem, stop, None)?;
+        match ran.end {
+            RanEnd::Event { event, pc } => match event {
+                StepEvent::Sentinel => return Ok(StopReason::Sentinel),
+                StepEvent::Rfi => return Ok(StopReason::Rfi),
+                StepEvent::Interruption { vector, name } => return Ok(StopReason::Interruption { vector, name, pc }),
                 StepEvent::Halt => return Ok(StopReason::Halt),
-                StepEvent::Sentinel | StepEvent::Rfi | StepEvent::Interruption { .. } => {}
-            }
+                StepEvent::Continue => {}
+            },
+            RanEnd::Pc | RanEnd::Budget => {}
         }
         Ok(StopReason::Budget { max_insns: stop.max_insns, pc: self.cpu.pc() })
     }

@@ -1,5 +1,6 @@
 //! The per-form handlers of the fast engine and the record each slot gets at load time.
 
+use crate::bundle::SlotUnit;
 use crate::exec::op::{BrKind, LoadKind, Op, Update};
 use crate::exec::predecode::Exec;
 use crate::exec::{to_data_order, Flow};
@@ -66,6 +67,9 @@ pub(crate) enum Fast {
     Jump { target: u64 },
     /// An IP-relative `br.cloop` to `target`.
     Cloop { target: u64 },
+    /// `break imm` (IIM `imm`): the CPU raises the fault itself, with no boxed trap
+    /// ([`run`] declines it).
+    Break { imm: u64 },
 }
 
 /// A register operand, if it names r0-r127 (register fields are 7 bits, so it always does;
@@ -113,6 +117,8 @@ impl Fast {
             }
             Op::Branch { kind: BrKind::Cond, indirect: false } => Fast::Jump { target: o[0] as u64 },
             Op::Branch { kind: BrKind::Cloop, indirect: false } => Fast::Cloop { target: o[0] as u64 },
+            // As the reference executor: break.b records 0 in IIM, break.x the low 21 bits.
+            Op::Break => Fast::Break { imm: if e.unit == SlotUnit::B { 0 } else { (o[0] as u64) & 0x1F_FFFF } },
             _ => return None,
         })
     }
@@ -124,7 +130,7 @@ impl Fast {
 #[inline(always)]
 pub(crate) fn run(f: Fast, st: &mut State, mem: &mut Memory) -> Option<Flow> {
     let done = match f {
-        Fast::Generic => false,
+        Fast::Generic | Fast::Break { .. } => false,
         Fast::Add { d, a, b, carry } => {
             let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
             st.gr.try_write(d, a.wrapping_add(b).wrapping_add(u64::from(carry)), na | nb)

@@ -89,7 +89,8 @@ pub struct Interruption {
     pub code: u16,
     /// cr.iim value, for break.
     pub iim: Option<u64>,
-    /// Human-readable description ("break 0x100000", "privileged operation: rfi at cpl 3").
+    /// Human-readable description ("privileged operation: rfi at cpl 3"); empty for a `break`,
+    /// whose text [`Interruption::text`] makes from the IIM.
     pub what: String,
     /// A trap (IIP at the next instruction) rather than a fault.
     pub trap: bool,
@@ -141,16 +142,34 @@ impl Interruption {
 
 /// `break imm`: a fault, IIM = the immediate (0 for break.b).
 pub fn break_fault(imm: u64) -> Trap {
-    Trap::Guest(Box::new(Interruption {
-        vector: vector::BREAK,
-        code: 0,
-        iim: Some(imm),
-        what: format!("break 0x{imm:x}"),
-        trap: false,
-        data: None,
-        non_access: false,
-        translation: None,
-    }))
+    Trap::Guest(Box::new(Interruption::break_instruction(imm)))
+}
+
+// no allocation per system call (issue 17, w6-block2)
+impl Interruption {
+    /// The Break Instruction fault of `break imm`. Its description is left empty and made from
+    /// the IIM only when a message needs it ([`Interruption::text`]): a system call raises one,
+    /// and building the text each time was an allocation per call.
+    pub fn break_instruction(imm: u64) -> Interruption {
+        Interruption {
+            vector: vector::BREAK,
+            code: 0,
+            iim: Some(imm),
+            what: String::new(),
+            trap: false,
+            data: None,
+            non_access: false,
+            translation: None,
+        }
+    }
+
+    /// The human-readable description ("break 0x100000", "privileged operation: ...").
+    pub fn text(&self) -> String {
+        match self.iim {
+            Some(imm) if self.what.is_empty() && self.vector == vector::BREAK => format!("break 0x{imm:x}"),
+            _ => self.what.clone(),
+        }
+    }
 }
 
 /// An Unaligned Data Reference fault (vector 0x5a00, ISR.code 0): a semaphore not naturally

@@ -61,8 +61,12 @@ impl Itanium2 {
     /// For each use noted in the open issue group whose group has waited since, calls
     /// `fix(use, cycles)` with the cycles the group was held by, and takes them as applied.
     /// Call after every slot's issue.
-    #[inline]
+    #[inline(always)]
     pub fn settle_clock_uses(&mut self, mut fix: impl FnMut(ClockUse, u64)) {
+        // issue 17 (w6-block2): most groups read no clock; skip the loop set-up for them.
+        if self.clock_uses.len == 0 {
+            return;
+        }
         let now = self.cycle;
         let uses = &mut self.clock_uses;
         for (what, cycle) in uses.uses.iter_mut().take(uses.len) {

@@ -600,17 +600,22 @@ impl Itanium2 {
     /// only for its predicate.
     #[inline]
     fn wait_for_sources(&mut self, srcs: impl Iterator<Item = (Res, Lane, bool, Option<u8>)>, executes: bool) {
-        let mut latest: Option<(u64, Res, Option<u8>, Lane)> = None;
+        // The latest ready cycle so far starts at the group's cycle: only a later one waits
+        // (kept apart from who set it so the common no-wait case compares plain integers).
+        let mut latest_ready = self.cycle;
+        let mut latest: Option<(Res, Option<u8>, Lane)> = None;
         for (res, lane, predicate, logical) in srcs {
             if !executes && !predicate {
                 continue;
             }
             let ready = self.board.ready(res, lane);
-            if ready > latest.map_or(self.cycle, |(r, _, _, _)| r) {
-                latest = Some((ready, res, logical, lane));
+            if ready > latest_ready {
+                latest_ready = ready;
+                latest = Some((res, logical, lane));
             }
         }
-        if let Some((ready, res, logical, lane)) = latest {
+        if let Some((res, logical, lane)) = latest {
+            let ready = latest_ready;
             let wait = ready - self.cycle;
             self.cycle = ready;
             self.hold_group();
@@ -644,10 +649,17 @@ impl Itanium2 {
 
     /// Remembers that `slot` of `bundle` wrote `res` with latencies `lat`, when a timeline
     /// records.
+    #[inline]
     fn note_producer(&mut self, res: Res, bundle: u64, slot: u8, lat: Latency) {
         if self.timeline.is_none() {
             return;
         }
+        self.note_producer_recorded(res, bundle, slot, lat);
+    }
+
+    // issue 17 (w6-block2): the recording half out of line, so the check above inlines.
+    #[inline(never)]
+    fn note_producer_recorded(&mut self, res: Res, bundle: u64, slot: u8, lat: Latency) {
         if self.producers.is_empty() {
             self.producers = vec![None; RES_COUNT];
         }
@@ -668,6 +680,7 @@ impl Itanium2 {
         }
     }
 
+    #[inline]
     fn record_slot(&mut self, bundle: u64, slot: u8, nop: bool) {
         if let Some(group) = self.timeline.as_mut().and_then(|t| t.groups.last_mut()) {
             if group.slots.is_empty() {

@@ -4,7 +4,7 @@
 //! done here once, for every core.
 
 use super::{Accounted, PathKind, PathRun, ScenarioMachine};
-use crate::cpu::{Cpu, Machine, StepEvent};
+use crate::cpu::{Cpu, Machine, RanEnd, StepEvent, StopWhen};
 use crate::memory::MemFault;
 use std::fmt;
 
@@ -218,7 +218,20 @@ impl<A: Adapter> Scenario<A> {
     ///
     /// # Errors
     /// As [`ScenarioMachine::run_path`].
-    pub fn run_path_traced(&mut self, path: PathKind, on_insn: impl FnMut(u64)) -> Result<PathRun, CoreError<A::Cpu>> {
+    pub fn run_path_traced(
+        &mut self,
+        path: PathKind,
+        mut on_insn: impl FnMut(u64),
+    ) -> Result<PathRun, CoreError<A::Cpu>> {
+        self.run_bound(path, Some(&mut on_insn))
+    }
+
+    /// Runs bound path `path`, traced through `on_insn` or (`None`) in one call into the core.
+    fn run_bound(
+        &mut self,
+        path: PathKind,
+        on_insn: Option<&mut dyn FnMut(u64)>,
+    ) -> Result<PathRun, CoreError<A::Cpu>> {
         let (start, end) = self.adapter.binding(path).ok_or(ScenarioError::Unbound(path))?;
         let run = self.run_from(path.name(), Some(path), start, end, on_insn)?;
         // A guest runs under SIE (VMRUN), entered from and left to the host kernel.
@@ -236,7 +249,7 @@ impl<A: Adapter> Scenario<A> {
     /// # Errors
     /// As [`ScenarioMachine::run_path`].
     pub fn call(&mut self, name: &'static str, start: A::Start, end: PathEnd) -> Result<PathRun, CoreError<A::Cpu>> {
-        self.run_from(name, None, start, end, |_| {})
+        self.run_from(name, None, start, end, None)
     }
 
     fn run_from(
@@ -245,12 +258,23 @@ impl<A: Adapter> Scenario<A> {
         path: Option<PathKind>,
         start: A::Start,
         end: PathEnd,
-        mut on_insn: impl FnMut(u64),
+        on_insn: Option<&mut dyn FnMut(u64)>,
     ) -> Result<PathRun, CoreError<A::Cpu>> {
         let before = self.machine.cpu.counts();
         self.adapter.enter(&mut self.machine, path, start, self.user_mode)?;
         let max_insns = self.adapter.max_insns();
         let Machine { cpu, mem } = &mut self.machine;
+        // issue 17 (w6-block2): untraced, the core runs the whole path in one call.
+        let Some(on_insn) = on_insn else {
+            run_untraced(cpu, mem, name, end, max_insns)?;
+            let after = cpu.path_counts();
+            return Ok(PathRun {
+                cycles: after.cycles.saturating_sub(before.cycles),
+                instructions: after.instructions.saturating_sub(before.instructions),
+                nops: after.nops.saturating_sub(before.nops),
+                groups: after.groups.saturating_sub(before.groups),
+            });
+        };
         let mut executed = 0u64;
         loop {
             if executed == max_insns {
@@ -274,11 +298,47 @@ impl<A: Adapter> Scenario<A> {
     }
 }
 
+// issue 17 (w6-block2): a path in one Cpu::run_until call.
+
+/// Runs `cpu` from where it is to `end` with [`Cpu::run_until`], stopping as the traced loop of
+/// [`Scenario::run_path_traced`] does: a halt, any event when the core does not run through
+/// them, the budget.
+fn run_untraced<C: ScenarioCpu>(
+    cpu: &mut C,
+    mem: &mut crate::memory::Memory,
+    name: &'static str,
+    end: PathEnd,
+    max_insns: u64,
+) -> Result<(), CoreError<C>> {
+    let through = C::RUNS_THROUGH_EVENTS;
+    let stop = StopWhen {
+        on_sentinel: !through || matches!(end, PathEnd::Return | PathEnd::ReturnOrRfi),
+        on_rfi: !through || matches!(end, PathEnd::Rfi | PathEnd::ReturnOrRfi),
+        on_interruption: !through,
+        max_insns,
+    };
+    let until_pc = match end {
+        PathEnd::Label(addr) => Some(addr),
+        _ => None,
+    };
+    let ran = cpu.run_until(mem, &stop, until_pc).map_err(|e| ScenarioError::Exec {
+        path: name,
+        error: e.error,
+        executed: e.executed,
+    })?;
+    match ran.end {
+        RanEnd::Pc => Ok(()),
+        RanEnd::Budget => Err(ScenarioError::Budget { path: name, end, max_insns, pc: cpu.pc() }),
+        RanEnd::Event { event, .. } if event != StepEvent::Halt && end.reached(event, cpu.pc()) => Ok(()),
+        RanEnd::Event { event, pc } => Err(ScenarioError::Stopped { path: name, event, end, pc }),
+    }
+}
+
 impl<A: Adapter> ScenarioMachine for Scenario<A> {
     type Error = CoreError<A::Cpu>;
 
     fn run_path(&mut self, path: PathKind) -> Result<PathRun, Self::Error> {
-        self.run_path_traced(path, |_| {})
+        self.run_bound(path, None)
     }
 
     fn advance(&mut self, cycles: u64) {
