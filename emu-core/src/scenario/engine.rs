@@ -267,13 +267,7 @@ impl<A: Adapter> Scenario<A> {
         // issue 17 (w6-block2): untraced, the core runs the whole path in one call.
         let Some(on_insn) = on_insn else {
             run_untraced(cpu, mem, name, end, max_insns)?;
-            let after = cpu.path_counts();
-            return Ok(PathRun {
-                cycles: after.cycles.saturating_sub(before.cycles),
-                instructions: after.instructions.saturating_sub(before.instructions),
-                nops: after.nops.saturating_sub(before.nops),
-                groups: after.groups.saturating_sub(before.groups),
-            });
+            return Ok(PathRun::from(cpu.counts().since(before)));
         };
         let mut executed = 0u64;
         loop {
