@@ -75,7 +75,8 @@ pub fn render(d: &CycleDiff, opts: RenderOptions) -> String {
     let _ = writeln!(out, "{}\n", model_and_workload(d));
     table(&mut out, d, &n);
     if d.a.groups.is_empty() && d.b.groups.is_empty() {
-        let _ = writeln!(out, "\n(no per-group attribution: this core keeps no group profile)");
+        // Every core attributes its groups; none recorded means the runs had no timing model.
+        let _ = writeln!(out, "\n(no per-group attribution: the runs recorded no issue groups)");
     } else {
         attribution(&mut out, d, &n, opts);
     }
