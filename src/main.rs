@@ -142,6 +142,9 @@ enum Command {
         /// A real build's include/generated/asm-offsets.h for --tree.
         #[arg(long, value_name = "FILE", requires = "tree")]
         asm_offsets: Option<PathBuf>,
+        // --trace-out, --pressure of one system call (issue 18, w7-traceout)
+        #[command(flatten)]
+        calls: cli::trace_out::CallFlags,
     },
     /// Cycle-diff two versions: catalogue traces per system call over a workload (with no
     /// arguments: ia64/syscall/v1 against v2, baseline none), or two plain programs over one run.
@@ -191,6 +194,9 @@ enum Command {
         pp: PpFlags,
         #[command(flatten)]
         tree: TreeFlags,
+        // --trace-out, --pressure of one system call per side (issue 18, w7-traceout)
+        #[command(flatten)]
+        calls: cli::trace_out::CallFlags,
     },
     /// Cycles of catalogue traces as a parameter varies: one call of an x86 helper (cpus for
     /// x86/timer-target/*, missed-periods for x86/sched-avg/*), or a full scenario of a trace
@@ -634,8 +640,11 @@ fn run(args: Args) -> Result<String, CliError> {
             top,
             pp,
             tree,
+            calls,
         } => {
             let json = format == cli::diff::DiffFormat::Json;
+            // Kernel-tree runs record no timeline (issue 18, w7-traceout).
+            let tree_calls = || calls.check(json, Some("kernel-tree diffs (--tree, ia64/linux-6.1/*)"));
             let mail = format == cli::diff::DiffFormat::Mail;
             let no_mail = || -> Result<(), CliError> {
                 if mail {
@@ -651,6 +660,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 tree.request(pp.kernel_config.clone(), pp.asm_offsets.clone(), patch.clone(), define.clone(), json)?
             {
                 no_mail()?;
+                tree_calls()?;
                 return cli::kernel_tree::run(&req);
             }
             // Two ia64/linux-6.1 traces: the installed tree's files (issue 14).
@@ -659,6 +669,7 @@ fn run(args: Args) -> Result<String, CliError> {
                     (cli::kernel_tree::catalogue_side(an)?, cli::kernel_tree::catalogue_side(bn)?)
                 {
                     no_mail()?;
+                    tree_calls()?;
                     return cli::kernel_tree::run(&cli::kernel_tree::TreeRequest {
                         a: sa,
                         b: Some(sb),
@@ -688,15 +699,20 @@ fn run(args: Args) -> Result<String, CliError> {
                 json,
                 mail,
                 top,
+                calls,
             })
         }
-        Command::Scenario { trace, workload, format, tree, kernel_config, asm_offsets } => {
+        Command::Scenario { trace, workload, format, tree, kernel_config, asm_offsets, calls } => {
             let json = format == cli::scenario::ScenarioFormat::Json;
+            // Kernel-tree runs record no timeline (issue 18, w7-traceout).
+            let tree_calls = || calls.check(json, Some("kernel-tree scenarios (--tree, ia64/linux-6.1/*)"));
             if let Some(req) = tree.request(kernel_config, asm_offsets, None, Vec::new(), json)? {
+                tree_calls()?;
                 return cli::kernel_tree::run(&req);
             }
             let trace = trace.unwrap_or_default();
             if let Some(side) = cli::kernel_tree::catalogue_side(&trace)? {
+                tree_calls()?;
                 return cli::kernel_tree::run(&cli::kernel_tree::TreeRequest {
                     a: side,
                     b: None,
@@ -711,6 +727,7 @@ fn run(args: Args) -> Result<String, CliError> {
                 trace,
                 max_paths: workload.max_paths,
                 format,
+                calls,
             })
         }
         Command::Sweep { traces, param, from, to, step, format, svg, y, workload } => {

@@ -5,6 +5,10 @@
 //! are pipelined: they take one operation per cycle; the result's latency is in `args`). Two
 //! more tracks show the issue groups and the cycles each group waited, with the cause.
 //! Timestamps are the model's cycles at its clock, in microseconds, as the format wants.
+//!
+//! A process may hold several [`Segment`]s (the paths of one system call, issue 18): they are
+//! laid end to end from time 0, each from the cycle it started at, the phases between them left
+//! out, with a `paths` track naming each; so two versions' processes line up on one time scale.
 
 use std::collections::BTreeMap;
 
@@ -35,7 +39,8 @@ pub enum PortNames {
         order: &'static [&'static str],
     },
     /// Each name is a group of like ports (`"ALU"`, `"FXU"`): x86-64 and s390x. The k-th
-    /// slot of a group on one unit in the same cycle is on lane k (`"ALU.1"`).
+    /// slot on one unit in one cycle (over the groups issuing in it, in order) is on lane k
+    /// (`"ALU.1"`).
     Pooled,
 }
 
@@ -68,10 +73,15 @@ impl Issued<'_> {
 /// Every slot of `timeline` on the port it used, in issue order.
 pub fn assign_ports(timeline: &Timeline, names: PortNames) -> Vec<Issued<'_>> {
     let mut out = Vec::new();
+    // Pooled lanes taken in the current cycle: groups may issue in the same cycle (s390x).
+    let mut lanes: (u64, BTreeMap<&str, usize>) = (u64::MAX, BTreeMap::new());
     for (index, group) in timeline.groups.iter().enumerate() {
+        if lanes.0 != group.first_cycle {
+            lanes = (group.first_cycle, BTreeMap::new());
+        }
         let ports = match names {
             PortNames::Exclusive { .. } => exclusive(&group.slots),
-            PortNames::Pooled => pooled(&group.slots),
+            PortNames::Pooled => pooled(&group.slots, &mut lanes.1),
         };
         for (slot, port) in group.slots.iter().zip(ports) {
             out.push(Issued { group: index, slot, cycle: group.first_cycle, port });
@@ -128,9 +138,9 @@ fn place(sets: &[Vec<String>], i: usize, chosen: &mut Vec<String>) -> bool {
     false
 }
 
-/// Lanes of pooled units for the slots of one group (see [`PortNames::Pooled`]).
-fn pooled(slots: &[SlotRef]) -> Vec<String> {
-    let mut used: BTreeMap<&str, usize> = BTreeMap::new();
+/// Lanes of pooled units for the slots of one group (see [`PortNames::Pooled`]), after the
+/// lanes `used` by the groups issued before it in the same cycle.
+fn pooled<'s>(slots: &'s [SlotRef], used: &mut BTreeMap<&'s str, usize>) -> Vec<String> {
     slots
         .iter()
         .map(|s| {
@@ -143,13 +153,39 @@ fn pooled(slots: &[SlotRef]) -> Vec<String> {
         .collect()
 }
 
-/// One run to export.
+/// A stretch of one process's time: a run, or one path of a system call.
 #[derive(Debug, Clone)]
-pub struct Process<'a> {
-    /// Its name in the viewer ("ia64/syscall/v1: syscall_enter").
-    pub name: String,
+pub struct Segment<'a> {
+    /// The name its slice on the `paths` track has (`"syscall_enter"`); a process whose
+    /// segments have none gets no `paths` track.
+    pub name: Option<String>,
     /// Its recorded timeline.
     pub timeline: &'a Timeline,
+    /// The cycle it started at, on its timeline's clock (or its first group's, if earlier):
+    /// drawn at the end of the previous segment (the first at time 0).
+    pub start: u64,
+    /// Its length in cycles (at least to the end of its last group).
+    pub cycles: u64,
+    /// Facts shown in its `paths` slice's args (which call it is, its cycles).
+    pub args: BTreeMap<&'static str, Arg>,
+}
+
+impl<'a> Segment<'a> {
+    /// A whole run from cycle 0: one unnamed segment.
+    pub fn run(timeline: &'a Timeline, cycles: u64) -> Segment<'a> {
+        Segment { name: None, timeline, start: 0, cycles, args: BTreeMap::new() }
+    }
+}
+
+/// One run (or one version's system call) to export.
+#[derive(Debug, Clone)]
+pub struct Process<'a> {
+    /// Its name in the viewer ("ia64/syscall/v1", "ia64/syscall/v2 syscall_enter").
+    pub name: String,
+    /// Facts added to the args of its `process_name` metadata event (which call was chosen).
+    pub about: BTreeMap<&'static str, Arg>,
+    /// What it ran, laid end to end.
+    pub segments: Vec<Segment<'a>>,
     /// How its units are named.
     pub ports: PortNames,
     /// The model's clock in MHz (cycles per microsecond).
@@ -258,14 +294,17 @@ fn span(p: &Process<'_>, pid: u32, tid: u32, name: String, cat: &'static str, fr
     Event { name, cat, ph: "X", ts: Some(ts), dur: Some((end - ts).max(0.0)), pid, tid, args: BTreeMap::new() }
 }
 
+/// Track id of the `paths` track (processes of several segments).
+const PATHS_TID: u32 = 3;
+
 fn process(pid: u32, p: &Process<'_>, events: &mut Vec<Event>) {
-    let issued = assign_ports(p.timeline, p.ports);
+    let issued: Vec<Vec<Issued<'_>>> = p.segments.iter().map(|s| assign_ports(s.timeline, p.ports)).collect();
     // Tracks: the fixed port list first (IA-64), then any other name in order of first use.
     let mut tracks: Vec<String> = match p.ports {
         PortNames::Exclusive { order } => order.iter().map(|s| s.to_string()).collect(),
         PortNames::Pooled => Vec::new(),
     };
-    for i in &issued {
+    for i in issued.iter().flatten() {
         if !tracks.contains(&i.port) {
             tracks.push(i.port.clone());
         }
@@ -277,65 +316,112 @@ fn process(pid: u32, p: &Process<'_>, events: &mut Vec<Event>) {
         let at = tracks.iter().position(|t| t == port).unwrap_or(0);
         FIRST_PORT_TID + u32::try_from(at).unwrap_or(0)
     };
-    events.push(meta(pid, 0, "process_name", "name", Arg::Text(p.name.clone())));
+    let mut name = meta(pid, 0, "process_name", "name", Arg::Text(p.name.clone()));
+    name.args.extend(p.about.iter().map(|(k, v)| (*k, v.clone())));
+    events.push(name);
     events.push(meta(pid, 0, "process_sort_index", "sort_index", Arg::Int(u64::from(pid))));
+    let with_paths = p.segments.iter().any(|s| s.name.is_some());
     let mut named = vec![(GROUP_TID, "issue groups".to_string()), (WAIT_TID, "waits".to_string())];
+    if with_paths {
+        named.insert(0, (PATHS_TID, "paths".to_string()));
+    }
     named.extend(tracks.iter().map(|t| (tid_of(t), format!("port {t}"))));
     for (tid, name) in named {
+        // The paths track first, then groups, waits and the ports.
+        let sort = if tid == PATHS_TID { 0 } else { u64::from(tid) };
         events.push(meta(pid, tid, "thread_name", "name", Arg::Text(name)));
-        events.push(meta(pid, tid, "thread_sort_index", "sort_index", Arg::Int(u64::from(tid))));
+        events.push(meta(pid, tid, "thread_sort_index", "sort_index", Arg::Int(sort)));
     }
-    let mut waits_end = 0;
-    for (index, group) in p.timeline.groups.iter().enumerate() {
-        let start = group.first_cycle;
-        // The waits lead up to the group's issue, back to back; a wait longer than the gap to
-        // the previous group's is clipped on screen (its args keep the cycles).
-        let total: u64 = group.waited.iter().map(|(_, c)| c).sum();
-        let mut at = start.saturating_sub(total).max(waits_end);
-        for (cause, cycles) in &group.waited {
-            let to = (at + cycles).min(start).max(at);
-            let mut e = span(p, pid, WAIT_TID, cause_name(cause), "wait", at, to);
-            wait_args(&mut e.args, cause, *cycles, index);
+    let mut at = 0u64;
+    for (segment, issued) in p.segments.iter().zip(&issued) {
+        // A core whose issue overlaps the previous path's completion (s390x) issues the first
+        // groups before the clock the path started at: the segment starts at the earlier.
+        let first = segment.timeline.groups.first().map_or(segment.start, |g| g.first_cycle);
+        let origin = segment.start.min(first);
+        let last = segment.timeline.groups.last().map_or(0, |g| g.first_cycle.saturating_sub(origin) + 1);
+        let length = (segment.cycles + (segment.start - origin)).max(last);
+        if let Some(name) = &segment.name {
+            let mut e = span(p, pid, PATHS_TID, name.clone(), "path", at, at + length);
+            e.args.extend(segment.args.iter().map(|(k, v)| (*k, v.clone())));
+            e.args.insert("cycles", Arg::Int(length));
             events.push(e);
-            at = to;
         }
-        waits_end = waits_end.max(at);
-        let first = group.slots.first();
-        let mut e = span(
-            p,
-            pid,
-            GROUP_TID,
-            first.map_or_else(|| format!("group {index}"), |s| s.text.clone()),
-            "group",
-            start,
-            start + 1,
-        );
-        e.args.insert("group", Arg::Int(index as u64));
-        e.args.insert("cycle", Arg::Int(start));
-        e.args.insert("slots", Arg::Int(group.slots.len() as u64));
-        e.args.insert("waited_cycles", Arg::Int(total));
-        if let Some(s) = first {
-            e.args.insert("pc", Arg::Text(format!("{:#x}", s.addr)));
-            insert_place(&mut e.args, p.places.get(&s.addr));
-        }
-        events.push(e);
-        for i in issued.iter().filter(|i| i.group == index) {
-            let s = i.slot;
-            let name = if s.text.is_empty() { format!("{:#x}.{}", s.addr, s.slot) } else { s.text.clone() };
-            let mut e = span(p, pid, tid_of(&i.port), name, "insn", i.cycle, i.cycle + 1);
-            e.args.insert("pc", Arg::Text(format!("{:#x}", s.addr)));
-            e.args.insert("slot", Arg::Int(u64::from(s.slot)));
-            e.args.insert("insn", Arg::Text(s.text.clone()));
-            e.args.insert("port", Arg::Text(i.port.clone()));
-            e.args.insert("group", Arg::Int(index as u64));
-            e.args.insert("issue_cycle", Arg::Int(i.cycle));
-            e.args.insert("nop", Arg::Bool(s.nop));
-            if let (Some(done), Some(lat)) = (s.done, i.latency()) {
-                e.args.insert("ready_cycle", Arg::Int(done));
-                e.args.insert("latency", Arg::Int(lat));
+        let place = Placed { pid, origin, at, ports: &tid_of };
+        place.segment(p, segment.timeline, issued, events);
+        at += length;
+    }
+}
+
+/// Where one segment goes: its cycles from `origin` are drawn from cycle `at` of the process.
+struct Placed<'f> {
+    pid: u32,
+    origin: u64,
+    at: u64,
+    ports: &'f dyn Fn(&str) -> u32,
+}
+
+impl Placed<'_> {
+    /// The process cycle of timeline cycle `c` (never before the segment's start).
+    fn cycle(&self, c: u64) -> u64 {
+        self.at + c.saturating_sub(self.origin)
+    }
+
+    fn segment(&self, p: &Process<'_>, timeline: &Timeline, issued: &[Issued<'_>], events: &mut Vec<Event>) {
+        let pid = self.pid;
+        let mut waits_end = self.at;
+        for (index, group) in timeline.groups.iter().enumerate() {
+            let start = self.cycle(group.first_cycle);
+            // The waits lead up to the group's issue, back to back; a wait longer than the gap
+            // to the previous group's (or the segment's start) is clipped on screen (its args
+            // keep the cycles).
+            let total: u64 = group.waited.iter().map(|(_, c)| c).sum();
+            let mut at = start.saturating_sub(total).max(waits_end);
+            for (cause, cycles) in &group.waited {
+                let to = (at + cycles).min(start).max(at);
+                let mut e = span(p, pid, WAIT_TID, cause_name(cause), "wait", at, to);
+                wait_args(&mut e.args, cause, *cycles, index);
+                events.push(e);
+                at = to;
             }
-            insert_place(&mut e.args, p.places.get(&s.addr));
+            waits_end = waits_end.max(at);
+            let first = group.slots.first();
+            let mut e = span(
+                p,
+                pid,
+                GROUP_TID,
+                first.map_or_else(|| format!("group {index}"), |s| s.text.clone()),
+                "group",
+                start,
+                start + 1,
+            );
+            e.args.insert("group", Arg::Int(index as u64));
+            e.args.insert("cycle", Arg::Int(group.first_cycle));
+            e.args.insert("slots", Arg::Int(group.slots.len() as u64));
+            e.args.insert("waited_cycles", Arg::Int(total));
+            if let Some(s) = first {
+                e.args.insert("pc", Arg::Text(format!("{:#x}", s.addr)));
+                insert_place(&mut e.args, p.places.get(&s.addr));
+            }
             events.push(e);
+            for i in issued.iter().filter(|i| i.group == index) {
+                let s = i.slot;
+                let name = if s.text.is_empty() { format!("{:#x}.{}", s.addr, s.slot) } else { s.text.clone() };
+                let issue = self.cycle(i.cycle);
+                let mut e = span(p, pid, (self.ports)(&i.port), name, "insn", issue, issue + 1);
+                e.args.insert("pc", Arg::Text(format!("{:#x}", s.addr)));
+                e.args.insert("slot", Arg::Int(u64::from(s.slot)));
+                e.args.insert("insn", Arg::Text(s.text.clone()));
+                e.args.insert("port", Arg::Text(i.port.clone()));
+                e.args.insert("group", Arg::Int(index as u64));
+                e.args.insert("issue_cycle", Arg::Int(i.cycle));
+                e.args.insert("nop", Arg::Bool(s.nop));
+                if let (Some(done), Some(lat)) = (s.done, i.latency()) {
+                    e.args.insert("ready_cycle", Arg::Int(done));
+                    e.args.insert("latency", Arg::Int(lat));
+                }
+                insert_place(&mut e.args, p.places.get(&s.addr));
+                events.push(e);
+            }
         }
     }
 }

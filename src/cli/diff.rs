@@ -71,6 +71,8 @@ pub struct DiffRequest {
     pub mail: bool,
     /// The most instruction-group rows shown (`--top N`), the rest folded into one row.
     pub top: usize,
+    /// `--trace-out`, `--pressure`: each side's chosen call (issue 18, w7-traceout).
+    pub calls: super::trace_out::CallFlags,
 }
 
 /// The timing model of a trace's core, for the report's model line.
@@ -224,7 +226,11 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
                 None
             };
             let d = CycleDiff::new(a.run_side("A", &req.workload)?, b.run_side("B", &req.workload)?, baseline);
-            render(req, &d)
+            let extra = match req.calls.any() {
+                true => calls(req, [(a.trace, Some(a.image()?), &a.label), (b.trace, Some(b.image()?), &b.label)])?,
+                false => String::new(),
+            };
+            Ok(render(req, &d)? + &extra)
         }
         None if req.mail => Err(CliError::Usage(
             "diff: --format mail lays out the scenario diff of catalogue traces; plain files take text or json".into(),
@@ -266,7 +272,8 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
         Ok(Side { name: label.clone(), model, report: run.report, groups: run.groups })
     };
     let d = CycleDiff::new(side(&a)?, side(&b)?, None);
-    render(req, &d)
+    let extra = calls(req, [(&a.0, None, &a.1), (&b.0, None, &b.1)])?;
+    Ok(render(req, &d)? + &extra)
 }
 
 /// Each side's trace with the object to run (committed, or rebuilt by `traces::rebuild` when
@@ -388,5 +395,71 @@ fn plain(
         sets,
         ..RunSpec::default()
     };
-    plain_diff::run(&a, &b, arch, &spec, req.json)
+    let out = plain_diff::run(&a, &b, arch, &spec, req.json)?;
+    Ok(out + &plain_calls(req, &a, &b, arch, &spec)?)
+}
+
+// --trace-out / --pressure of a diff: each side's chosen call, or each plain side's run (issue 18,
+// w7-traceout). The workload runs again with the timelines kept: the figures are the same.
+
+impl TraceVersion {
+    /// The image this version runs: its source under its defines.
+    fn image(&self) -> Result<emu_core::image::Image, CliError> {
+        let mut opts = self.trace.preprocess_options();
+        opts.limits = super::limits();
+        for d in &self.extra_defines {
+            let (name, value) = parse_define(d);
+            opts = opts.defined(name, value);
+        }
+        Ok(self.trace.assemble_source(&self.source, &opts, &FsLoader).map_err(CliError::Assemble)?.image)
+    }
+}
+
+/// The calls' file and pressure text, when `req` asks for them (else nothing runs).
+fn calls(
+    req: &DiffRequest,
+    sides: [(&traces::Trace, Option<emu_core::image::Image>, &String); 2],
+) -> Result<String, CliError> {
+    use super::trace_out::{after_calls, call_places, trace_arch, traced, Call};
+    if !req.calls.any() {
+        return Ok(String::new());
+    }
+    req.calls.check(req.json || req.mail, None)?;
+    let mut runs = Vec::new();
+    for (trace, image, label) in sides {
+        let t = traced(trace, image.as_ref(), &req.workload)?;
+        let places = call_places(&t);
+        runs.push((trace, label, trace.workload(&req.workload), t, places));
+    }
+    let calls: Vec<Call<'_>> = runs
+        .iter()
+        .map(|(trace, label, workload, t, places)| Call {
+            name: label.to_string(),
+            arch: trace_arch(trace.arch),
+            workload,
+            traced: t,
+            places,
+        })
+        .collect();
+    after_calls(&req.calls, &calls)
+}
+
+/// A plain diff's file and pressure text, when `req` asks for them: both sides run again.
+fn plain_calls(
+    req: &DiffRequest,
+    a: &PlainSide,
+    b: &PlainSide,
+    arch: Arch,
+    spec: &RunSpec,
+) -> Result<String, CliError> {
+    use super::core::{dispatch, Finished, RunPrograms};
+    if !req.calls.any() {
+        return Ok(String::new());
+    }
+    req.calls.check(req.json, None)?;
+    let spec = RunSpec { timeline: true, ..spec.clone() };
+    let programs = [a.program.clone(), b.program.clone()];
+    let done = dispatch(arch, RunPrograms { programs: &programs, spec: &spec }).map_err(|e| e.error)?;
+    let [fa, fb] = <[Finished; 2]>::try_from(done).map_err(|_| CliError::Usage("diff: two runs expected".into()))?;
+    super::trace_out::after_plain(&req.calls, arch, [(&a.label, &fa), (&b.label, &fb)])
 }

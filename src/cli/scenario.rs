@@ -33,6 +33,8 @@ pub struct ScenarioRequest {
     pub max_paths: u64,
     /// Output format.
     pub format: ScenarioFormat,
+    /// `--trace-out`, `--pressure`: the chosen call's timeline (issue 18, w7-traceout).
+    pub calls: super::trace_out::CallFlags,
 }
 
 /// Runs the request: looks the trace up, prepares it and runs the workload.
@@ -47,6 +49,16 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
     check_workload(&req.workload)?;
     check_workload_paths(trace, &req.workload)?;
     super::limits::check(trace, &req.workload, req.max_paths)?;
+    // --trace-out / --pressure: the same workload, its chosen call's timelines kept (issue 18).
+    if req.calls.any() {
+        use super::trace_out::{after_calls, call_places, trace_arch, traced, Call};
+        req.calls.check(req.format == ScenarioFormat::Json, None)?;
+        let t = traced(trace, None, &req.workload)?;
+        let places = call_places(&t);
+        let (arch, workload) = (trace_arch(trace.arch), trace.workload(&req.workload));
+        let call = Call { name: trace.name.to_string(), arch, workload: &workload, traced: &t, places: &places };
+        return Ok(render(&t.report, req.format)? + &after_calls(&req.calls, &[call])?);
+    }
     let bar = progress_bar(req.workload.syscalls);
     let report = trace.run(&req.workload, &mut |done| bar.set_position(done));
     bar.finish_and_clear();
@@ -204,6 +216,7 @@ mod tests {
                 workload: workload(100),
                 max_paths: super::super::limits::DEFAULT_MAX_PATHS,
                 format: ScenarioFormat::Text,
+                calls: Default::default(),
             };
             match run(&req) {
                 Ok(text) => assert!(text.contains("per syscall           100"), "{}\n{text}", trace.name),
@@ -219,6 +232,7 @@ mod tests {
             workload: workload(1),
             max_paths: super::super::limits::DEFAULT_MAX_PATHS,
             format: ScenarioFormat::Text,
+            calls: Default::default(),
         };
         match run(&req) {
             Err(CliError::Usage(m)) => assert!(m.contains("ia64/nope") && m.contains("ia64/syscall/v2"), "{m}"),

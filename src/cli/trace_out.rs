@@ -4,10 +4,12 @@
 
 use super::core::Arch;
 use super::CliError;
+use emu_core::scenario::Workload;
 use emu_core::timing::Timeline;
-use emu_core::trace_event::{self, Place, PortNames, Process, IA64_PORTS};
+use emu_core::trace_event::{self, Arg, Place, PortNames, Process, Segment, IA64_PORTS};
 use std::collections::BTreeMap;
 use std::path::Path;
+use traces::bind::timelines::{Traced, TracedPath};
 
 pub use super::places::{places, Places};
 
@@ -74,16 +76,183 @@ pub struct Side<'a> {
 pub fn write(path: &Path, sides: &[Side<'_>]) -> Result<(), CliError> {
     let mut processes = Vec::with_capacity(sides.len());
     for s in sides {
+        let cycles = s.timeline.groups.last().map_or(0, |g| g.first_cycle + 1);
         processes.push(Process {
             name: s.name.clone(),
-            timeline: s.timeline,
+            about: BTreeMap::new(),
+            segments: vec![Segment::run(s.timeline, cycles)],
             ports: port_names(s.arch),
             clock_mhz: clock_mhz(s.arch, s.model)?,
             places: s.places,
         });
     }
-    let json = trace_event::trace(&processes).to_json().map_err(|e| CliError::Usage(e.to_string()))?;
+    write_processes(path, &processes)
+}
+
+fn write_processes(path: &Path, processes: &[Process<'_>]) -> Result<(), CliError> {
+    let json = trace_event::trace(processes).to_json().map_err(|e| CliError::Usage(e.to_string()))?;
     std::fs::write(path, json + "\n").map_err(|source| CliError::Io { path: path.to_path_buf(), source })
+}
+
+// scenario and diff --trace-out (issue 18, w7-traceout)
+
+/// One version's chosen system call (see [`traces::bind::timelines`]) to export.
+pub struct Call<'a> {
+    /// The version's name (the trace's, or its label in a diff).
+    pub name: String,
+    /// Its core.
+    pub arch: Arch,
+    /// The workload, as its core ran it.
+    pub workload: &'a Workload,
+    /// The run with the call's timelines.
+    pub traced: &'a Traced,
+    /// Where the call's instructions come from ([`call_places`]).
+    pub places: &'a Places,
+}
+
+/// How a trace file lays out the calls it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// A process per path (`scenario`: "ia64/syscall/v2 syscall_enter"), each from time 0.
+    ProcessPerPath,
+    /// A process per version (`diff`), its paths end to end with a `paths` track naming them,
+    /// so two versions line up one above the other.
+    ProcessPerVersion,
+}
+
+/// Where the instructions of every path of `traced` come from.
+pub fn call_places(traced: &Traced) -> Places {
+    let mut out = Places::new();
+    for p in &traced.paths {
+        out.extend(places(&traced.image, &p.timeline));
+    }
+    out
+}
+
+/// Which call the paths are, in words, for `--help`-like notes and the file's metadata.
+pub fn chosen_call(traced: &Traced) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for p in &traced.paths {
+        if !seen.contains(&p.which.as_str()) {
+            seen.push(&p.which);
+        }
+    }
+    if seen.is_empty() {
+        "no path recorded a timeline".to_string()
+    } else {
+        seen.join("; ")
+    }
+}
+
+/// The workload in one line, for the file's metadata.
+fn workload_text(w: &Workload) -> String {
+    let mut s = format!(
+        "{} {} of {} {} + {} kernel cycles, {} cycles/s",
+        w.syscalls,
+        if w.guest { "hypercalls" } else { "system calls" },
+        w.user_cycles,
+        if w.guest { "guest" } else { "user" },
+        w.kernel_cycles,
+        w.cpu_hz
+    );
+    if w.hz > 0 {
+        s.push_str(&format!(", HZ {}", w.hz));
+    }
+    if let Some(n) = w.irq_every {
+        s.push_str(&format!(", an interrupt every {n} calls"));
+    }
+    s
+}
+
+/// Writes the chosen call of each of `calls` to `path` as one trace, laid out as `layout` says.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_calls(path: &Path, calls: &[Call<'_>], layout: Layout) -> Result<(), CliError> {
+    let mut processes = Vec::new();
+    for (index, c) in calls.iter().enumerate() {
+        let mut about: BTreeMap<&'static str, Arg> = BTreeMap::new();
+        about.insert("trace", Arg::Text(c.name.clone()));
+        about.insert("call", Arg::Text(chosen_call(c.traced)));
+        about.insert("workload", Arg::Text(workload_text(c.workload)));
+        if calls.len() == 2 {
+            about.insert("side", Arg::Text(if index == 0 { "A" } else { "B" }.to_string()));
+        }
+        let (ports, clock_mhz) = (port_names(c.arch), clock_mhz(c.arch, None)?);
+        match layout {
+            Layout::ProcessPerPath => {
+                for p in &c.traced.paths {
+                    let mut about = about.clone();
+                    about.insert("path", Arg::Text(p.path.name().to_string()));
+                    about.insert("which", Arg::Text(p.which.clone()));
+                    about.insert("cycles", Arg::Int(p.run.cycles));
+                    processes.push(Process {
+                        name: format!("{} {}", c.name, p.path.name()),
+                        about,
+                        segments: vec![segment(p)],
+                        ports,
+                        clock_mhz,
+                        places: c.places,
+                    });
+                }
+            }
+            Layout::ProcessPerVersion => {
+                let paths: Vec<&str> = c.traced.paths.iter().map(|p| p.path.name()).collect();
+                about.insert("paths", Arg::Text(paths.join(", ")));
+                processes.push(Process {
+                    name: c.name.clone(),
+                    about,
+                    segments: c.traced.paths.iter().map(segment).collect(),
+                    ports,
+                    clock_mhz,
+                    places: c.places,
+                });
+            }
+        }
+    }
+    write_processes(path, &processes)
+}
+
+/// A path as a segment of its version's process.
+fn segment(p: &TracedPath) -> Segment<'_> {
+    let mut args = BTreeMap::new();
+    args.insert("which", Arg::Text(p.which.clone()));
+    args.insert("instructions", Arg::Int(p.run.instructions));
+    args.insert("start_cycle", Arg::Int(p.start));
+    Segment { name: Some(p.path.name().to_string()), timeline: &p.timeline, start: p.start, cycles: p.run.cycles, args }
+}
+
+/// The pressure of a call's paths on its core's ports, over the paths' cycles.
+pub fn call_pressure(arch: Arch, traced: &Traced) -> super::pressure::Pressure {
+    let timelines: Vec<&Timeline> = traced.paths.iter().map(|p| &p.timeline).collect();
+    let cycles = traced.paths.iter().map(|p| p.run.cycles).sum();
+    super::pressure::Pressure::of(arch, &timelines, cycles)
+}
+
+/// The paths of a call, for a pressure table's heading: "the workload's last system call
+/// (10000 of 10000); the workload's last tick (12 of 12): syscall_enter + syscall_exit + tick".
+pub fn call_heading(traced: &Traced) -> String {
+    let paths: Vec<&str> = traced.paths.iter().map(|p| p.path.name()).collect();
+    format!("{}: {}", chosen_call(traced), paths.join(" + "))
+}
+
+/// [`call_heading`] of a diff's sides: once when they agree, else each.
+fn diff_heading(a: &Traced, b: &Traced) -> String {
+    let (ha, hb) = (call_heading(a), call_heading(b));
+    if ha == hb {
+        ha
+    } else {
+        format!("A {ha}; B {hb}")
+    }
+}
+
+/// The core a catalogue trace runs on.
+pub fn trace_arch(arch: traces::Arch) -> Arch {
+    match arch {
+        traces::Arch::Ia64 => Arch::Ia64,
+        traces::Arch::X86_64 => Arch::X86_64,
+        traces::Arch::S390x => Arch::S390x,
+    }
 }
 
 /// The issue-18 export flags of `run` (one block in `main.rs`).
@@ -98,4 +267,139 @@ pub struct TraceFlags {
     /// latency and ports, like llvm-mca's resource-pressure and instruction-info views.
     #[arg(long)]
     pub pressure: bool,
+}
+
+/// `--trace-out` and `--pressure` of `scenario` and `diff` (issue 18; one block in `main.rs`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
+pub struct CallFlags {
+    /// Write one system call's timeline as Chrome/Perfetto trace-event JSON (ui.perfetto.dev,
+    /// chrome://tracing). The call is the workload's last (N of N, after N-1 of warm-up): its
+    /// entry and exit paths, with ticks the last tick the workload took, with --irq-every the
+    /// last interrupt; the file's process metadata says which. `scenario`: a process per path
+    /// ("ia64/syscall/v2 syscall_enter"); `diff`: a process per side named by its trace, its
+    /// paths end to end on a `paths` track, so the two line up on one time scale (plain files:
+    /// each side's run). A track per port or unit, args with pc, instruction, symbol, source
+    /// line, latency and each wait's cause.
+    #[arg(long, value_name = "FILE.json")]
+    pub trace_out: Option<std::path::PathBuf>,
+    /// Print resource pressure per port (busy cycles, % of the cycles) over that call's paths
+    /// and each instruction's latency and ports, like `run --pressure`; a diff gives each
+    /// side's and the difference (B - A).
+    #[arg(long)]
+    pub pressure: bool,
+}
+
+impl CallFlags {
+    /// Whether either flag was given.
+    pub fn any(&self) -> bool {
+        self.trace_out.is_some() || self.pressure
+    }
+
+    /// Refuses the flags where no timeline is recorded (`what` says where) or where the
+    /// output is JSON (`--pressure` prints a text table).
+    ///
+    /// # Errors
+    /// A flag given where it cannot apply.
+    pub fn check(&self, json: bool, no_timeline: Option<&str>) -> Result<(), CliError> {
+        if let (Some(what), true) = (no_timeline, self.any()) {
+            return Err(CliError::Usage(format!(
+                "--trace-out and --pressure: {what} record no timeline; use a catalogue trace or plain files"
+            )));
+        }
+        if json && self.pressure {
+            return Err(CliError::Usage(
+                "--pressure prints text tables; give it with --format text (--trace-out works with json)".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A catalogue trace's workload with its chosen call's timelines.
+///
+/// # Errors
+/// As [`traces::Trace::run_traced`].
+pub fn traced(trace: &traces::Trace, image: Option<&emu_core::image::Image>, w: &Workload) -> Result<Traced, CliError> {
+    Ok(trace.run_traced(image, w)?)
+}
+
+/// After a scenario or a diff: writes the file `flags` asks for and returns the pressure text
+/// (empty without `--pressure`). One call is a scenario's, two a diff's sides.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn after_calls(flags: &CallFlags, calls: &[Call<'_>]) -> Result<String, CliError> {
+    let layout = if calls.len() == 1 { Layout::ProcessPerPath } else { Layout::ProcessPerVersion };
+    if let Some(path) = &flags.trace_out {
+        write_calls(path, calls, layout)?;
+    }
+    if !flags.pressure {
+        return Ok(String::new());
+    }
+    let pressures: Vec<super::pressure::Pressure> = calls.iter().map(|c| call_pressure(c.arch, c.traced)).collect();
+    Ok(match (calls, pressures.as_slice()) {
+        ([a, b], [pa, pb]) => format!(
+            "\n{}",
+            super::pressure::render_diff(
+                &diff_heading(a.traced, b.traced),
+                (&a.name, pa),
+                (&b.name, pb),
+                [a.places, b.places]
+            )
+        ),
+        _ => calls
+            .iter()
+            .zip(&pressures)
+            .map(|(c, p)| format!("\n{}", super::pressure::render_call(&call_heading(c.traced), p, c.places)))
+            .collect(),
+    })
+}
+
+/// A plain diff's two runs (each side's [`super::core::Finished`] with its timeline): writes
+/// the file, a process per side, and returns the pressure text.
+///
+/// # Errors
+/// A side recorded no timeline; the file cannot be written.
+pub fn after_plain(
+    flags: &CallFlags,
+    arch: Arch,
+    sides: [(&str, &super::core::Finished); 2],
+) -> Result<String, CliError> {
+    let mut timelines = Vec::new();
+    for (name, f) in sides {
+        let t = f.report.timeline.as_ref().ok_or_else(|| {
+            CliError::Usage(format!(
+                "--trace-out and --pressure: {name} recorded no timeline (run without --no-timing)"
+            ))
+        })?;
+        timelines.push((name, t, f));
+    }
+    if let Some(path) = &flags.trace_out {
+        let mut processes = Vec::new();
+        for ((name, t, f), side) in timelines.iter().zip(["A", "B"]) {
+            let about: BTreeMap<&'static str, Arg> =
+                [("side", Arg::Text(side.to_string())), ("run", Arg::Text("the side's one run".into()))].into();
+            processes.push(Process {
+                name: name.to_string(),
+                about,
+                segments: vec![Segment::run(t, f.report.summary.cycles)],
+                ports: port_names(arch),
+                clock_mhz: clock_mhz(arch, None)?,
+                places: &f.places,
+            });
+        }
+        write_processes(path, &processes)?;
+    }
+    if !flags.pressure {
+        return Ok(String::new());
+    }
+    let p: Vec<super::pressure::Pressure> =
+        timelines.iter().map(|(_, t, f)| super::pressure::Pressure::of(arch, &[t], f.report.summary.cycles)).collect();
+    match (timelines.as_slice(), p.as_slice()) {
+        ([(na, _, fa), (nb, _, fb)], [pa, pb]) => Ok(format!(
+            "\n{}",
+            super::pressure::render_diff("each side's run", (na, pa), (nb, pb), [&fa.places, &fb.places])
+        )),
+        _ => Ok(String::new()),
+    }
 }

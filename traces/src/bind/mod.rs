@@ -23,6 +23,8 @@ mod call;
 mod compiled;
 pub mod ia64;
 pub mod s390;
+// the timelines of a workload's chosen call (issue 18, w7-traceout)
+pub mod timelines;
 pub mod x86;
 
 /// Cycles per second of the modelled IA-64 processor (Itanium 2 Madison, 1.5 GHz): the clock
