@@ -144,7 +144,7 @@ enum Command {
         asm_offsets: Option<PathBuf>,
         // --trace-out, --pressure of one system call (issue 18, w7-traceout)
         #[command(flatten)]
-        calls: cli::trace_out::CallFlags,
+        calls: cli::call_trace::CallFlags,
     },
     /// Cycle-diff two versions: catalogue traces per system call over a workload (with no
     /// arguments: ia64/syscall/v1 against v2, baseline none), or two plain programs over one run.
@@ -196,7 +196,7 @@ enum Command {
         tree: TreeFlags,
         // --trace-out, --pressure of one system call per side (issue 18, w7-traceout)
         #[command(flatten)]
-        calls: cli::trace_out::CallFlags,
+        calls: cli::call_trace::CallFlags,
     },
     /// Cycles of catalogue traces as a parameter varies: one call of an x86 helper (cpus for
     /// x86/timer-target/*, missed-periods for x86/sched-avg/*), or a full scenario of a trace

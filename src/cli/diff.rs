@@ -72,7 +72,7 @@ pub struct DiffRequest {
     /// The most instruction-group rows shown (`--top N`), the rest folded into one row.
     pub top: usize,
     /// `--trace-out`, `--pressure`: each side's chosen call (issue 18, w7-traceout).
-    pub calls: super::trace_out::CallFlags,
+    pub calls: super::call_trace::CallFlags,
 }
 
 /// The timing model of a trace's core, for the report's model line.
@@ -420,7 +420,8 @@ fn calls(
     req: &DiffRequest,
     sides: [(&traces::Trace, Option<emu_core::image::Image>, &String); 2],
 ) -> Result<String, CliError> {
-    use super::trace_out::{after_calls, call_places, trace_arch, traced, Call};
+    use super::call_trace::{after_calls, trace_arch, traced};
+    use super::trace_out::{call_places, Call};
     if !req.calls.any() {
         return Ok(String::new());
     }
@@ -461,5 +462,5 @@ fn plain_calls(
     let programs = [a.program.clone(), b.program.clone()];
     let done = dispatch(arch, RunPrograms { programs: &programs, spec: &spec }).map_err(|e| e.error)?;
     let [fa, fb] = <[Finished; 2]>::try_from(done).map_err(|_| CliError::Usage("diff: two runs expected".into()))?;
-    super::trace_out::after_plain(&req.calls, arch, [(&a.label, &fa), (&b.label, &fb)])
+    super::call_trace::after_plain(&req.calls, arch, [(&a.label, &fa), (&b.label, &fb)])
 }

@@ -34,7 +34,7 @@ pub struct ScenarioRequest {
     /// Output format.
     pub format: ScenarioFormat,
     /// `--trace-out`, `--pressure`: the chosen call's timeline (issue 18, w7-traceout).
-    pub calls: super::trace_out::CallFlags,
+    pub calls: super::call_trace::CallFlags,
 }
 
 /// Runs the request: looks the trace up, prepares it and runs the workload.
@@ -51,7 +51,8 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
     super::limits::check(trace, &req.workload, req.max_paths)?;
     // --trace-out / --pressure: the same workload, its chosen call's timelines kept (issue 18).
     if req.calls.any() {
-        use super::trace_out::{after_calls, call_places, trace_arch, traced, Call};
+        use super::call_trace::{after_calls, trace_arch, traced};
+        use super::trace_out::{call_places, Call};
         req.calls.check(req.format == ScenarioFormat::Json, None)?;
         let t = traced(trace, None, &req.workload)?;
         let places = call_places(&t);
