@@ -299,6 +299,12 @@ fn ia64_scenario_traces_the_last_call_and_the_last_tick() {
     let events = trace["traceEvents"].as_array().expect("events");
     let src = events.iter().find(|e| e["cat"] == "insn" && e["args"]["source"].is_string()).expect("a source line");
     assert!(src["args"]["source"].as_str().is_some_and(|s| s.contains("syscall.S:")), "{src}");
+    // An MLX bundle's long instruction is slot 1's; slot 0 keeps its own M instruction.
+    let movl: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["cat"] == "insn" && e["name"].as_str().is_some_and(|n| n.starts_with("movl")))
+        .collect();
+    assert!(!movl.is_empty() && movl.iter().all(|e| e["args"]["slot"] == 1), "{movl:?}");
     assert!(
         stdout.contains(
             "resource pressure per port over the workload's last system call (3000 of 3000); the workload's last tick"

@@ -270,8 +270,10 @@ pub(crate) fn label_timeline(image: &Image, timeline: &mut Timeline) {
         let off = (slot.addr - sec.addr) as usize;
         let Some(bytes) = sec.data.get(off..off + 16).and_then(|b| <[u8; 16]>::try_from(b).ok()) else { continue };
         let Ok(bundle) = decode_bundle(bytes) else { continue };
-        // The long instruction of MLX is shown for slot 1 (its X half sits in slot 2).
-        let index = if bundle.template.units()[1] == crate::bundle::SlotUnit::L { 2 } else { usize::from(slot.slot) };
+        // The long instruction of MLX is shown for slot 1 (its X half sits in slot 2); slot 0
+        // is its own M instruction (issue 18: it was labelled with the long one).
+        let long = slot.slot == 1 && bundle.template.units()[1] == crate::bundle::SlotUnit::L;
+        let index = if long { 2 } else { usize::from(slot.slot) };
         if let Some(Slot::Insn(insn)) = bundle.slots.get(index) {
             let mut text = String::new();
             if insn.qp != 0 {
