@@ -299,6 +299,8 @@ fn ia64_scenario_traces_the_last_call_and_the_last_tick() {
     let events = trace["traceEvents"].as_array().expect("events");
     let src = events.iter().find(|e| e["cat"] == "insn" && e["args"]["source"].is_string()).expect("a source line");
     assert!(src["args"]["source"].as_str().is_some_and(|s| s.contains("syscall.S:")), "{src}");
+    // The catalogue's source is in memory: its lines come from there.
+    assert!(src["args"]["source_text"].as_str().is_some_and(|s| !s.is_empty()), "{src}");
     // An MLX bundle's long instruction is slot 1's; slot 0 keeps its own M instruction.
     let movl: Vec<&Value> = events
         .iter()

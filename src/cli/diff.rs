@@ -227,7 +227,15 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
             };
             let d = CycleDiff::new(a.run_side("A", &req.workload)?, b.run_side("B", &req.workload)?, baseline);
             let extra = match req.calls.any() {
-                true => calls(req, [(a.trace, Some(a.image()?), &a.label), (b.trace, Some(b.image()?), &b.label)])?,
+                true => calls(
+                    req,
+                    [(&a, Some(a.image()?)), (&b, Some(b.image()?))].map(|(v, image)| TracedSide {
+                        trace: v.trace,
+                        image,
+                        label: &v.label,
+                        source: Some(&v.source),
+                    }),
+                )?,
                 false => String::new(),
             };
             Ok(render(req, &d)? + &extra)
@@ -272,7 +280,7 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
         Ok(Side { name: label.clone(), model, report: run.report, groups: run.groups })
     };
     let d = CycleDiff::new(side(&a)?, side(&b)?, None);
-    let extra = calls(req, [(&a.0, None, &a.1), (&b.0, None, &b.1)])?;
+    let extra = calls(req, [&a, &b].map(|(trace, label)| TracedSide { trace, image: None, label, source: None }))?;
     Ok(render(req, &d)? + &extra)
 }
 
@@ -415,11 +423,17 @@ impl TraceVersion {
     }
 }
 
+/// A side whose chosen call is traced: its trace, the image it runs (`None`: the trace's own
+/// code), its label and, for an assembled side, the source text its image comes from.
+struct TracedSide<'a> {
+    trace: &'a traces::Trace,
+    image: Option<emu_core::image::Image>,
+    label: &'a String,
+    source: Option<&'a str>,
+}
+
 /// The calls' file and pressure text, when `req` asks for them (else nothing runs).
-fn calls(
-    req: &DiffRequest,
-    sides: [(&traces::Trace, Option<emu_core::image::Image>, &String); 2],
-) -> Result<String, CliError> {
+fn calls(req: &DiffRequest, sides: [TracedSide<'_>; 2]) -> Result<String, CliError> {
     use super::call_trace::{after_calls, trace_arch, traced};
     use super::trace_out::{call_places, Call};
     if !req.calls.any() {
@@ -427,9 +441,9 @@ fn calls(
     }
     req.calls.check(req.json || req.mail, None)?;
     let mut runs = Vec::new();
-    for (trace, image, label) in sides {
+    for TracedSide { trace, image, label, source } in sides {
         let t = traced(trace, image.as_ref(), &req.workload)?;
-        let places = call_places(&t);
+        let places = call_places(&t, source.map(|s| (trace.source_name, s)));
         runs.push((trace, label, trace.workload(&req.workload), t, places));
     }
     let calls: Vec<Call<'_>> = runs

@@ -55,7 +55,7 @@ pub fn run(req: &ScenarioRequest) -> Result<String, CliError> {
         use super::trace_out::{call_places, Call};
         req.calls.check(req.format == ScenarioFormat::Json, None)?;
         let t = traced(trace, None, &req.workload)?;
-        let places = call_places(&t);
+        let places = call_places(&t, Some((trace.source_name, trace.source)));
         let (arch, workload) = (trace_arch(trace.arch), trace.workload(&req.workload));
         let call = Call { name: trace.name.to_string(), arch, workload: &workload, traced: &t, places: &places };
         return Ok(render(&t.report, req.format)? + &after_calls(&req.calls, &[call])?);

@@ -125,11 +125,23 @@ pub enum Layout {
     ProcessPerVersion,
 }
 
-/// Where the instructions of every path of `traced` come from.
-pub fn call_places(traced: &Traced) -> Places {
+/// Where the instructions of every path of `traced` come from; `source` is the text of the
+/// file the image was assembled from, when it is not on disk under its name (name, text).
+pub fn call_places(traced: &Traced, source: Option<(&str, &str)>) -> Places {
     let mut out = Places::new();
     for p in &traced.paths {
         out.extend(places(&traced.image, &p.timeline));
+    }
+    // A catalogue trace's source (or its patched text) lives in memory, not at its name.
+    if let Some((name, text)) = source {
+        let lines: Vec<&str> = text.lines().collect();
+        for place in out.values_mut().filter(|p| p.source_text.is_none()) {
+            let Some((file, line)) = place.source.as_deref().and_then(|s| s.rsplit_once(':')) else { continue };
+            let index = line.parse::<usize>().ok().and_then(|l| l.checked_sub(1));
+            if let (true, Some(l)) = (file == name, index.and_then(|i| lines.get(i))) {
+                place.source_text = Some(l.trim().to_string());
+            }
+        }
     }
     out
 }
