@@ -5,6 +5,7 @@ pub mod attribution;
 pub mod bench;
 pub mod bench_host; // CPU time, peak memory and callgrind counts of `bench` (issue 17, w5-bench)
 pub mod binary;
+pub mod call_trace; // scenario/diff --trace-out and --pressure (issue 18, w7-traceout)
 pub mod catalogue;
 pub mod core;
 pub mod diff;
@@ -12,7 +13,6 @@ pub mod disasm;
 pub mod exit;
 pub mod kernel;
 // Kernel trees (issue 14).
-pub mod call_trace;
 pub mod kernel_tree;
 pub mod limits;
 pub mod listing;
@@ -27,7 +27,7 @@ pub mod seed004_v1; // the V.1 tree of Linux 6.1 (issue 14, i14-acct)
 pub mod sweep;
 #[cfg(test)]
 mod test_support;
-pub mod trace_out; // --trace-out, Chrome/Perfetto JSON (issue 18, w6-perfetto) // scenario/diff --trace-out and --pressure (issue 18, w7-traceout)
+pub mod trace_out; // --trace-out, Chrome/Perfetto JSON (issue 18, w6-perfetto)
 
 use emu_core::input::{read_file_limited, Limits};
 use emu_core::run::RunError;
