@@ -122,6 +122,8 @@ impl S390Cpu {
         };
         let limit = usize::try_from(budget).unwrap_or(usize::MAX).min(block.recs.len());
         let recs = block.recs.get(..limit).unwrap_or_default();
+        // No timeline: the handlers' records (never SS ones) skip the model's own checks.
+        let untimed = model.as_ref().is_some_and(|m| m.timeline().is_none());
         let mut done = 0u64;
         for rec in recs {
             let flow = match rec.fast {
@@ -139,9 +141,14 @@ impl S390Cpu {
                 fast => match fast.run(state, mem) {
                     Ok(flow) => {
                         if let (Some(m), Some(p)) = (model.as_mut(), rec.plan.as_ref()) {
-                            m.issue_planned(p, matches!(flow, Flow::Jump(_)), 0);
-                            if m.timeline().is_some() {
-                                label(m, code.insn(rec.insn));
+                            let taken = matches!(flow, Flow::Jump(_));
+                            if untimed {
+                                m.issue_untimed(p, taken);
+                            } else {
+                                m.issue_planned(p, taken, 0);
+                                if m.timeline().is_some() {
+                                    label(m, code.insn(rec.insn));
+                                }
                             }
                         }
                         flow

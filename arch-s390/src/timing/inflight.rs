@@ -59,7 +59,14 @@ impl Inflight {
     #[inline(always)]
     pub(super) fn push_n(&mut self, cycle: u64, n: u64) {
         for _ in 0..n {
-            self.push_back(cycle);
+            if self.len == self.ring.len() {
+                self.grow();
+            }
+            let mask = self.ring.len() - 1;
+            if let Some(slot) = self.ring.get_mut((self.head + self.len) & mask) {
+                *slot = cycle;
+            }
+            self.len += 1;
         }
     }
 
@@ -82,12 +89,14 @@ impl Inflight {
     /// Doubles the ring, keeping the order (oldest at index 0 afterwards).
     fn grow(&mut self) {
         let cap = self.ring.len();
-        let mut ring = Vec::with_capacity((cap * 2).max(64));
+        let new_cap = (cap * 2).max(64);
+        let mut ring = Vec::with_capacity(new_cap);
         for k in 0..self.len {
             let at = (self.head + k) % cap.max(1);
             ring.push(self.ring.get(at).copied().unwrap_or(0));
         }
-        ring.resize(ring.capacity(), 0);
+        // A power of two long, so positions wrap with a mask.
+        ring.resize(new_cap, 0);
         self.ring = ring;
         self.head = 0;
     }

@@ -9,7 +9,7 @@
 //! timelines); with a timeline recording, or for the SS classes whose cost grows with the
 //! bytes processed, it hands the instruction to [`S390Model::issue`] itself.
 
-use super::{kind, Class, Cost, Deps, Grouping, IssueInfo, Regs, S390Model, BRANCH, CC, DRAIN, REFILL};
+use super::{kind, Class, Cost, Grouping, IssueInfo, S390Model, BRANCH, CC, DRAIN, REFILL};
 use crate::decode::Insn;
 
 /// One instruction's static issue record.
@@ -76,14 +76,23 @@ impl S390Model {
         if p.dynamic || self.timeline.is_some() {
             return self.issue(&IssueInfo { taken, ss_len, ..p.info });
         }
+        self.issue_untimed(p, taken)
+    }
+
+    /// [`S390Model::issue_planned`] with no timeline recording and a record that is not an SS
+    /// one (the block engine checks the timeline once per block; its handlers' records are
+    /// never SS ones).
+    #[inline(always)]
+    pub fn issue_untimed(&mut self, p: &IssuePlan, taken: bool) -> u64 {
         let c = &p.cost;
         // The in-flight completions only grow (each is the in-order completion so far), so
         // the latest one removed is the last.
         let mut not_before = self.inflight.pop_to(p.keep);
+        let mut before = 0;
         if c.serialising {
             not_before = not_before.max(self.complete);
+            before = self.group_cycle.max(self.fetch_ready);
         }
-        let before = self.group_cycle.max(self.fetch_ready);
         let d = match c.grouping {
             Grouping::Normal => self.dispatch_one(false, not_before),
             Grouping::EndGroup => self.dispatch_one(true, not_before),
@@ -92,20 +101,45 @@ impl S390Model {
         if c.serialising && d > before {
             self.stall(DRAIN, d - before);
         }
+        // The operand ready last, found as `last_operand` finds it (addresses, then data, then
+        // the CC; the first of the latest), in the same pass as the readiness.
         let deps = &p.info.deps;
-        let mut start = d.max(self.ready(deps.addr)).max(self.ready(deps.data).saturating_sub(p.late));
-        if deps.reads_cc {
-            start = start.max(self.cc_ready);
+        let (mut top, mut top_r) = (0u64, CC);
+        let mut left = deps.addr;
+        while left != 0 {
+            let r = (left.trailing_zeros() & 31) as usize;
+            if self.reg_ready[r] > top {
+                (top, top_r) = (self.reg_ready[r], r);
+            }
+            left &= left - 1;
         }
+        let mut left = deps.data;
+        while left != 0 {
+            let r = (left.trailing_zeros() & 31) as usize;
+            let ready = self.reg_ready[r].saturating_sub(p.late);
+            if ready > top {
+                (top, top_r) = (ready, r);
+            }
+            left &= left - 1;
+        }
+        if deps.reads_cc && self.cc_ready > top {
+            (top, top_r) = (self.cc_ready, CC);
+        }
+        let mut start = d.max(top);
         let operand_wait = start - d;
-        let waited_on = if operand_wait > 0 { self.last_operand_of(deps, p.late) } else { None };
         let needs = p.needs.get(..p.n_needs).unwrap_or_default();
         self.units.forget_before(self.group_cycle);
-        start = self.units.earliest(start, needs);
-        for &(k, busy, _) in needs {
-            self.units.hold(start, k, busy);
-        }
+        start = self.units.take(start, needs);
         let finish = start.saturating_add(c.latency);
+        // The wait is charged as far as it delays completion, naming the producer as it was
+        // before this instruction's own writes.
+        if operand_wait > 0 {
+            let charged = operand_wait.min(finish.saturating_sub(self.complete.max(d)));
+            if charged > 0 {
+                let (pc, latency) = if top_r == CC { self.cc_producer } else { self.reg_producer[top_r & 31] };
+                self.stall_operand(top_r, pc, latency, charged);
+            }
+        }
         let mut writes = deps.writes;
         while writes != 0 {
             let r = (writes.trailing_zeros() & 31) as usize;
@@ -116,12 +150,6 @@ impl S390Model {
         if deps.writes_cc {
             self.cc_ready = finish;
             self.cc_producer = (p.info.addr, c.latency);
-        }
-        if let Some((r, pc, latency)) = waited_on {
-            let charged = operand_wait.min(finish.saturating_sub(self.complete.max(d)));
-            if charged > 0 {
-                self.stall_operand(r, pc, latency, charged);
-            }
         }
         self.complete = self.complete.max(finish);
         self.inflight.push_n(self.complete, p.uops);
@@ -148,34 +176,31 @@ impl S390Model {
         let size = self.params.group_size.max(1);
         let cycle = match self.group_used {
             Some(u) if u < size && self.group_cycle >= not_before => self.group_cycle,
-            _ => self.open_group(not_before),
+            _ => self.open_group_untimed(not_before),
         };
         let used = self.group_used.unwrap_or(0) + 1;
         self.group_used = if ends || used >= size { None } else { Some(used) };
         cycle
     }
 
-    /// [`S390Model::last_operand`] over the set bits of the register sets (the same order:
-    /// addresses, then data, then the CC; the first of the latest wins).
-    fn last_operand_of(&self, deps: &Deps, late: u64) -> Option<(usize, u64, u64)> {
-        let mut best: Option<(u64, usize)> = None;
-        let mut scan = |set: Regs, less: u64| {
-            let mut left = set;
-            while left != 0 {
-                let r = (left.trailing_zeros() & 31) as usize;
-                let ready = self.reg_ready[r].saturating_sub(less);
-                if best.is_none_or(|(b, _)| ready > b) {
-                    best = Some((ready, r));
-                }
-                left &= left - 1;
-            }
-        };
-        scan(deps.addr, 0);
-        scan(deps.data, late);
-        let mut best = best.map(|(ready, r)| (ready, r, self.reg_producer[r]));
-        if deps.reads_cc && best.is_none_or(|(b, _, _)| self.cc_ready > b) {
-            best = Some((self.cc_ready, CC, self.cc_producer));
+    /// [`S390Model::open_group`] with no timeline recording.
+    #[inline(always)]
+    fn open_group_untimed(&mut self, not_before: u64) -> u64 {
+        let mut cycle = self.group_cycle;
+        if self.groups_in_cycle >= self.params.groups_per_cycle {
+            cycle += 1;
         }
-        best.map(|(_, r, (pc, latency))| (r, pc, latency))
+        let want = not_before.max(self.fetch_ready);
+        if want > cycle {
+            cycle = want;
+        }
+        if cycle != self.group_cycle {
+            self.groups_in_cycle = 0;
+        }
+        self.group_cycle = cycle;
+        self.groups_in_cycle += 1;
+        self.group_used = Some(0);
+        self.summary.groups += 1;
+        cycle
     }
 }

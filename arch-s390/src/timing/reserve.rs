@@ -62,6 +62,44 @@ impl Reservations {
         s
     }
 
+    /// [`Reservations::earliest`] and [`Reservations::hold`] of every unit of `units` at the
+    /// cycle found, which it returns; one probe per cycle when every unit is held for one cycle
+    /// (most instructions).
+    #[inline(always)]
+    pub(super) fn take(&mut self, from: u64, units: &[(usize, u64, u64)]) -> u64 {
+        if !units.iter().all(|&(_, busy, _)| busy == 1) || from < self.base {
+            let start = self.earliest(from, units);
+            for &(k, busy, _) in units {
+                self.hold(start, k, busy);
+            }
+            return start;
+        }
+        let mut s = from;
+        loop {
+            let counts = self.slot(s).and_then(|at| self.ring.get(at)).copied().unwrap_or([0; KINDS]);
+            if units.iter().all(|&(k, _, cap)| counts.get(k).is_some_and(|n| *n < cap)) {
+                break;
+            }
+            s = s.saturating_add(1);
+        }
+        let Ok(d) = usize::try_from(s - self.base) else { return s };
+        if d >= self.ring.len() {
+            self.grow(d + 1);
+        }
+        if d >= self.len {
+            self.len = d + 1;
+        }
+        let at = (self.head + d) & (self.ring.len() - 1);
+        if let Some(slot) = self.ring.get_mut(at) {
+            for &(k, _, _) in units {
+                if let Some(n) = slot.get_mut(k) {
+                    *n += 1;
+                }
+            }
+        }
+        s
+    }
+
     /// Holds a unit of kind `k` for `busy` cycles from `start`.
     #[inline]
     pub(super) fn hold(&mut self, start: u64, k: usize, busy: u64) {
@@ -187,6 +225,24 @@ mod tests {
                 s += 1;
             }
             assert_eq!(r.earliest(from, &units), s);
+            // `take` finds the same cycle and holds there as `earliest` + `hold` would.
+            let ones =
+                [((pick >> 3) as usize % KINDS, 1u64, 1 + (pick >> 5) % 3), ((pick >> 7) as usize % KINDS, 1, 2)];
+            let ones = &ones[..1 + (pick % 2) as usize];
+            let mut twin = r.clone();
+            let want = twin.earliest(from, ones);
+            for &(k, busy, _) in ones {
+                twin.hold(want, k, busy);
+            }
+            assert_eq!(r.take(from, ones), want);
+            for &(k, _, _) in ones {
+                model.entry(want).or_default()[k] += 1;
+            }
+            for c in floor..floor + 320 {
+                for k in 0..KINDS {
+                    assert_eq!(r.used_at(c, k), twin.used_at(c, k));
+                }
+            }
         }
     }
 }
