@@ -211,6 +211,37 @@ fn random_programs_run_the_same_on_blocks_and_steps() {
     assert!(insns > 10 * cases, "the random programs ran only {insns} instructions in {cases} cases");
 }
 
+/// MVC's edge cases: the one-byte-overlap fill, a backward overlap, a destination and then a
+/// source running off the end of the data region part way.
+#[test]
+fn mvc_overlaps_and_faults_run_the_same_on_blocks_and_steps() {
+    let code = [
+        [0xd2, 0x0e, 0x20, 0x01, 0x20, 0x00], // mvc 1(15,%r2),0(%r2)
+        [0xd2, 0x0f, 0x30, 0x00, 0x30, 0x08], // mvc 0(16,%r3),8(%r3)
+        [0xd2, 0xff, 0x40, 0x00, 0x50, 0x00], // mvc 0(256,%r4),0(%r5)
+    ]
+    .concat();
+    for (r4, r5) in
+        [(DATA + 0x400, DATA + 0x600), (DATA + DATA_SIZE - 0x80, DATA + 0x200), (DATA + 0x200, DATA + DATA_SIZE - 0x40)]
+    {
+        for timing in [true, false] {
+            let run = |engine| {
+                let mut m = machine(&code, timing, false, engine, 7);
+                for k in 0..DATA_SIZE {
+                    m.mem.write_bytes(DATA + k, &[(k * 7 + 3) as u8]).expect("fill data");
+                }
+                for (r, v) in [(2, DATA + 0x10), (3, DATA + 0x100), (4, r4), (5, r5)] {
+                    m.cpu.state.set_reg(r, v);
+                }
+                let stop = StopWhen { max_insns: 10, ..StopWhen::default() };
+                let ran = m.cpu.run_until(&mut m.mem, &stop, None);
+                outcome(&m, format!("{ran:?}"))
+            };
+            same(&format!("mvc r4 {r4:#x} r5 {r5:#x} timing {timing}"), &run(Engine::Blocks), &run(Engine::Steps));
+        }
+    }
+}
+
 // The committed test program.
 
 /// Timing model on or off, timeline recorded or not (with a timeline the model issues

@@ -8,7 +8,7 @@ use emu_core::memory::Memory;
 
 use crate::decode::{Insn, MemRef};
 use crate::exec::{alu, cc_signed, compare, ext, mask, shift, width, Flow, Trap};
-use crate::optable::{Alu, Op, Second, ShiftFn};
+use crate::optable::{Alu, Op, Second, ShiftFn, SsFn};
 use crate::state::S390State;
 
 /// A storage operand's address parts.
@@ -103,6 +103,8 @@ pub(crate) enum Fast {
     Stm { r1: u8, r3: u8, m: Ea, g: bool },
     /// LM(G), LMY.
     Lm { r1: u8, r3: u8, m: Ea, g: bool },
+    /// MVC of `len` bytes (1 to 256).
+    Mvc { len: u16, m1: Ea, m2: Ea },
 }
 
 #[inline(always)]
@@ -218,6 +220,7 @@ impl Fast {
             Op::Brct { g } => Fast::Brct { r1, target: i.i(0) as u64, g },
             Op::Stm { g } => Fast::Stm { r1, r3: r2, m, g },
             Op::Lm { g } => Fast::Lm { r1, r3: r2, m, g },
+            Op::Ss { f: SsFn::Move } => Fast::Mvc { len: u16::from(i.raw[1]) + 1, m1: m, m2: Ea::of(i.m(1)) },
             _ => Fast::Generic,
         }
     }
@@ -253,6 +256,15 @@ impl Fast {
                     )
             }
             _ => false,
+        }
+    }
+
+    /// The bytes an SS handler processes (timing), else 0.
+    #[inline(always)]
+    pub(crate) fn ss_len(&self) -> u64 {
+        match self {
+            Fast::Mvc { len, .. } => u64::from(*len),
+            _ => 0,
         }
     }
 
@@ -388,6 +400,7 @@ impl Fast {
                     put(st, (r1 + k) & 15, g, v);
                 }
             }
+            Fast::Mvc { len, m1, m2 } => mvc(st, mem, len, m1, m2)?,
         }
         Ok(Flow::Next)
     }
@@ -401,4 +414,27 @@ fn arith(st: &mut S390State, f: Alu, r1: u8, a: u64, b: u64, g: bool) {
     if let Some(cc) = cc {
         st.cc = cc;
     }
+}
+
+/// MVC as the reference does it, byte by byte left to right (so the one-byte-overlap fill
+/// idiom works); when no byte is written before it is read and both spans are accessible,
+/// that is one span read and one span write. A span that faults changes nothing (the write
+/// checks the whole span first), and the byte loop then faults exactly where the reference
+/// does.
+#[inline(never)]
+fn mvc(st: &S390State, mem: &mut Memory, len: u16, m1: Ea, m2: Ea) -> Result<(), Trap> {
+    let (dst, src, n) = (m1.eval(st), m2.eval(st), u64::from(len));
+    let in_line = dst.checked_add(n).is_some() && src.checked_add(n).is_some();
+    let hazard = src < dst && dst < src.wrapping_add(n);
+    let mut buf = [0u8; 256];
+    if let Some(bytes) = buf.get_mut(..usize::from(len)).filter(|_| in_line && !hazard) {
+        if mem.read_bytes(src, bytes).is_ok() && mem.write_bytes(dst, bytes).is_ok() {
+            return Ok(());
+        }
+    }
+    for k in 0..n {
+        let b = read(mem, src.wrapping_add(k), 1)?;
+        write(mem, dst.wrapping_add(k), 1, b)?;
+    }
+    Ok(())
 }

@@ -142,10 +142,11 @@ impl S390Cpu {
                     Ok(flow) => {
                         if let (Some(m), Some(p)) = (model.as_mut(), rec.plan.as_ref()) {
                             let taken = matches!(flow, Flow::Jump(_));
-                            if untimed {
+                            let ss_len = fast.ss_len();
+                            if untimed && ss_len == 0 {
                                 m.issue_untimed(p, taken);
                             } else {
-                                m.issue_planned(p, taken, 0);
+                                m.issue_planned(p, taken, ss_len);
                                 if m.timeline().is_some() {
                                     label(m, code.insn(rec.insn));
                                 }

@@ -6,8 +6,9 @@
 //!
 //! [`S390Model::issue_planned`] does exactly what [`S390Model::issue`] does (the block
 //! differential test, `tests/block_diff.rs`, holds them to the same cycles, stall tables and
-//! timelines); with a timeline recording, or for the SS classes whose cost grows with the
-//! bytes processed, it hands the instruction to [`S390Model::issue`] itself.
+//! timelines); with a timeline recording it hands the instruction to [`S390Model::issue`]
+//! itself, and the SS classes, whose cost grows with the bytes processed, get their record
+//! when they issue.
 
 use super::{kind, Class, Cost, Grouping, IssueInfo, S390Model, BRANCH, CC, DRAIN, REFILL};
 use crate::decode::Insn;
@@ -39,6 +40,11 @@ impl S390Model {
     pub fn plan(&self, insn: &Insn) -> IssuePlan {
         let info = IssueInfo::of(insn, false, 0);
         let cost = self.costs.cost(&self.params, insn.class, 0, insn.deps.storage);
+        self.plan_with(info, cost)
+    }
+
+    /// The record of `info` costing `cost`.
+    fn plan_with(&self, info: IssueInfo, cost: Cost) -> IssuePlan {
         let uops = match cost.grouping {
             Grouping::Normal | Grouping::EndGroup => 1,
             Grouping::Cracked => 2,
@@ -54,17 +60,17 @@ impl S390Model {
                 n_needs += 1;
             }
         }
-        let late = if insn.deps.storage && insn.class != Class::Store { self.params.load } else { 0 };
+        let late = if info.deps.storage && info.class != Class::Store { self.params.load } else { 0 };
         IssuePlan {
             info,
             cost,
-            dynamic: matches!(insn.class, Class::SsMove | Class::SsOp),
+            dynamic: matches!(info.class, Class::SsMove | Class::SsOp),
             uops,
             keep,
             needs,
             n_needs,
             late,
-            branchy: matches!(insn.class, Class::Branch | Class::BranchCount | Class::Call),
+            branchy: matches!(info.class, Class::Branch | Class::BranchCount | Class::Call),
         }
     }
 
@@ -73,15 +79,21 @@ impl S390Model {
     /// started executing.
     #[inline]
     pub fn issue_planned(&mut self, p: &IssuePlan, taken: bool, ss_len: u64) -> u64 {
-        if p.dynamic || self.timeline.is_some() {
+        if self.timeline.is_some() {
             return self.issue(&IssueInfo { taken, ss_len, ..p.info });
+        }
+        if p.dynamic {
+            // The SS classes: costed for the bytes this one processed.
+            let cost = self.costs.cost(&self.params, p.info.class, ss_len, p.info.deps.storage);
+            let now = self.plan_with(p.info, cost);
+            return self.issue_untimed(&now, taken);
         }
         self.issue_untimed(p, taken)
     }
 
     /// [`S390Model::issue_planned`] with no timeline recording and a record that is not an SS
-    /// one (the block engine checks the timeline once per block; its handlers' records are
-    /// never SS ones).
+    /// one (the block engine checks the timeline once per block and sends its SS handler,
+    /// MVC, through [`S390Model::issue_planned`]).
     #[inline(always)]
     pub fn issue_untimed(&mut self, p: &IssuePlan, taken: bool) -> u64 {
         let c = &p.cost;

@@ -41,25 +41,34 @@ impl Reservations {
         }
     }
 
-    /// Whether a unit of kind `k` (capacity `cap`) is free for `busy` cycles from `s`.
-    #[inline(always)]
-    fn free(&self, s: u64, k: usize, busy: u64, cap: u64) -> bool {
-        if busy == 1 {
-            return self.used_at(s, k) < cap;
-        }
-        (s..s.saturating_add(busy)).all(|c| self.used_at(c, k) < cap)
-    }
-
     /// The first cycle at or after `from` when every unit of `units` (kind index, cycles held,
     /// capacity) is free for its cycles.
     #[inline]
     pub(super) fn earliest(&self, from: u64, units: &[(usize, u64, u64)]) -> u64 {
         let mut s = from;
-        // Each failed probe moves past one cycle some reservation holds, so this ends.
-        while !units.iter().all(|&(k, busy, cap)| self.free(s, k, busy, cap)) {
-            s = s.saturating_add(1);
+        // A unit full at cycle `c` of the span from `s` is full in the span of every start up
+        // to `c`, so the next start worth probing is `c + 1` (the last such `c`). The start
+        // only grows and only held cycles stop it, so this ends.
+        'probe: loop {
+            for &(k, busy, cap) in units {
+                if busy == 1 {
+                    if self.used_at(s, k) >= cap {
+                        s = s.saturating_add(1);
+                        continue 'probe;
+                    }
+                    continue;
+                }
+                let mut c = s.saturating_add(busy);
+                while c > s {
+                    c -= 1;
+                    if self.used_at(c, k) >= cap {
+                        s = c.saturating_add(1);
+                        continue 'probe;
+                    }
+                }
+            }
+            return s;
         }
-        s
     }
 
     /// [`Reservations::earliest`] and [`Reservations::hold`] of every unit of `units` at the
