@@ -4,7 +4,7 @@
 //! at the instruction's issue cycle. SVC and program interruptions swap PSWs through the lowcore
 //! (at the prefix) when it is mapped; LPSWE reports [`StepEvent::Rfi`].
 
-use emu_core::cpu::{Cpu, StepEvent};
+use emu_core::cpu::{Cpu, Ran, RanEnd, RunError, StepEvent, StopWhen};
 use emu_core::memory::{MemFault, Memory};
 use emu_core::snapshot::Snapshot;
 use emu_core::timing::TimingSummary;
@@ -15,6 +15,8 @@ use crate::exec::{execute, pgm, Ctx, Flow, Trap};
 use crate::state::S390State;
 use crate::timing::{units_of, IssueInfo, S390Model, S390Params};
 use emu_core::code_cache::CodeCache;
+
+use crate::block::{Blocks, Engine};
 
 /// Lowcore offsets the interruptions use (z/Architecture, prefix-relative).
 pub mod lowcore {
@@ -116,7 +118,7 @@ impl ExecError {
         }
     }
 
-    fn from_trap(trap: Trap, i: &Insn) -> ExecError {
+    pub(crate) fn from_trap(trap: Trap, i: &Insn) -> ExecError {
         let (addr, name, bytes) = (i.addr, i.name.to_string(), i.hex());
         match trap {
             Trap::Mem(fault) => ExecError::Memory { addr, name, bytes, fault },
@@ -130,12 +132,16 @@ impl ExecError {
 pub struct S390Cpu {
     /// Architectural state.
     pub state: S390State,
-    config: CpuConfig,
-    decoder: S390Decoder,
-    code: CodeCache<Insn>,
-    model: Option<S390Model>,
-    instructions: u64,
-    idle: u64,
+    pub(crate) config: CpuConfig,
+    pub(crate) decoder: S390Decoder,
+    pub(crate) code: CodeCache<Insn>,
+    pub(crate) model: Option<S390Model>,
+    pub(crate) instructions: u64,
+    pub(crate) idle: u64,
+    /// How `run_until` runs (issue 17).
+    engine: Engine,
+    /// The block engine's blocks (issue 17).
+    pub(crate) blocks: Blocks,
     /// The last [`S390Cpu::set_entry`] address (issue 16).
     entry: u64,
     /// The last program-interruption code raised (0 if none).
@@ -148,6 +154,7 @@ impl std::fmt::Debug for S390Cpu {
             .field("state", &self.state)
             .field("config", &self.config)
             .field("decoded", &self.code.len())
+            .field("blocks", &self.blocks.len())
             .field("instructions", &self.instructions)
             .finish_non_exhaustive()
     }
@@ -167,7 +174,20 @@ impl S390Cpu {
             idle: 0,
             entry: 0,
             last_program_code: 0,
+            engine: Engine::default(),
+            blocks: Blocks::default(),
         }
+    }
+
+    /// Chooses how [`Cpu::run_until`] runs: blocks (the default) or the reference steps
+    /// (issue 17: the differential test runs both).
+    pub fn set_engine(&mut self, engine: Engine) {
+        self.engine = engine;
+    }
+
+    /// How [`Cpu::run_until`] runs.
+    pub fn engine(&self) -> Engine {
+        self.engine
     }
 
     /// Decodes a code section once.
@@ -263,6 +283,40 @@ impl S390Cpu {
             None => self.state.psw_addr = next,
         }
     }
+
+    /// Moves the PSW on after an instruction that ended with `flow` (`next`: the address
+    /// after it, `len` bytes long), delivering interruptions, and names the event; a run
+    /// reaching the sentinel reports it.
+    pub(crate) fn complete(&mut self, mem: &mut Memory, flow: Flow, next: u64, len: u8) -> StepEvent {
+        let event = match flow {
+            Flow::Next => {
+                self.state.psw_addr = next;
+                StepEvent::Continue
+            }
+            Flow::Jump(to) => {
+                self.state.psw_addr = to;
+                StepEvent::Continue
+            }
+            Flow::Svc(n) => {
+                self.interrupt(mem, next, len, SVC_SLOTS, u16::from(n));
+                StepEvent::Interruption { vector: lowcore::SVC_NEW_PSW, name: "svc" }
+            }
+            Flow::Program(code) => {
+                self.last_program_code = code;
+                self.interrupt(mem, next, len, PGM_SLOTS, code);
+                StepEvent::Interruption { vector: lowcore::PGM_NEW_PSW, name: program_name(code) }
+            }
+            Flow::Lpswe(mask, addr) => {
+                self.state.set_full_psw_mask(mask);
+                self.state.psw_addr = addr;
+                StepEvent::Rfi
+            }
+        };
+        if event == StepEvent::Continue && self.state.psw_addr == self.config.sentinel {
+            return StepEvent::Sentinel;
+        }
+        event
+    }
 }
 
 /// The lowcore doublewords one interruption class uses: old PSW, new PSW, and the
@@ -278,7 +332,7 @@ const SVC_SLOTS: Slots = Slots { old: lowcore::SVC_OLD_PSW, new: lowcore::SVC_NE
 const PGM_SLOTS: Slots = Slots { old: lowcore::PGM_OLD_PSW, new: lowcore::PGM_NEW_PSW, ilc: lowcore::PGM_ILC };
 
 /// Decodes the instruction at `pc` from memory (execution reached code no section held).
-fn decode_at(decoder: &mut S390Decoder, mem: &Memory, pc: u64) -> Result<Insn, ExecError> {
+pub(crate) fn decode_at(decoder: &mut S390Decoder, mem: &Memory, pc: u64) -> Result<Insn, ExecError> {
     let mut buf = [0u8; MAX_INSN_LEN];
     let n = mem.fetch_upto(pc, &mut buf).map_err(|fault| ExecError::Fetch { addr: pc, fault })?;
     Ok(decoder.decode_one(pc, buf.get(..n).unwrap_or(&[])))
@@ -334,34 +388,7 @@ impl Cpu for S390Cpu {
             flow
         };
         self.instructions += 1;
-        let event = match flow {
-            Flow::Next => {
-                self.state.psw_addr = next;
-                StepEvent::Continue
-            }
-            Flow::Jump(to) => {
-                self.state.psw_addr = to;
-                StepEvent::Continue
-            }
-            Flow::Svc(n) => {
-                self.interrupt(mem, next, len, SVC_SLOTS, u16::from(n));
-                StepEvent::Interruption { vector: lowcore::SVC_NEW_PSW, name: "svc" }
-            }
-            Flow::Program(code) => {
-                self.last_program_code = code;
-                self.interrupt(mem, next, len, PGM_SLOTS, code);
-                StepEvent::Interruption { vector: lowcore::PGM_NEW_PSW, name: program_name(code) }
-            }
-            Flow::Lpswe(mask, addr) => {
-                self.state.set_full_psw_mask(mask);
-                self.state.psw_addr = addr;
-                StepEvent::Rfi
-            }
-        };
-        if event == StepEvent::Continue && self.state.psw_addr == self.config.sentinel {
-            return Ok(StepEvent::Sentinel);
-        }
-        Ok(event)
+        Ok(self.complete(mem, flow, next, len))
     }
 
     fn pc(&self) -> u64 {
@@ -414,5 +441,27 @@ impl Cpu for S390Cpu {
 
     fn entry(&self) -> u64 {
         self.entry
+    }
+
+    // issue 17 (w7-s390): the block engine, or the reference steps.
+    fn run_until(
+        &mut self,
+        mem: &mut Memory,
+        stop: &StopWhen,
+        until_pc: Option<u64>,
+    ) -> Result<Ran, RunError<ExecError>> {
+        if self.engine == Engine::Blocks {
+            return self.run_blocks(mem, stop, until_pc);
+        }
+        let mut executed = 0u64;
+        while executed < stop.max_insns {
+            let pc = self.state.psw_addr;
+            let event = self.step(mem).map_err(|error| RunError { error, executed })?;
+            executed += 1;
+            if let Some(end) = Ran::after_step(event, pc, self.state.psw_addr, stop, until_pc) {
+                return Ok(Ran { executed, end });
+            }
+        }
+        Ok(Ran { executed, end: RanEnd::Budget })
     }
 }

@@ -9,11 +9,13 @@
 //! - [`state`]: registers, PSW, CC, prefix, CPU timer and TOD bases.
 //! - [`exec`]: the semantics of each operation family, CC exact.
 //! - [`cpu`]: [`cpu::S390Cpu`], the core as the machine loop sees it.
+//! - [`block`]: the block engine its `run_until` runs (issue 17).
 //! - [`snapshot`]: the state as an ordered snapshot.
 //! - [`run`]: loading and running a function under the s390x ELF ABI (`acctemu run`).
 //! - [`scenario`]: the adapter that drives bound paths through a scenario.
 //! - [`timing`]: the cycle model.
 
+pub mod block;
 pub mod cpu;
 pub mod decode;
 pub mod exec;

@@ -11,6 +11,9 @@ mod system;
 #[cfg(test)]
 mod tests;
 
+// The block engine's handlers (issue 17) share the reference semantics.
+pub(crate) use alu::{alu, compare, shift};
+
 use emu_core::memory::{MemFault, Memory};
 
 use crate::decode::{Insn, MemRef};

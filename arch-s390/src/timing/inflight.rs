@@ -38,6 +38,38 @@ impl Inflight {
         v
     }
 
+    /// Removes the oldest micro-ops until at most `keep` are in flight; returns the latest
+    /// completion removed (0 when none was). The completions pushed never decrease (each is
+    /// the in-order completion so far), so the latest removed is the last.
+    #[inline(always)]
+    pub(super) fn pop_to(&mut self, keep: usize) -> u64 {
+        if self.len <= keep {
+            return 0;
+        }
+        let n = self.len - keep;
+        // The ring is a power of two long (`grow`), and not empty while anything is in it.
+        let mask = self.ring.len().wrapping_sub(1);
+        let last = self.ring.get((self.head + n - 1) & mask).copied().unwrap_or(0);
+        self.head = (self.head + n) & mask;
+        self.len = keep;
+        last
+    }
+
+    /// Adds `n` micro-ops completing at `cycle` as the youngest.
+    #[inline(always)]
+    pub(super) fn push_n(&mut self, cycle: u64, n: u64) {
+        for _ in 0..n {
+            if self.len == self.ring.len() {
+                self.grow();
+            }
+            let mask = self.ring.len() - 1;
+            if let Some(slot) = self.ring.get_mut((self.head + self.len) & mask) {
+                *slot = cycle;
+            }
+            self.len += 1;
+        }
+    }
+
     /// Adds a micro-op completing at `cycle` as the youngest.
     #[inline]
     pub(super) fn push_back(&mut self, cycle: u64) {
@@ -57,12 +89,14 @@ impl Inflight {
     /// Doubles the ring, keeping the order (oldest at index 0 afterwards).
     fn grow(&mut self) {
         let cap = self.ring.len();
-        let mut ring = Vec::with_capacity((cap * 2).max(64));
+        let new_cap = (cap * 2).max(64);
+        let mut ring = Vec::with_capacity(new_cap);
         for k in 0..self.len {
             let at = (self.head + k) % cap.max(1);
             ring.push(self.ring.get(at).copied().unwrap_or(0));
         }
-        ring.resize(ring.capacity(), 0);
+        // A power of two long, so positions wrap with a mask.
+        ring.resize(new_cap, 0);
         self.ring = ring;
         self.head = 0;
     }
@@ -97,5 +131,26 @@ mod tests {
             assert_eq!(ring.pop_front(), Some(v));
         }
         assert_eq!(ring.pop_front(), None);
+    }
+
+    #[test]
+    fn pop_to_removes_the_oldest_and_answers_the_last_removed() {
+        let (mut ring, mut model) = (Inflight::default(), VecDeque::new());
+        let mut seed = 777u64;
+        let mut cycle = 0u64;
+        for _ in 0..5000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            cycle += (seed >> 61) % 3;
+            let n = (seed >> 40) % 7;
+            ring.push_n(cycle, n);
+            model.extend((0..n).map(|_| cycle));
+            let keep = ((seed >> 20) % 80) as usize;
+            let mut want = 0;
+            while model.len() > keep {
+                want = model.pop_front().unwrap_or(0).max(want);
+            }
+            assert_eq!(ring.pop_to(keep), want);
+            assert_eq!(ring.len(), model.len());
+        }
     }
 }

@@ -18,11 +18,14 @@
 mod costs;
 mod inflight;
 mod params;
+mod plan;
+mod reserve;
 
 pub use crate::decode::deps::{deps, Deps, Regs};
 pub use params::{Class, Cost, Grouping, S390Params, TimerKind, Unit, PRESETS};
+pub use plan::IssuePlan;
 
-use std::collections::VecDeque;
+use reserve::Reservations;
 
 use emu_core::timing::{GroupRecord, Producer, Reg, SlotRef, StallCause, Timeline, TimingSummary};
 
@@ -51,70 +54,12 @@ impl IssueInfo {
     }
 }
 
-/// Units in use per cycle, by kind (FXU, LSU, branch, millicode): an instruction that waits
-/// for its operands does not hold a unit while it waits, so a younger one can use it earlier.
-///
-/// Cycles are kept densely from `base` on (a cycle past the end holds nothing): every query
-/// is at or after the open group's cycle, which never moves back, so the cycles before it are
-/// dropped as the group moves on and the lookups are an index, not a tree search.
-#[derive(Debug, Clone, Default)]
-struct Reservations {
-    base: u64,
-    used: VecDeque<[u64; 4]>,
-}
-
 fn kind(u: Unit) -> usize {
     match u {
         Unit::Fxu => 0,
         Unit::Lsu => 1,
         Unit::Bru => 2,
         Unit::Millicode => 3,
-    }
-}
-
-impl Reservations {
-    fn used_at(&self, cycle: u64, k: usize) -> u64 {
-        let Some(at) = cycle.checked_sub(self.base).and_then(|d| usize::try_from(d).ok()) else { return 0 };
-        self.used.get(at).and_then(|c| c.get(k)).copied().unwrap_or(0)
-    }
-
-    /// The first cycle at or after `from` when every unit of `units` (kind index, cycles held,
-    /// capacity) is free for its cycles.
-    fn earliest(&self, from: u64, units: &[(usize, u64, u64)]) -> u64 {
-        let mut s = from;
-        // Each failed probe moves past one cycle some reservation holds, so this ends.
-        while !units.iter().all(|&(k, busy, cap)| (s..s.saturating_add(busy)).all(|c| self.used_at(c, k) < cap)) {
-            s = s.saturating_add(1);
-        }
-        s
-    }
-
-    fn hold(&mut self, start: u64, k: usize, busy: u64) {
-        // `forget_before` keeps `base` at or before the open group, so this never runs; it
-        // keeps an out-of-order reservation from being lost if it ever did.
-        while start < self.base {
-            self.used.push_front([0; 4]);
-            self.base -= 1;
-        }
-        for c in start..start.saturating_add(busy) {
-            let Some(at) = c.checked_sub(self.base).and_then(|d| usize::try_from(d).ok()) else { continue };
-            if self.used.len() <= at {
-                self.used.resize(at + 1, [0; 4]);
-            }
-            if let Some(n) = self.used.get_mut(at).and_then(|u| u.get_mut(k)) {
-                *n += 1;
-            }
-        }
-    }
-
-    /// Forgets the cycles before `cycle` (nothing can issue there any more).
-    fn forget_before(&mut self, cycle: u64) {
-        while self.base < cycle && self.used.pop_front().is_some() {
-            self.base += 1;
-        }
-        if self.used.is_empty() {
-            self.base = self.base.max(cycle);
-        }
     }
 }
 

@@ -1,0 +1,227 @@
+//! Running blocks: the loop [`S390Cpu::run_blocks`] (finding the next block through the
+//! chain, building it on first reach), one block's instructions, and the generic path for
+//! instructions without a specialised handler.
+
+use emu_core::cpu::{Cpu, Ran, RanEnd, RunError, StopWhen};
+use emu_core::memory::Memory;
+
+use super::{Block, Fast, Rec, MAX_BLOCK, NO_BLOCK};
+use crate::cpu::{decode_at, ExecError, S390Cpu};
+use crate::decode::Insn;
+use crate::exec::{execute, pgm, Ctx, Flow};
+use crate::state::S390State;
+use crate::timing::{units_of, IssuePlan, S390Model};
+
+/// How a block's run ended.
+enum Exit {
+    /// The instruction at `addr` (`len` bytes, `next` after it) ended the run of the block with
+    /// `flow`, after `done` instructions.
+    At { done: u64, flow: Flow, addr: u64, next: u64, len: u8 },
+    /// An emulator failure after `done` instructions.
+    Failed { done: u64, error: ExecError },
+}
+
+impl S390Cpu {
+    /// [`Cpu::run_until`] on blocks: stops exactly where the reference loop would.
+    pub(crate) fn run_blocks(
+        &mut self,
+        mem: &mut Memory,
+        stop: &StopWhen,
+        until_pc: Option<u64>,
+    ) -> Result<Ran, RunError<ExecError>> {
+        let mut executed = 0u64;
+        let mut from = NO_BLOCK;
+        while executed < stop.max_insns {
+            let pc = self.state.psw_addr;
+            let id = self.block_at(mem, from, pc).map_err(|error| RunError { error, executed })?;
+            let Some(block) = self.blocks.list.get(id as usize) else { break };
+            let stops_inside = block.sentinel_inside || until_pc.is_some_and(|u| block.inside(u));
+            // A stop address inside the block: the reference step, one instruction at a time.
+            if stops_inside {
+                let event = self.step(mem).map_err(|error| RunError { error, executed })?;
+                executed += 1;
+                if let Some(end) = Ran::after_step(event, pc, self.state.psw_addr, stop, until_pc) {
+                    return Ok(Ran { executed, end });
+                }
+                from = NO_BLOCK;
+                continue;
+            }
+            match self.run_block(id, mem, stop.max_insns - executed) {
+                Exit::At { done, flow, addr, next, len } => {
+                    executed += done;
+                    let event = self.complete(mem, flow, next, len);
+                    if let Some(end) = Ran::after_step(event, addr, self.state.psw_addr, stop, until_pc) {
+                        return Ok(Ran { executed, end });
+                    }
+                }
+                Exit::Failed { done, error } => return Err(RunError { error, executed: executed + done }),
+            }
+            from = id;
+        }
+        Ok(Ran { executed, end: RanEnd::Budget })
+    }
+
+    /// The block starting at `pc`: a successor `from` remembers, one built before, or a new one.
+    fn block_at(&mut self, mem: &Memory, from: u32, pc: u64) -> Result<u32, ExecError> {
+        let prev = self.blocks.list.get(from as usize);
+        if let Some(&(_, id)) = prev.and_then(|b| b.chain.iter().find(|(at, id)| *at == pc && *id != NO_BLOCK)) {
+            return Ok(id);
+        }
+        let id = match self.blocks.by_start.get(&pc) {
+            Some(&id) => id,
+            None => self.build(mem, pc)?,
+        };
+        if let Some(b) = self.blocks.list.get_mut(from as usize) {
+            // The first successor stays; the second slot takes the latest other one.
+            let slot = usize::from(b.chain[0].1 != NO_BLOCK);
+            b.chain[slot] = (pc, id);
+        }
+        Ok(id)
+    }
+
+    /// Builds the block starting at `pc`.
+    fn build(&mut self, mem: &Memory, pc: u64) -> Result<u32, ExecError> {
+        let mut recs: Vec<Rec> = Vec::new();
+        let mut addr = pc;
+        loop {
+            let index = match self.code.find(addr) {
+                Some(i) => i,
+                None => match decode_at(&mut self.decoder, mem, addr) {
+                    Ok(insn) => self.code.insert(addr, insn),
+                    // Only the first instruction's failure is this run's: the others are
+                    // reported if execution gets there.
+                    Err(e) if recs.is_empty() => return Err(e),
+                    Err(_) => break,
+                },
+            };
+            let Some(insn) = self.code.insn(index) else { break };
+            let fast = Fast::of(insn);
+            let plan = self.model.as_ref().map(|m| m.plan(insn));
+            recs.push(Rec { fast, insn: index, addr, next: insn.next(), len: insn.len, plan });
+            if fast.ends_block(insn) || recs.len() >= MAX_BLOCK {
+                break;
+            }
+            addr = insn.next();
+        }
+        let last = recs.last().map_or(pc, |r| r.addr);
+        let sentinel = self.config.sentinel;
+        let id = u32::try_from(self.blocks.list.len()).unwrap_or(NO_BLOCK - 1);
+        let block = Block { start: pc, last, recs, sentinel_inside: false, chain: [(0, NO_BLOCK); 2] };
+        let block = Block { sentinel_inside: block.inside(sentinel), ..block };
+        self.blocks.list.push(block);
+        self.blocks.by_start.insert(pc, id);
+        Ok(id)
+    }
+
+    /// Runs block `id` from its start for at most `budget` instructions, up to the first that
+    /// does not fall through.
+    fn run_block(&mut self, id: u32, mem: &mut Memory, budget: u64) -> Exit {
+        let S390Cpu { state, config, code, model, instructions, idle, blocks, .. } = self;
+        let Some(block) = blocks.list.get(id as usize) else {
+            return Exit::Failed { done: 0, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } };
+        };
+        let limit = usize::try_from(budget).unwrap_or(usize::MAX).min(block.recs.len());
+        let recs = block.recs.get(..limit).unwrap_or_default();
+        // No timeline: the handlers' records (never SS ones) skip the model's own checks.
+        let untimed = model.as_ref().is_some_and(|m| m.timeline().is_none());
+        let mut done = 0u64;
+        for rec in recs {
+            let flow = match rec.fast {
+                Fast::Generic => {
+                    let Some(insn) = code.insn(rec.insn) else { break };
+                    let untimed = *instructions + *idle;
+                    match generic(insn, rec.plan.as_ref(), state, mem, model, untimed, config.freq_mhz) {
+                        Ok(flow) => flow,
+                        Err(error) => {
+                            state.psw_addr = rec.addr;
+                            return Exit::Failed { done, error };
+                        }
+                    }
+                }
+                fast => match fast.run(state, mem) {
+                    Ok(flow) => {
+                        if let (Some(m), Some(p)) = (model.as_mut(), rec.plan.as_ref()) {
+                            let taken = matches!(flow, Flow::Jump(_));
+                            let ss_len = fast.ss_len();
+                            if untimed && ss_len == 0 {
+                                m.issue_untimed(p, taken);
+                            } else {
+                                m.issue_planned(p, taken, ss_len);
+                                if m.timeline().is_some() {
+                                    label(m, code.insn(rec.insn));
+                                }
+                            }
+                        }
+                        flow
+                    }
+                    Err(trap) => {
+                        state.psw_addr = rec.addr;
+                        let error = match code.insn(rec.insn) {
+                            Some(insn) => ExecError::from_trap(trap, insn),
+                            None => ExecError::Fetch { addr: rec.addr, fault: no_block() },
+                        };
+                        return Exit::Failed { done, error };
+                    }
+                },
+            };
+            *instructions += 1;
+            done += 1;
+            if flow != Flow::Next || done == limit as u64 {
+                return Exit::At { done, flow, addr: rec.addr, next: rec.next, len: rec.len };
+            }
+        }
+        // Only an instruction record missing from the code cache gets here.
+        Exit::Failed { done, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } }
+    }
+}
+
+/// The fault an impossible lookup reports (a block or instruction index that is not there).
+fn no_block() -> emu_core::memory::MemFault {
+    emu_core::memory::MemFault { kind: emu_core::memory::FaultKind::Unmapped, addr: 0, size: 0 }
+}
+
+/// Names the instruction the model issued last on its timeline.
+fn label(m: &mut S390Model, insn: Option<&Insn>) {
+    if let Some(i) = insn {
+        m.label_last(i.addr, i.name.to_string());
+    }
+}
+
+/// An instruction without a specialised handler, as [`Cpu::step`] runs it: the privilege
+/// check, the clocks for the timer instructions, the reference executor, SPT's new timer, the
+/// model. `untimed` is the cycle count without a model.
+fn generic(
+    insn: &Insn,
+    plan: Option<&IssuePlan>,
+    state: &mut S390State,
+    mem: &mut Memory,
+    model: &mut Option<S390Model>,
+    untimed: u64,
+    freq_mhz: u64,
+) -> Result<Flow, ExecError> {
+    if insn.privileged && state.problem_state() {
+        return Ok(Flow::Program(pgm::PRIVILEGED));
+    }
+    let units = if insn.reads_clocks {
+        let cycles = model.as_ref().map_or(untimed, S390Model::now);
+        let freq = model.as_ref().map_or(freq_mhz, |m| m.params().freq_mhz);
+        units_of(cycles, freq)
+    } else {
+        0
+    };
+    let timer = state.cpu_timer_base.wrapping_sub(units);
+    let tod = state.tod_base.wrapping_add(units);
+    let mut cx = Ctx::new(state, mem, timer, tod);
+    let flow = execute(insn, &mut cx).map_err(|t| ExecError::from_trap(t, insn))?;
+    let (spt, ss_len) = (cx.set_cpu_timer, cx.ss_len);
+    if let Some(v) = spt {
+        state.cpu_timer_base = v.wrapping_add(units);
+    }
+    if let (Some(m), Some(p)) = (model.as_mut(), plan) {
+        m.issue_planned(p, matches!(flow, Flow::Jump(_)), ss_len);
+        if m.timeline().is_some() {
+            label(m, Some(insn));
+        }
+    }
+    Ok(flow)
+}
