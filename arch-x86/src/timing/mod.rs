@@ -60,6 +60,7 @@
 //! store commit bandwidth, and the pipe ring forgetting reservations more than 256 cycles apart.
 
 mod class;
+mod fast;
 mod params;
 mod pipes;
 mod plan;
@@ -71,6 +72,7 @@ mod calib_tests;
 mod tests;
 
 pub use class::{Microcode, Serialise, TimingClass};
+pub use fast::IssueRec;
 pub use params::{Core, X86Params, PRESETS};
 
 use std::fmt;
@@ -477,7 +479,7 @@ impl X86Model {
             self.rob_pos = 0;
         }
 
-        self.front_end_after(i, dispatch, start);
+        self.front_end_after_class(i.class, i.taken, dispatch, start);
         start
     }
 
@@ -571,12 +573,12 @@ impl X86Model {
     }
 
     /// Front-end effects of an instruction that dispatched at `dispatch` and executes at `start`.
-    fn front_end_after(&mut self, i: &IssueInfo, dispatch: u64, start: u64) {
+    fn front_end_after_class(&mut self, class: TimingClass, taken: bool, dispatch: u64, start: u64) {
         use TimingClass as T;
         let p = &self.params;
-        let hold = match i.class {
+        let hold = match class {
             T::Jmp | T::JmpIndirect => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
-            T::Jcc if i.taken => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
+            T::Jcc if taken => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
             T::Call | T::CallIndirect => Some((dispatch + p.call.max(1), Cause::Branch)),
             T::Ret => Some((dispatch + p.ret.max(1), Cause::Branch)),
             T::Rdtsc => Some((dispatch + p.delivery(p.rdtsc_uops), Cause::Microcode(Microcode::Rdtsc))),

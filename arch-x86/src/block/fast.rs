@@ -1,0 +1,381 @@
+//! Specialised handlers for the forms compiled kernel paths and the bench loops run most (issue
+//! 17): each [`Fast`] variant carries its operands pre-extracted from the decoded [`Insn`]
+//! (register numbers, masked immediates, a resolved memory operand), and [`Fast::exec`] does
+//! what [`crate::exec::execute`] does for that form, in the same order (every read and fault
+//! before the first write), so a fault leaves the same state. Every other form is
+//! [`Fast::Generic`] and goes through the executor.
+
+use emu_core::memory::Memory;
+
+use crate::decode::{Cond, Insn, MemRef, Op, Operand, Seg};
+use crate::exec::alu::binary_of;
+use crate::exec::flow::holds;
+use crate::exec::shift::compute;
+use crate::exec::{Flow, Trap};
+use crate::optable::{op_info, Sem};
+use crate::state::flags::{AF, OF, PF, SF, STATUS, ZF};
+use crate::state::{mask, X86State};
+
+/// "No register" in a [`Mem`] operand.
+const NO_REG: u8 = 16;
+
+/// A memory operand with its registers as plain numbers ([`NO_REG`] for none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Mem {
+    base: u8,
+    index: u8,
+    scale: u8,
+    seg: Seg,
+    disp: u64,
+}
+
+impl Mem {
+    fn of(m: &MemRef) -> Option<Mem> {
+        let reg = |r: Option<u8>| match r {
+            None => Some(NO_REG),
+            Some(n) if n < 16 => Some(n),
+            Some(_) => None,
+        };
+        Some(Mem { base: reg(m.base)?, index: reg(m.index)?, scale: m.scale, seg: m.seg, disp: m.disp as u64 })
+    }
+
+    /// The effective address, as [`crate::exec::Ctx::ea`] computes it.
+    #[inline(always)]
+    fn ea(&self, st: &X86State, with_seg: bool) -> u64 {
+        let mut a = self.disp;
+        if let Some(&b) = st.gpr.get(usize::from(self.base)) {
+            a = a.wrapping_add(b);
+        }
+        if let Some(&i) = st.gpr.get(usize::from(self.index)) {
+            a = a.wrapping_add(i.wrapping_mul(u64::from(self.scale)));
+        }
+        if with_seg {
+            a = a.wrapping_add(match self.seg {
+                Seg::Flat => 0,
+                Seg::Fs => st.fs_base,
+                Seg::Gs => st.gs_base,
+            });
+        }
+        a
+    }
+}
+
+/// A source operand: a full register (masked to the operation size when read) or an
+/// immediate already masked to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Src {
+    Reg(u8),
+    Imm(u64),
+}
+
+impl Src {
+    #[inline(always)]
+    fn get(self, st: &X86State, w: u8) -> u64 {
+        match self {
+            Src::Reg(r) => get(st, r) & mask(w),
+            Src::Imm(v) => v,
+        }
+    }
+}
+
+/// One pre-extracted form. Register operands are whole registers or their low 32 bits (`w` 8
+/// or 4: a write of 4 zero-extends); memory operands may be 1, 2, 4 or 8 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fast {
+    /// Anything else: through [`crate::exec::execute`].
+    Generic,
+    /// nop, endbr64, pause, fences: no architectural effect.
+    Nop,
+    /// `mov r, r`.
+    MovRR { w: u8, d: u8, s: u8 },
+    /// `mov r, imm` (the immediate masked to the size: a 32-bit write zero-extends).
+    MovRI { d: u8, v: u64 },
+    /// `mov r, [m]`.
+    Load { w: u8, d: u8, m: Mem },
+    /// `mov [m], r/imm`.
+    Store { w: u8, s: Src, m: Mem },
+    /// `lea r, [m]`.
+    Lea { w: u8, d: u8, m: Mem },
+    /// add/adc/sub/sbb/and/or/xor/cmp/test `r, r/imm`.
+    Alu { op: Op, w: u8, d: u8, s: Src },
+    /// The same ops with a memory source: `op r, [m]`.
+    AluLoad { op: Op, w: u8, d: u8, m: Mem },
+    /// The same ops with a memory destination: `op [m], r/imm` (cmp/test only read it).
+    AluMem { op: Op, w: u8, m: Mem, s: Src },
+    /// `inc r` / `dec r`.
+    IncDec { inc: bool, w: u8, d: u8 },
+    /// shl/shr/sar/rol/ror `r, imm` (count already masked).
+    ShiftImm { op: Op, w: u8, d: u8, count: u32 },
+    /// `push r64`.
+    Push { s: u8 },
+    /// `pop r64`.
+    Pop { d: u8 },
+    /// `call rel`.
+    Call { target: u64, ret: u64 },
+    /// `ret`.
+    Ret,
+    /// `jmp rel`.
+    Jmp { target: u64 },
+    /// `jcc rel`.
+    Jcc { cond: Cond, target: u64 },
+}
+
+/// What an instruction did: where control goes, and the accesses the timing model charges.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Done {
+    pub(crate) flow: Flow,
+    pub(crate) load: Option<(u64, u8)>,
+    pub(crate) store: Option<(u64, u8)>,
+}
+
+impl Done {
+    const NEXT: Done = Done { flow: Flow::Next, load: None, store: None };
+}
+
+/// A whole register or its low half: the register number, if `o` is one of `w` bytes.
+fn reg(o: &Operand, w: u8) -> Option<u8> {
+    match o {
+        Operand::Reg(g) if g.size == w && !g.high8 && g.num < 16 && matches!(w, 4 | 8) => Some(g.num),
+        _ => None,
+    }
+}
+
+/// A register or immediate source of `w` bytes (any register width for memory-destination
+/// forms is refused: only whole or low-half registers are pre-extracted).
+fn src(o: &Operand, w: u8) -> Option<Src> {
+    match o {
+        Operand::Imm(v) => Some(Src::Imm(*v as u64 & mask(w))),
+        _ => reg(o, w).map(Src::Reg),
+    }
+}
+
+/// A memory operand of `w` bytes.
+fn mem(o: &Operand, w: u8) -> Option<Mem> {
+    match o {
+        Operand::Mem(m) if matches!(w, 1 | 2 | 4 | 8) => Mem::of(m),
+        _ => None,
+    }
+}
+
+impl Fast {
+    /// The specialised form of `i`, or [`Fast::Generic`].
+    pub(crate) fn of(i: &Insn) -> Fast {
+        Fast::specialise(i).unwrap_or(Fast::Generic)
+    }
+
+    fn specialise(i: &Insn) -> Option<Fast> {
+        let info = op_info(i.op);
+        let w = i.size;
+        // The executor refuses a sized form of another size before anything else.
+        if info.sized && !matches!(w, 1 | 2 | 4 | 8) {
+            return None;
+        }
+        if info.sem == Sem::Hint {
+            return Some(Fast::Nop);
+        }
+        let [a, b, c] = &i.ops;
+        let three = !matches!(c, Operand::None);
+        if three {
+            return None;
+        }
+        Some(match i.op {
+            Op::Mov => match (a, b) {
+                (Operand::Reg(_), Operand::Reg(_)) => Fast::MovRR { w, d: reg(a, w)?, s: reg(b, w)? },
+                (Operand::Reg(_), Operand::Imm(v)) => Fast::MovRI { d: reg(a, w)?, v: *v as u64 & mask(w) },
+                (Operand::Reg(_), Operand::Mem(_)) => Fast::Load { w, d: reg(a, w)?, m: mem(b, w)? },
+                (Operand::Mem(_), _) => Fast::Store { w, s: store_src(b, w)?, m: mem(a, w)? },
+                _ => return None,
+            },
+            Op::Lea => Fast::Lea { w, d: reg(a, w)?, m: mem(b, 1)? },
+            Op::Add | Op::Adc | Op::Sub | Op::Sbb | Op::And | Op::Or | Op::Xor | Op::Cmp | Op::Test => match (a, b) {
+                (Operand::Reg(_), Operand::Mem(_)) => Fast::AluLoad { op: i.op, w, d: reg(a, w)?, m: mem(b, w)? },
+                (Operand::Reg(_), _) => Fast::Alu { op: i.op, w, d: reg(a, w)?, s: src(b, w)? },
+                (Operand::Mem(_), _) => Fast::AluMem { op: i.op, w, m: mem(a, w)?, s: store_src(b, w)? },
+                _ => return None,
+            },
+            Op::Inc | Op::Dec if matches!(b, Operand::None) => Fast::IncDec { inc: i.op == Op::Inc, w, d: reg(a, w)? },
+            Op::Shl | Op::Shr | Op::Sar | Op::Rol | Op::Ror => match b {
+                Operand::Imm(n) => Fast::ShiftImm {
+                    op: i.op,
+                    w,
+                    d: reg(a, w)?,
+                    count: (*n as u64 & 0xff & if w == 8 { 0x3f } else { 0x1f }) as u32,
+                },
+                _ => return None,
+            },
+            Op::Push if w == 8 && matches!(b, Operand::None) => Fast::Push { s: reg(a, 8)? },
+            Op::Pop if w == 8 && matches!(b, Operand::None) => Fast::Pop { d: reg(a, 8)? },
+            Op::Call => match (a, b) {
+                (Operand::Imm(t), Operand::None) => Fast::Call { target: *t as u64, ret: i.next() },
+                _ => return None,
+            },
+            Op::Ret if matches!((a, b), (Operand::None, Operand::None)) => Fast::Ret,
+            Op::Jmp => match (a, b) {
+                (Operand::Imm(t), Operand::None) => Fast::Jmp { target: *t as u64 },
+                _ => return None,
+            },
+            Op::Jcc => match (a, b, i.cond) {
+                (Operand::Imm(t), Operand::None, Some(cond)) => Fast::Jcc { cond, target: *t as u64 },
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// Runs the form against `st` and `mem` (never [`Fast::Generic`]: the caller runs those).
+    #[inline(always)]
+    pub(crate) fn exec(&self, st: &mut X86State, mem: &mut Memory) -> Result<Done, Trap> {
+        match *self {
+            Fast::Generic => Err(Trap::Unsupported),
+            Fast::Nop => Ok(Done::NEXT),
+            Fast::MovRR { w, d, s } => {
+                let v = get(st, s) & mask(w);
+                put(st, d, v);
+                Ok(Done::NEXT)
+            }
+            Fast::MovRI { d, v } => {
+                put(st, d, v);
+                Ok(Done::NEXT)
+            }
+            Fast::Load { w, d, m } => {
+                let a = m.ea(st, true);
+                let v = mem.read_sized(a, usize::from(w))?;
+                put(st, d, v);
+                Ok(Done { flow: Flow::Next, load: Some((a, w)), store: None })
+            }
+            Fast::Store { w, s, m } => {
+                let v = s.get(st, w);
+                let a = m.ea(st, true);
+                mem.write_sized(a, usize::from(w), v)?;
+                Ok(Done { flow: Flow::Next, load: None, store: Some((a, w)) })
+            }
+            Fast::Lea { w, d, m } => {
+                let a = m.ea(st, false);
+                put(st, d, a & mask(w));
+                Ok(Done::NEXT)
+            }
+            Fast::Alu { op, w, d, s } => {
+                if w == 8 {
+                    alu::<8>(st, op, d, s)
+                } else {
+                    alu::<4>(st, op, d, s)
+                }
+            }
+            Fast::AluLoad { op, w, d, m } => {
+                let a = get(st, d) & mask(w);
+                let at = m.ea(st, true);
+                let b = mem.read_sized(at, usize::from(w))?;
+                let (res, f) = binary_of(op, w, a, b, st.rflags & 1 != 0).ok_or(Trap::Unsupported)?;
+                if !matches!(op, Op::Cmp | Op::Test) {
+                    put(st, d, res & mask(w));
+                }
+                st.set_flags(STATUS, f);
+                Ok(Done { flow: Flow::Next, load: Some((at, w)), store: None })
+            }
+            Fast::AluMem { op, w, m, s } => {
+                let at = m.ea(st, true);
+                let a = mem.read_sized(at, usize::from(w))?;
+                let b = s.get(st, w);
+                let (res, f) = binary_of(op, w, a, b, st.rflags & 1 != 0).ok_or(Trap::Unsupported)?;
+                let mut store = None;
+                if !matches!(op, Op::Cmp | Op::Test) {
+                    mem.write_sized(at, usize::from(w), res)?;
+                    store = Some((at, w));
+                }
+                st.set_flags(STATUS, f);
+                Ok(Done { flow: Flow::Next, load: Some((at, w)), store })
+            }
+            Fast::IncDec { inc, w, d } => {
+                if w == 8 {
+                    inc_dec::<8>(st, inc, d)
+                } else {
+                    inc_dec::<4>(st, inc, d)
+                }
+                Ok(Done::NEXT)
+            }
+            Fast::ShiftImm { op, w, d, count } => {
+                let a = get(st, d) & mask(w);
+                let (res, which, f) = compute(op, a, count, w, st.rflags & 1 != 0).ok_or(Trap::Unsupported)?;
+                put(st, d, res & mask(w));
+                st.set_flags(which, f);
+                Ok(Done::NEXT)
+            }
+            Fast::Push { s } => {
+                let v = get(st, s);
+                let sp = get(st, 4).wrapping_sub(8);
+                mem.write_sized(sp, 8, v)?;
+                put(st, 4, sp);
+                Ok(Done { flow: Flow::Next, load: None, store: Some((sp, 8)) })
+            }
+            Fast::Pop { d } => {
+                let sp = get(st, 4);
+                let v = mem.read_sized(sp, 8)?;
+                put(st, 4, sp.wrapping_add(8));
+                put(st, d, v);
+                Ok(Done { flow: Flow::Next, load: Some((sp, 8)), store: None })
+            }
+            Fast::Call { target, ret } => {
+                let sp = get(st, 4).wrapping_sub(8);
+                mem.write_sized(sp, 8, ret)?;
+                put(st, 4, sp);
+                Ok(Done { flow: Flow::Jump(target), load: None, store: Some((sp, 8)) })
+            }
+            Fast::Ret => {
+                let sp = get(st, 4);
+                let to = mem.read_sized(sp, 8)?;
+                put(st, 4, sp.wrapping_add(8));
+                Ok(Done { flow: Flow::Jump(to), load: Some((sp, 8)), store: None })
+            }
+            Fast::Jmp { target } => Ok(Done { flow: Flow::Jump(target), load: None, store: None }),
+            Fast::Jcc { cond, target } => {
+                let flow = if holds(cond, st.rflags) { Flow::Jump(target) } else { Flow::Next };
+                Ok(Done { flow, load: None, store: None })
+            }
+        }
+    }
+}
+
+/// Register `r` (pre-extracted numbers are below 16, so the mask changes nothing and spares the
+/// bounds check).
+#[inline(always)]
+fn get(st: &X86State, r: u8) -> u64 {
+    st.gpr[usize::from(r & 15)]
+}
+
+/// Sets register `r` (below 16, as for [`get`]).
+#[inline(always)]
+fn put(st: &mut X86State, r: u8, v: u64) {
+    st.gpr[usize::from(r & 15)] = v;
+}
+
+/// A two-operand ALU form between registers or with an immediate, `W` bytes wide.
+#[inline(always)]
+fn alu<const W: u8>(st: &mut X86State, op: Op, d: u8, s: Src) -> Result<Done, Trap> {
+    let a = get(st, d) & mask(W);
+    let b = s.get(st, W);
+    let (res, f) = binary_of(op, W, a, b, st.rflags & 1 != 0).ok_or(Trap::Unsupported)?;
+    if !matches!(op, Op::Cmp | Op::Test) {
+        put(st, d, res & mask(W));
+    }
+    st.set_flags(STATUS, f);
+    Ok(Done::NEXT)
+}
+
+/// `inc`/`dec` of a register, `W` bytes wide (CF kept).
+#[inline(always)]
+fn inc_dec<const W: u8>(st: &mut X86State, inc: bool, d: u8) {
+    let a = get(st, d) & mask(W);
+    let (res, f) = if inc { crate::exec::flags::add(a, 1, false, W) } else { crate::exec::flags::sub(a, 1, false, W) };
+    put(st, d, res & mask(W));
+    st.set_flags(OF | SF | ZF | AF | PF, f);
+}
+
+/// The source of a store or memory-destination ALU form: an immediate, or a register of the
+/// operation's width (1 and 2 bytes included, high-byte registers not).
+fn store_src(o: &Operand, w: u8) -> Option<Src> {
+    match o {
+        Operand::Imm(v) => Some(Src::Imm(*v as u64 & mask(w))),
+        Operand::Reg(g) if g.size == w && !g.high8 && g.num < 16 => Some(Src::Reg(g.num)),
+        _ => None,
+    }
+}
