@@ -193,6 +193,8 @@ impl X86Cpu {
     pub fn set_timing(&mut self, params: crate::timing::X86Params) {
         self.config.timing = Some(params.clone());
         self.model = Some(X86Model::new(params));
+        // The blocks' issue records hold the old model's figures.
+        self.blocks.clear();
     }
 
     /// Starts or stops recording the timing model's timeline (issue 16; no model, no timeline).

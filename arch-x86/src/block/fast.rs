@@ -16,6 +16,8 @@ use crate::optable::{op_info, Sem};
 use crate::state::flags::{AF, OF, PF, SF, STATUS, ZF};
 use crate::state::{mask, X86State};
 
+use super::Rec;
+
 /// "No register" in a [`Mem`] operand.
 const NO_REG: u8 = 16;
 
@@ -120,16 +122,11 @@ pub(crate) enum Fast {
     Jcc { cond: Cond, target: u64 },
 }
 
-/// What an instruction did: where control goes, and the accesses the timing model charges.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Done {
-    pub(crate) flow: Flow,
-    pub(crate) load: Option<(u64, u8)>,
-    pub(crate) store: Option<(u64, u8)>,
-}
-
-impl Done {
-    const NEXT: Done = Done { flow: Flow::Next, load: None, store: None };
+/// Issues an executed instruction to the timing model (or not, without one): what the block
+/// loop is generic over, so each handler passes its accesses as constants where they are.
+pub(crate) trait Timer {
+    /// Issues `rec`, which read `load`, wrote `store` and (a branch) was `taken` or not.
+    fn issue(&mut self, rec: &Rec, load: Option<(u64, u8)>, store: Option<(u64, u8)>, taken: bool);
 }
 
 /// A whole register or its low half: the register number, if `o` is one of `w` bytes.
@@ -222,44 +219,52 @@ impl Fast {
         })
     }
 
-    /// Runs the form against `st` and `mem` (never [`Fast::Generic`]: the caller runs those).
+    /// Runs the form against `st` and `mem` and issues it to `t` (never [`Fast::Generic`]: the
+    /// caller runs those).
     #[inline(always)]
-    pub(crate) fn exec(&self, st: &mut X86State, mem: &mut Memory) -> Result<Done, Trap> {
+    pub(crate) fn exec<T: Timer>(
+        &self,
+        rec: &Rec,
+        st: &mut X86State,
+        mem: &mut Memory,
+        t: &mut T,
+    ) -> Result<Flow, Trap> {
         match *self {
-            Fast::Generic => Err(Trap::Unsupported),
-            Fast::Nop => Ok(Done::NEXT),
+            Fast::Generic => return Err(Trap::Unsupported),
+            Fast::Nop => t.issue(rec, None, None, false),
             Fast::MovRR { w, d, s } => {
                 let v = get(st, s) & mask(w);
                 put(st, d, v);
-                Ok(Done::NEXT)
+                t.issue(rec, None, None, false);
             }
             Fast::MovRI { d, v } => {
                 put(st, d, v);
-                Ok(Done::NEXT)
+                t.issue(rec, None, None, false);
             }
             Fast::Load { w, d, m } => {
                 let a = m.ea(st, true);
                 let v = mem.read_sized(a, usize::from(w))?;
                 put(st, d, v);
-                Ok(Done { flow: Flow::Next, load: Some((a, w)), store: None })
+                t.issue(rec, Some((a, w)), None, false);
             }
             Fast::Store { w, s, m } => {
                 let v = s.get(st, w);
                 let a = m.ea(st, true);
                 mem.write_sized(a, usize::from(w), v)?;
-                Ok(Done { flow: Flow::Next, load: None, store: Some((a, w)) })
+                t.issue(rec, None, Some((a, w)), false);
             }
             Fast::Lea { w, d, m } => {
                 let a = m.ea(st, false);
                 put(st, d, a & mask(w));
-                Ok(Done::NEXT)
+                t.issue(rec, None, None, false);
             }
             Fast::Alu { op, w, d, s } => {
                 if w == 8 {
-                    alu::<8>(st, op, d, s)
+                    alu::<8>(st, op, d, s)?;
                 } else {
-                    alu::<4>(st, op, d, s)
+                    alu::<4>(st, op, d, s)?;
                 }
+                t.issue(rec, None, None, false);
             }
             Fast::AluLoad { op, w, d, m } => {
                 let a = get(st, d) & mask(w);
@@ -270,7 +275,7 @@ impl Fast {
                     put(st, d, res & mask(w));
                 }
                 st.set_flags(STATUS, f);
-                Ok(Done { flow: Flow::Next, load: Some((at, w)), store: None })
+                t.issue(rec, Some((at, w)), None, false);
             }
             Fast::AluMem { op, w, m, s } => {
                 let at = m.ea(st, true);
@@ -283,55 +288,62 @@ impl Fast {
                     store = Some((at, w));
                 }
                 st.set_flags(STATUS, f);
-                Ok(Done { flow: Flow::Next, load: Some((at, w)), store })
+                t.issue(rec, Some((at, w)), store, false);
             }
             Fast::IncDec { inc, w, d } => {
                 if w == 8 {
-                    inc_dec::<8>(st, inc, d)
+                    inc_dec::<8>(st, inc, d);
                 } else {
-                    inc_dec::<4>(st, inc, d)
+                    inc_dec::<4>(st, inc, d);
                 }
-                Ok(Done::NEXT)
+                t.issue(rec, None, None, false);
             }
             Fast::ShiftImm { op, w, d, count } => {
                 let a = get(st, d) & mask(w);
                 let (res, which, f) = compute(op, a, count, w, st.rflags & 1 != 0).ok_or(Trap::Unsupported)?;
                 put(st, d, res & mask(w));
                 st.set_flags(which, f);
-                Ok(Done::NEXT)
+                t.issue(rec, None, None, false);
             }
             Fast::Push { s } => {
                 let v = get(st, s);
                 let sp = get(st, 4).wrapping_sub(8);
                 mem.write_sized(sp, 8, v)?;
                 put(st, 4, sp);
-                Ok(Done { flow: Flow::Next, load: None, store: Some((sp, 8)) })
+                t.issue(rec, None, Some((sp, 8)), false);
             }
             Fast::Pop { d } => {
                 let sp = get(st, 4);
                 let v = mem.read_sized(sp, 8)?;
                 put(st, 4, sp.wrapping_add(8));
                 put(st, d, v);
-                Ok(Done { flow: Flow::Next, load: Some((sp, 8)), store: None })
+                t.issue(rec, Some((sp, 8)), None, false);
             }
             Fast::Call { target, ret } => {
                 let sp = get(st, 4).wrapping_sub(8);
                 mem.write_sized(sp, 8, ret)?;
                 put(st, 4, sp);
-                Ok(Done { flow: Flow::Jump(target), load: None, store: Some((sp, 8)) })
+                t.issue(rec, None, Some((sp, 8)), true);
+                return Ok(Flow::Jump(target));
             }
             Fast::Ret => {
                 let sp = get(st, 4);
                 let to = mem.read_sized(sp, 8)?;
                 put(st, 4, sp.wrapping_add(8));
-                Ok(Done { flow: Flow::Jump(to), load: Some((sp, 8)), store: None })
+                t.issue(rec, Some((sp, 8)), None, true);
+                return Ok(Flow::Jump(to));
             }
-            Fast::Jmp { target } => Ok(Done { flow: Flow::Jump(target), load: None, store: None }),
+            Fast::Jmp { target } => {
+                t.issue(rec, None, None, true);
+                return Ok(Flow::Jump(target));
+            }
             Fast::Jcc { cond, target } => {
-                let flow = if holds(cond, st.rflags) { Flow::Jump(target) } else { Flow::Next };
-                Ok(Done { flow, load: None, store: None })
+                let taken = holds(cond, st.rflags);
+                t.issue(rec, None, None, taken);
+                return Ok(if taken { Flow::Jump(target) } else { Flow::Next });
             }
         }
+        Ok(Flow::Next)
     }
 }
 
@@ -350,7 +362,7 @@ fn put(st: &mut X86State, r: u8, v: u64) {
 
 /// A two-operand ALU form between registers or with an immediate, `W` bytes wide.
 #[inline(always)]
-fn alu<const W: u8>(st: &mut X86State, op: Op, d: u8, s: Src) -> Result<Done, Trap> {
+fn alu<const W: u8>(st: &mut X86State, op: Op, d: u8, s: Src) -> Result<(), Trap> {
     let a = get(st, d) & mask(W);
     let b = s.get(st, W);
     let (res, f) = binary_of(op, W, a, b, st.rflags & 1 != 0).ok_or(Trap::Unsupported)?;
@@ -358,7 +370,7 @@ fn alu<const W: u8>(st: &mut X86State, op: Op, d: u8, s: Src) -> Result<Done, Tr
         put(st, d, res & mask(W));
     }
     st.set_flags(STATUS, f);
-    Ok(Done::NEXT)
+    Ok(())
 }
 
 /// `inc`/`dec` of a register, `W` bytes wide (CF kept).

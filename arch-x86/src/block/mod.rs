@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use emu_core::code_cache::InsnIndex;
 
 use crate::decode::{Insn, Op};
-use crate::timing::IssueRec;
+use crate::timing::{IssueRec, X86Model};
 use fast::Fast;
 
 /// Which engine `Cpu::run_until` uses.
@@ -52,17 +52,20 @@ pub(crate) struct Rec {
     pub(crate) insn: InsnIndex,
     /// Address of the next instruction.
     pub(crate) next: u64,
-    /// Counted as a nop (nop, endbr64, pause).
+    /// Counted as a nop by the CPU (nop, endbr64, pause).
     pub(crate) nop: bool,
+    /// Counted as a nop by the timing model (the nop class: nop, endbr64).
+    pub(crate) class_nop: bool,
     /// rdtsc/rdtscp: issued before it executes (its result is the issue cycle).
     pub(crate) clock: bool,
 }
 
 impl Rec {
-    fn new(i: &Insn, index: InsnIndex) -> Rec {
+    fn new(i: &Insn, index: InsnIndex, model: Option<&X86Model>) -> Rec {
         Rec {
             fast: Fast::of(i),
-            issue: IssueRec::new(i.addr, i.class, &i.srcs, &i.dsts),
+            issue: IssueRec::new(model, i.addr, i.class, &i.srcs, &i.dsts),
+            class_nop: i.class == crate::timing::TimingClass::Nop,
             insn: index,
             next: i.next(),
             nop: matches!(i.op, Op::Nop | Op::Endbr64 | Op::Pause),
@@ -84,6 +87,9 @@ pub(crate) struct Block {
     pub(crate) last: u64,
     /// The block after falling through the last instruction, once known.
     pub(crate) fall: u32,
+    /// Records counted as nops by the CPU, and by the timing model.
+    pub(crate) nops: u32,
+    pub(crate) class_nops: u32,
     /// The block a taken jump led to last time, and that jump's target (ret and indirect jumps
     /// change target; direct ones keep it).
     pub(crate) jump: (u64, u32),
@@ -147,14 +153,17 @@ impl Blocks {
         }
         let id = self.blocks.len() as u32;
         let len = self.recs.len() as u32 - first;
-        self.blocks.push(Block { first, len, start: addr, last, fall: NONE, jump: (0, NONE) });
+        let recs = self.recs.get(first as usize..).unwrap_or(&[]);
+        let nops = recs.iter().filter(|r| r.nop).count() as u32;
+        let class_nops = recs.iter().filter(|r| r.class_nop).count() as u32;
+        self.blocks.push(Block { first, len, start: addr, last, nops, class_nops, fall: NONE, jump: (0, NONE) });
         self.by_addr.insert(addr, id);
         Ok(id)
     }
 }
 
-/// A record of the instruction `i` (at `index` in the decode cache), and whether it ends its
-/// block.
-pub(crate) fn record(i: &Insn, index: InsnIndex) -> (InsnIndex, Rec, bool) {
-    (index, Rec::new(i, index), ends_block(i))
+/// A record of the instruction `i` (at `index` in the decode cache) for `model`'s parameters,
+/// and whether it ends its block.
+pub(crate) fn record(i: &Insn, index: InsnIndex, model: Option<&X86Model>) -> (InsnIndex, Rec, bool) {
+    (index, Rec::new(i, index, model), ends_block(i))
 }

@@ -5,10 +5,15 @@
 use emu_core::cpu::{Ran, RanEnd, RunError, StepEvent, StopWhen};
 use emu_core::memory::Memory;
 
-use super::fast::{Done, Fast};
+use emu_core::code_cache::CodeCache;
+
+use super::fast::{Fast, Timer};
 use super::{record, Rec, NONE};
-use crate::cpu::{decode_at, issue, tsc_at, ExecError, X86Cpu};
+use crate::cpu::{decode_at, issue, tsc_at, CpuConfig, ExecError, X86Cpu};
+use crate::decode::Insn;
 use crate::exec::{execute, Ctx, Flow};
+use crate::state::X86State;
+use crate::timing::X86Model;
 
 /// How instructions are timed in one run: no model, the model through pre-decoded records, or
 /// the model through its recording path (a timeline is kept).
@@ -76,7 +81,7 @@ impl X86Cpu {
                     limit = limit.min(j as u32 + 1);
                 }
             }
-            let (count, flow) = match self.exec_recs::<MODE>(mem, first, limit) {
+            let (count, flow) = match self.exec_block::<MODE>(mem, id, first, limit) {
                 Ok(ended) => ended,
                 Err((count, error)) => {
                     return Err(RunError { error, executed: executed + u64::from(count) });
@@ -119,7 +124,7 @@ impl X86Cpu {
         if let Some(id) = self.blocks.find(rip) {
             return Ok(id);
         }
-        let (code, decoder) = (&mut self.code, &mut self.decoder);
+        let (code, decoder, model) = (&mut self.code, &mut self.decoder, self.model.as_ref());
         self.blocks.build(rip, self.config.sentinel, |at| {
             let index = match code.find(at) {
                 Some(index) => index,
@@ -129,93 +134,191 @@ impl X86Cpu {
                 }
             };
             match code.insn(index) {
-                Some(insn) => Ok(record(insn, index)),
+                Some(insn) => Ok(record(insn, index, model)),
                 None => Err(lost(at)),
             }
         })
     }
 
-    /// Runs records `first..first + limit` of the block store, stopping early after one that
-    /// does not fall through.
+    /// Runs records `first..first + limit` of block `id` (stopping early after one that does
+    /// not fall through) and counts them.
     #[inline(always)]
-    fn exec_recs<const MODE: u8>(&mut self, mem: &mut Memory, first: u32, limit: u32) -> Ended {
+    fn exec_block<const MODE: u8>(&mut self, mem: &mut Memory, id: u32, first: u32, limit: u32) -> Ended {
         let X86Cpu { state, config, code, model, blocks, instructions, nops, idle, .. } = self;
         let recs = blocks.recs.get(first as usize..(first + limit) as usize).unwrap_or(&[]);
-        for (k, rec) in recs.iter().enumerate() {
-            let k = k as u32;
-            let done = if rec.fast == Fast::Generic {
-                generic::<MODE>(rec, state, mem, model, code, config, *instructions + *idle)
-            } else {
-                match rec.fast.exec(state, mem) {
-                    Ok(done) => {
-                        let taken = matches!(done.flow, Flow::Jump(_));
-                        match model {
-                            Some(m) if MODE == FAST => {
-                                m.issue_rec(&rec.issue, done.load, done.store, taken);
-                            }
-                            _ if MODE == TIMELINE => {
-                                if let Some(insn) = code.insn(rec.insn) {
-                                    issue(model, 0, insn, done.load, done.store, taken);
-                                }
-                            }
-                            _ => {}
-                        }
-                        Ok(done)
-                    }
-                    Err(trap) => Err(code
-                        .insn(rec.insn)
-                        .map(|insn| ExecError::from_trap(trap, insn))
-                        .unwrap_or(lost(rec.issue.addr))),
-                }
-            };
-            let done = match done {
-                Ok(done) => done,
+        let untimed = *instructions + *idle;
+        let ended = match model {
+            Some(m) if MODE == FAST => exec_recs(recs, state, mem, code, config, &mut Modelled(m), untimed),
+            Some(_) if MODE == TIMELINE => {
+                exec_recs(recs, state, mem, code, config, &mut Recorded { model, code }, untimed)
+            }
+            _ => exec_recs(recs, state, mem, code, config, &mut Untimed, untimed),
+        };
+        let ran = match &ended {
+            Ok((n, _)) | Err((n, _)) => *n,
+        };
+        // The nops among the records that ran: the block's count when all did.
+        let (cpu_nops, class_nops) = match blocks.blocks.get(id as usize) {
+            Some(b) if ran == b.len => (u64::from(b.nops), u64::from(b.class_nops)),
+            _ => recs
+                .iter()
+                .take(ran as usize)
+                .fold((0, 0), |(a, b), r| (a + u64::from(r.nop), b + u64::from(r.class_nop))),
+        };
+        *instructions += u64::from(ran);
+        *nops += cpu_nops;
+        if let (Some(m), true) = (model.as_mut(), MODE == FAST) {
+            m.count_issued(u64::from(ran), class_nops);
+        }
+        ended
+    }
+}
+
+/// No timing model: nothing to issue; rdtsc reads the instruction count plus idle cycles.
+struct Untimed;
+
+impl Timer for Untimed {
+    #[inline(always)]
+    fn issue(&mut self, _: &Rec, _: Option<(u64, u8)>, _: Option<(u64, u8)>, _: bool) {}
+}
+
+impl Clock for Untimed {
+    fn clock(&mut self, _: &Rec, _: &Insn, untimed: u64) -> u64 {
+        untimed
+    }
+
+    fn model(&self) -> Option<&X86Model> {
+        None
+    }
+}
+
+/// The model through pre-decoded issue records (the block loop counts the instructions).
+struct Modelled<'a>(&'a mut X86Model);
+
+impl Timer for Modelled<'_> {
+    #[inline(always)]
+    fn issue(&mut self, rec: &Rec, load: Option<(u64, u8)>, store: Option<(u64, u8)>, taken: bool) {
+        self.0.issue_rec(&rec.issue, load, store, taken);
+    }
+}
+
+impl Clock for Modelled<'_> {
+    fn clock(&mut self, rec: &Rec, _: &Insn, _: u64) -> u64 {
+        self.0.issue_rec(&rec.issue, None, None, false)
+    }
+
+    fn model(&self) -> Option<&X86Model> {
+        Some(self.0)
+    }
+}
+
+/// The model through its recording path, which keeps the timeline (and counts).
+struct Recorded<'a> {
+    model: &'a mut Option<X86Model>,
+    code: &'a CodeCache<Insn>,
+}
+
+impl Timer for Recorded<'_> {
+    #[inline(always)]
+    fn issue(&mut self, rec: &Rec, load: Option<(u64, u8)>, store: Option<(u64, u8)>, taken: bool) {
+        if let Some(insn) = self.code.insn(rec.insn) {
+            issue(self.model, 0, insn, load, store, taken);
+        }
+    }
+}
+
+impl Clock for Recorded<'_> {
+    fn clock(&mut self, _: &Rec, insn: &Insn, untimed: u64) -> u64 {
+        issue(self.model, untimed, insn, None, None, false)
+    }
+
+    fn model(&self) -> Option<&X86Model> {
+        self.model.as_ref()
+    }
+}
+
+/// What the executor's path needs of a timer beyond [`Timer`]: issuing a clock read before it
+/// executes, and the model for the TSC's ratio.
+trait Clock: Timer {
+    /// Issues the clock read `rec` (no accesses) and returns the cycle it reads.
+    fn clock(&mut self, rec: &Rec, insn: &Insn, untimed: u64) -> u64;
+    /// The model, if any.
+    fn model(&self) -> Option<&X86Model>;
+}
+
+/// Runs `recs` in order, stopping early after one that does not fall through; `untimed` is the
+/// untimed clock at the first.
+#[inline(always)]
+fn exec_recs<T: Clock>(
+    recs: &[Rec],
+    state: &mut X86State,
+    mem: &mut Memory,
+    code: &CodeCache<Insn>,
+    config: &CpuConfig,
+    t: &mut T,
+    untimed: u64,
+) -> Ended {
+    for (k, rec) in recs.iter().enumerate() {
+        let k = k as u32;
+        let flow = if rec.fast == Fast::Generic {
+            match generic(rec, state, mem, code, config, t, untimed + u64::from(k)) {
+                Ok(flow) => flow,
                 Err(e) => {
                     state.rip = rec.issue.addr;
                     return Err((k, e));
                 }
-            };
-            *instructions += 1;
-            *nops += u64::from(rec.nop);
-            if done.flow != Flow::Next {
-                return Ok((k + 1, done.flow));
             }
+        } else {
+            match rec.fast.exec(rec, state, mem, t) {
+                Ok(flow) => flow,
+                Err(trap) => {
+                    state.rip = rec.issue.addr;
+                    return Err((k, trapped(code, rec, trap)));
+                }
+            }
+        };
+        if flow != Flow::Next {
+            return Ok((k + 1, flow));
         }
-        Ok((limit, Flow::Next))
     }
+    Ok((recs.len() as u32, Flow::Next))
 }
 
-/// One instruction through the executor, timed as the per-step loop times it.
+/// The error of `rec` trapping.
+#[cold]
 #[inline(never)]
-fn generic<const MODE: u8>(
+fn trapped(code: &CodeCache<Insn>, rec: &Rec, trap: crate::exec::Trap) -> ExecError {
+    code.insn(rec.insn).map_or(lost(rec.issue.addr), |insn| ExecError::from_trap(trap, insn))
+}
+
+/// One instruction through the executor, timed as the per-step loop times it (a clock read
+/// issues first: its result is its issue cycle).
+#[inline(never)]
+fn generic<T: Clock>(
     rec: &Rec,
-    state: &mut crate::state::X86State,
+    state: &mut X86State,
     mem: &mut Memory,
-    model: &mut Option<crate::timing::X86Model>,
-    code: &emu_core::code_cache::CodeCache<crate::decode::Insn>,
-    config: &crate::cpu::CpuConfig,
+    code: &CodeCache<Insn>,
+    config: &CpuConfig,
+    t: &mut T,
     untimed: u64,
-) -> Result<Done, ExecError> {
+) -> Result<Flow, ExecError> {
     let Some(insn) = code.insn(rec.insn) else {
         return Err(lost(rec.issue.addr));
     };
-    let timed_issue = |model: &mut Option<crate::timing::X86Model>, load, store, taken| match model {
-        Some(m) if MODE == FAST => m.issue_rec(&rec.issue, load, store, taken),
-        _ => issue(model, untimed, insn, load, store, taken),
-    };
     let tsc = if rec.clock {
-        let cycle = timed_issue(model, None, None, false);
-        tsc_at(config, model.as_ref(), state.tsc_offset, cycle)
+        let cycle = t.clock(rec, insn, untimed);
+        tsc_at(config, t.model(), state.tsc_offset, cycle)
     } else {
         0
     };
     let mut cx = Ctx::new(state, mem, tsc);
-    let flow = execute(insn, &mut cx).map_err(|t| ExecError::from_trap(t, insn))?;
-    let (load, store) = (cx.load, cx.store);
+    let flow = execute(insn, &mut cx).map_err(|trap| ExecError::from_trap(trap, insn))?;
     if !rec.clock {
-        timed_issue(model, load, store, matches!(flow, Flow::Jump(_)));
+        let (load, store) = (cx.load, cx.store);
+        t.issue(rec, load, store, matches!(flow, Flow::Jump(_)));
     }
-    Ok(Done { flow, load, store })
+    Ok(flow)
 }
 
 /// A record whose decoded instruction is gone: cannot happen (the decode cache never drops

@@ -242,11 +242,13 @@ pub struct X86Model {
     params: X86Params,
     /// Per-class rules resolved against `params` (issue 17).
     plans: plan::Plans,
-    /// Ready cycle per GPR, then the flags.
-    ready: [u64; 17],
+    /// Ready cycle per GPR, then the flags. Spare slots past the flags (issue 17): an
+    /// [`IssueRec`] pads its source list with slot 17 (never written: always ready) and its
+    /// destination list with slot 18 (never read); 32 slots let an index be masked, not checked.
+    ready: [u64; 32],
     /// Beside each ready cycle, the last writer: its address and result latency (issue 16:
     /// a register wait names its producer).
-    producer: [(u64, u64); 17],
+    producer: [(u64, u64); 32],
     /// Cycle of the open dispatch group and how many dispatched in it.
     fe_cycle: u64,
     fe_used: u64,
@@ -286,8 +288,8 @@ impl X86Model {
         let mut model = X86Model {
             params,
             plans: plan::EMPTY,
-            ready: [0; 17],
-            producer: [(0, 0); 17],
+            ready: [0; 32],
+            producer: [(0, 0); 32],
             fe_cycle: 0,
             fe_used: 0,
             has_group: false,
