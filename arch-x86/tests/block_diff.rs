@@ -223,10 +223,17 @@ impl Gen {
                         b.extend_from_slice(&(imm as u32).to_le_bytes());
                     }
                     _ => {
+                        // every width: 80 ib, 66 81 iw, 81 id
+                        let w = self.width();
                         self.rex(&mut b, w, 0, d);
-                        b.push(0x81);
+                        b.push(if w == 1 { 0x80 } else { 0x81 });
                         b.push(0xc0 | ((self.n(8) as u8) << 3) | (d & 7));
-                        b.extend_from_slice(&(imm as u32).to_le_bytes());
+                        let n = match w {
+                            1 => 1,
+                            2 => 2,
+                            _ => 4,
+                        };
+                        b.extend_from_slice(&(imm as u32).to_le_bytes()[..n]);
                     }
                 }
             }
@@ -580,6 +587,17 @@ fn the_sentinel_and_until_pc_stop_where_the_step_loop_stops() {
     }
     for budget in 1..5 {
         diff_image("budget", &image, None, &|_| {}, budget, None);
+    }
+    // call L; add rax, rcx; ret; L: add rax, rcx; ret — the call is followed inside a block,
+    // so `until` at its target stops inside one.
+    let code = [0xe8, 0x04, 0, 0, 0, 0x48, 0x01, 0xc8, 0xc3, 0x48, 0x01, 0xc8, 0xc3];
+    let image = code_image(&code);
+    for at in [0u64, 5, 8, 9, 12] {
+        let setup = |m: &mut Machine<X86Cpu>| m.cpu.state.set_reg(1, 5);
+        diff_image("until in a followed call", &image, None, &setup, 100, Some(CODE_BASE + at));
+    }
+    for budget in 1..6 {
+        diff_image("budget in a followed call", &image, None, &|_| {}, budget, None);
     }
     let _ = SENTINEL;
 }

@@ -108,6 +108,15 @@ pub(crate) enum Fast {
     IncDec { inc: bool, w: u8, d: u8 },
     /// shl/shr/sar/rol/ror `r, imm` (count already masked).
     ShiftImm { op: Op, w: u8, d: u8, count: u32 },
+    /// `cmp`/`test` of an 8- or 16-bit register (not ah..bh) with a register or immediate:
+    /// flags only, so no merge.
+    CmpNarrow { op: Op, w: u8, d: u8, s: Src },
+    /// `movzx`/`movsx`/`movsxd r, r`: `from` bytes of `s` (not ah..bh) extended to `w`.
+    Extend { signed: bool, w: u8, from: u8, d: u8, s: u8 },
+    /// `cmovcc r, r`.
+    Cmov { cond: Cond, w: u8, d: u8, s: u8 },
+    /// `setcc r8` (not ah..bh): merges the low byte.
+    Setcc { cond: Cond, d: u8 },
     /// `push r64`.
     Push { s: u8 },
     /// `pop r64`.
@@ -184,10 +193,32 @@ impl Fast {
                 _ => return None,
             },
             Op::Lea => Fast::Lea { w, d: reg(a, w)?, m: mem(b, 1)? },
-            Op::Add | Op::Adc | Op::Sub | Op::Sbb | Op::And | Op::Or | Op::Xor | Op::Cmp | Op::Test => match (a, b) {
-                (Operand::Reg(_), Operand::Mem(_)) => Fast::AluLoad { op: i.op, w, d: reg(a, w)?, m: mem(b, w)? },
-                (Operand::Reg(_), _) => Fast::Alu { op: i.op, w, d: reg(a, w)?, s: src(b, w)? },
-                (Operand::Mem(_), _) => Fast::AluMem { op: i.op, w, m: mem(a, w)?, s: store_src(b, w)? },
+            Op::Add | Op::Adc | Op::Sub | Op::Sbb | Op::And | Op::Or | Op::Xor | Op::Cmp | Op::Test
+                if !(matches!(i.op, Op::Cmp | Op::Test) && matches!(w, 1 | 2) && matches!(a, Operand::Reg(_))) =>
+            {
+                match (a, b) {
+                    (Operand::Reg(_), Operand::Mem(_)) => Fast::AluLoad { op: i.op, w, d: reg(a, w)?, m: mem(b, w)? },
+                    (Operand::Reg(_), _) => Fast::Alu { op: i.op, w, d: reg(a, w)?, s: src(b, w)? },
+                    (Operand::Mem(_), _) => Fast::AluMem { op: i.op, w, m: mem(a, w)?, s: store_src(b, w)? },
+                    _ => return None,
+                }
+            }
+            Op::Cmp | Op::Test if matches!(w, 1 | 2) => match a {
+                Operand::Reg(_) => Fast::CmpNarrow { op: i.op, w, d: narrow(a, w)?, s: narrow_src(b, w)? },
+                _ => return None,
+            },
+            Op::Movzx | Op::Movsx => match b {
+                Operand::Reg(g) if !g.high8 && g.num < 16 && matches!(g.size, 1 | 2 | 4) => {
+                    Fast::Extend { signed: i.op == Op::Movsx, w, from: g.size, d: reg(a, w)?, s: g.num }
+                }
+                _ => return None,
+            },
+            Op::Cmovcc => match (b, i.cond) {
+                (Operand::Reg(_), Some(cond)) => Fast::Cmov { cond, w, d: reg(a, w)?, s: reg(b, w)? },
+                _ => return None,
+            },
+            Op::Setcc => match (i.cond, b) {
+                (Some(cond), Operand::None) => Fast::Setcc { cond, d: narrow(a, 1)? },
                 _ => return None,
             },
             Op::Inc | Op::Dec if matches!(b, Operand::None) => Fast::IncDec { inc: i.op == Op::Inc, w, d: reg(a, w)? },
@@ -305,6 +336,29 @@ impl Fast {
                 st.set_flags(which, f);
                 t.issue(rec, None, None, false);
             }
+            Fast::CmpNarrow { op, w, d, s } => {
+                let a = get(st, d) & mask(w);
+                let b = s.get(st, w);
+                let (_, f) = binary_of(op, w, a, b, false).ok_or(Trap::Unsupported)?;
+                st.set_flags(STATUS, f);
+                t.issue(rec, None, None, false);
+            }
+            Fast::Extend { signed, w, from, d, s } => {
+                let v = get(st, s) & mask(from);
+                let v = if signed { crate::exec::flags::sext(v, from) as u64 } else { v };
+                put(st, d, v & mask(w));
+                t.issue(rec, None, None, false);
+            }
+            Fast::Cmov { cond, w, d, s } => {
+                let v = if holds(cond, st.rflags) { get(st, s) } else { get(st, d) };
+                put(st, d, v & mask(w));
+                t.issue(rec, None, None, false);
+            }
+            Fast::Setcc { cond, d } => {
+                let v = u64::from(holds(cond, st.rflags));
+                put(st, d, (get(st, d) & !0xff) | v);
+                t.issue(rec, None, None, false);
+            }
             Fast::Push { s } => {
                 let v = get(st, s);
                 let sp = get(st, 4).wrapping_sub(8);
@@ -380,6 +434,22 @@ fn inc_dec<const W: u8>(st: &mut X86State, inc: bool, d: u8) {
     let (res, f) = if inc { crate::exec::flags::add(a, 1, false, W) } else { crate::exec::flags::sub(a, 1, false, W) };
     put(st, d, res & mask(W));
     st.set_flags(OF | SF | ZF | AF | PF, f);
+}
+
+/// A register of `w` (1 or 2) bytes that is not ah..bh.
+fn narrow(o: &Operand, w: u8) -> Option<u8> {
+    match o {
+        Operand::Reg(g) if g.size == w && !g.high8 && g.num < 16 => Some(g.num),
+        _ => None,
+    }
+}
+
+/// A narrow register or immediate source.
+fn narrow_src(o: &Operand, w: u8) -> Option<Src> {
+    match o {
+        Operand::Imm(v) => Some(Src::Imm(*v as u64 & mask(w))),
+        _ => narrow(o, w).map(Src::Reg),
+    }
 }
 
 /// The source of a store or memory-destination ALU form: an immediate, or a register of the

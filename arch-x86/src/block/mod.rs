@@ -4,10 +4,11 @@
 //! [`crate::cpu::X86Cpu`]'s `Cpu::run_until` without leaving the CPU between instructions.
 //!
 //! A block starts where execution first reaches an address and runs to the first branch (jcc,
-//! jmp, call, ret; hlt and undecodable forms end one too), at most [`MAX_BLOCK`] instructions,
-//! and never past the sentinel: every instruction but the last falls through to the next, so
-//! the stop rules (sentinel, `until_pc`, budget) are checked at block exits, or inside the one
-//! block `until_pc` falls in. Code is not self-modifying here (as for the decode cache it is
+//! ret, indirect jmp and call; hlt and undecodable forms end one too), at most [`MAX_BLOCK`]
+//! instructions, and never into the sentinel: a direct call or jmp is followed into its target,
+//! and every other instruction but the last falls through to the next, so the stop rules
+//! (sentinel, `until_pc`, budget) are checked at block exits, or inside the one block `until_pc`
+//! falls in. Code is not self-modifying here (as for the decode cache it is
 //! built on): a block, once built, is what runs at its address until new code is added.
 //!
 //! The per-step interpreter ([`crate::cpu::X86Cpu`]'s `step`) stays the reference:
@@ -81,10 +82,10 @@ pub(crate) struct Block {
     pub(crate) first: u32,
     /// Records.
     pub(crate) len: u32,
-    /// Address of the first instruction.
-    pub(crate) start: u64,
-    /// Address of the last instruction.
-    pub(crate) last: u64,
+    /// The lowest and highest instruction addresses in it (a followed call or jmp may go
+    /// backwards), bounding where `until_pc` can fall inside it.
+    pub(crate) lo: u64,
+    pub(crate) hi: u64,
     /// The block after falling through the last instruction, once known.
     pub(crate) fall: u32,
     /// Records counted as nops by the CPU, and by the timing model.
@@ -134,7 +135,7 @@ impl Blocks {
     ) -> Result<u32, E> {
         let first = self.recs.len() as u32;
         let mut at = addr;
-        let mut last = addr;
+        let (mut lo, mut hi) = (addr, addr);
         loop {
             let (index, rec, ends) = match fetch(at) {
                 Ok(got) => got,
@@ -143,20 +144,32 @@ impl Blocks {
             };
             debug_assert_eq!(rec.insn, index);
             let next = rec.next;
-            last = at;
+            // A direct call or jmp is followed into its target (the block goes on there), unless
+            // the target is the sentinel or already in this block.
+            let follow = match rec.fast {
+                Fast::Call { target, .. } | Fast::Jmp { target } => Some(target),
+                _ => None,
+            };
+            lo = lo.min(at);
+            hi = hi.max(at);
             self.recs.push(rec);
-            let len = self.recs.len() - first as usize;
-            if ends || next == sentinel || len >= MAX_BLOCK || next <= at {
+            let built = self.recs.get(first as usize..).unwrap_or(&[]);
+            if built.len() >= MAX_BLOCK {
                 break;
             }
-            at = next;
+            at = match (ends, follow) {
+                (true, Some(t)) if t != sentinel && !built.iter().any(|r| r.issue.addr == t) => t,
+                (true, _) => break,
+                (false, _) if next == sentinel || next <= at => break,
+                (false, _) => next,
+            };
         }
         let id = self.blocks.len() as u32;
         let len = self.recs.len() as u32 - first;
         let recs = self.recs.get(first as usize..).unwrap_or(&[]);
         let nops = recs.iter().filter(|r| r.nop).count() as u32;
         let class_nops = recs.iter().filter(|r| r.class_nop).count() as u32;
-        self.blocks.push(Block { first, len, start: addr, last, nops, class_nops, fall: NONE, jump: (0, NONE) });
+        self.blocks.push(Block { first, len, lo, hi, nops, class_nops, fall: NONE, jump: (0, NONE) });
         self.by_addr.insert(addr, id);
         Ok(id)
     }

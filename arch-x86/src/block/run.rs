@@ -71,13 +71,13 @@ impl X86Cpu {
             let Some(b) = self.blocks.blocks.get(id as usize) else {
                 return Ok(Ran { executed, end: RanEnd::Budget });
             };
-            let (first, len, start, last) = (b.first, b.len, b.start, b.last);
+            let (first, len, lo, hi) = (b.first, b.len, b.lo, b.hi);
             let mut limit = u64::from(len).min(stop.max_insns - executed) as u32;
-            if let Some(u) = until_pc.filter(|&u| u > start && u <= last) {
-                // The end label falls inside this block: stop right after the instruction
-                // that falls through to it.
-                let inner = self.blocks.recs.get(first as usize..(first + len - 1) as usize).unwrap_or(&[]);
-                if let Some(j) = inner.iter().position(|r| r.next == u) {
+            if let Some(u) = until_pc.filter(|&u| u >= lo && u <= hi) {
+                // The end label may be where one of this block's records leads to the next:
+                // stop right after that record.
+                let recs = self.blocks.recs.get(first as usize..(first + len) as usize).unwrap_or(&[]);
+                if let Some(j) = recs.iter().skip(1).position(|r| r.issue.addr == u) {
                     limit = limit.min(j as u32 + 1);
                 }
             }
@@ -260,7 +260,7 @@ fn exec_recs<T: Clock>(
 ) -> Ended {
     for (k, rec) in recs.iter().enumerate() {
         let k = k as u32;
-        let flow = if rec.fast == Fast::Generic {
+        let flow = if matches!(rec.fast, Fast::Generic) {
             match generic(rec, state, mem, code, config, t, untimed + u64::from(k)) {
                 Ok(flow) => flow,
                 Err(e) => {
@@ -277,8 +277,11 @@ fn exec_recs<T: Clock>(
                 }
             }
         };
-        if flow != Flow::Next {
-            return Ok((k + 1, flow));
+        match flow {
+            Flow::Next => {}
+            // A followed call or jmp: the block goes on at its target.
+            Flow::Jump(to) if recs.get(k as usize + 1).is_some_and(|r| r.issue.addr == to) => {}
+            _ => return Ok((k + 1, flow)),
         }
     }
     Ok((recs.len() as u32, Flow::Next))

@@ -40,7 +40,7 @@ pub(crate) struct Stores {
 }
 
 /// Granule hash buckets of the filter.
-const GRANULE_SLOTS: usize = 64;
+const GRANULE_SLOTS: usize = 256;
 
 /// The first and last 8-byte granule of `[addr, end)`, unless the range wraps or spans more
 /// than two granules.
