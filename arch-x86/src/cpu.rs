@@ -3,12 +3,13 @@
 //! accesses the step made, except for rdtsc/rdtscp, which issue first because their result
 //! is the issue cycle.
 
-use emu_core::cpu::{Cpu, StepEvent};
+use emu_core::cpu::{Cpu, Ran, RanEnd, RunError, StepEvent, StopWhen};
 use emu_core::memory::{MemFault, Memory};
 use emu_core::snapshot::Snapshot;
 use emu_core::timing::TimingSummary;
 use thiserror::Error;
 
+use crate::block::{Blocks, Engine};
 use crate::decode::{Insn, Op, X86Decoder, MAX_INSN_LEN};
 use crate::exec::{execute, Ctx, Flow, Trap};
 use crate::state::X86State;
@@ -83,7 +84,7 @@ impl ExecError {
         }
     }
 
-    fn from_trap(trap: Trap, i: &Insn) -> ExecError {
+    pub(crate) fn from_trap(trap: Trap, i: &Insn) -> ExecError {
         let (addr, text, bytes) = (i.addr, i.text(), i.hex());
         match trap {
             Trap::Mem(fault) => ExecError::Memory { addr, text, bytes, fault },
@@ -97,16 +98,20 @@ impl ExecError {
 pub struct X86Cpu {
     /// Architectural state.
     pub state: X86State,
-    config: CpuConfig,
-    decoder: X86Decoder,
-    code: CodeCache<Insn>,
-    model: Option<X86Model>,
-    instructions: u64,
-    nops: u64,
+    pub(crate) config: CpuConfig,
+    pub(crate) decoder: X86Decoder,
+    pub(crate) code: CodeCache<Insn>,
+    pub(crate) model: Option<X86Model>,
+    pub(crate) instructions: u64,
+    pub(crate) nops: u64,
     /// Cycles added by [`X86Cpu::advance`] when there is no timing model.
-    idle: u64,
+    pub(crate) idle: u64,
     /// The last [`X86Cpu::set_entry`] address (issue 16).
     entry: u64,
+    /// The block engine's blocks (issue 17).
+    pub(crate) blocks: Blocks,
+    /// Which engine [`Cpu::run_until`] uses.
+    engine: Engine,
 }
 
 impl std::fmt::Debug for X86Cpu {
@@ -134,7 +139,20 @@ impl X86Cpu {
             nops: 0,
             idle: 0,
             entry: 0,
+            blocks: Blocks::default(),
+            engine: Engine::default(),
         }
+    }
+
+    /// Selects the engine [`Cpu::run_until`] runs (issue 17): the block engine (the default)
+    /// or the per-step reference interpreter. Both give identical results.
+    pub fn set_engine(&mut self, engine: Engine) {
+        self.engine = engine;
+    }
+
+    /// The engine [`Cpu::run_until`] runs.
+    pub fn engine(&self) -> Engine {
+        self.engine
     }
 
     /// Decodes a code section once; instructions reached outside decoded code (or at an
@@ -142,6 +160,8 @@ impl X86Cpu {
     pub fn add_code(&mut self, addr: u64, bytes: &[u8]) {
         let decoded = self.decoder.decode_all(addr, bytes).into_iter().map(|insn| (insn.addr, insn));
         self.code.add_section(addr, bytes.len(), decoded);
+        // Blocks built over the old view of this range would not see the new code.
+        self.blocks.clear();
     }
 
     /// The decoded instruction at `addr`, if any.
@@ -173,6 +193,8 @@ impl X86Cpu {
     pub fn set_timing(&mut self, params: crate::timing::X86Params) {
         self.config.timing = Some(params.clone());
         self.model = Some(X86Model::new(params));
+        // The blocks' issue records hold the old model's figures.
+        self.blocks.clear();
     }
 
     /// Starts or stops recording the timing model's timeline (issue 16; no model, no timeline).
@@ -208,7 +230,7 @@ impl X86Cpu {
 }
 
 /// The TSC for a clock reading of `cycle`: scaled by the configured ratio, else the model's.
-fn tsc_at(config: &CpuConfig, model: Option<&X86Model>, offset: u64, cycle: u64) -> u64 {
+pub(crate) fn tsc_at(config: &CpuConfig, model: Option<&X86Model>, offset: u64, cycle: u64) -> u64 {
     let ticks = match (config.tsc_ratio, model) {
         (Some((num, den)), _) => {
             let scaled = u128::from(cycle) * u128::from(num) / u128::from(den.max(1));
@@ -221,14 +243,14 @@ fn tsc_at(config: &CpuConfig, model: Option<&X86Model>, offset: u64, cycle: u64)
 }
 
 /// Decodes the instruction at `rip` from memory (execution reached code no section held).
-fn decode_at(decoder: &mut X86Decoder, mem: &Memory, rip: u64) -> Result<Insn, ExecError> {
+pub(crate) fn decode_at(decoder: &mut X86Decoder, mem: &Memory, rip: u64) -> Result<Insn, ExecError> {
     let mut buf = [0u8; MAX_INSN_LEN];
     let n = mem.fetch_upto(rip, &mut buf).map_err(|fault| ExecError::Fetch { addr: rip, fault })?;
     Ok(decoder.decode_one(rip, buf.get(..n).unwrap_or(&[])))
 }
 
 /// Feeds the timing model one instruction and returns its issue cycle (`untimed` without one).
-fn issue(
+pub(crate) fn issue(
     model: &mut Option<X86Model>,
     untimed: u64,
     i: &Insn,
@@ -338,5 +360,30 @@ impl Cpu for X86Cpu {
 
     fn entry(&self) -> u64 {
         self.entry
+    }
+
+    // issue 17 (w7-x86): the block engine keeps the loop inside the CPU.
+    fn run_until(
+        &mut self,
+        mem: &mut Memory,
+        stop: &StopWhen,
+        until_pc: Option<u64>,
+    ) -> Result<Ran, RunError<ExecError>> {
+        match self.engine {
+            Engine::Block => self.run_blocks(mem, stop, until_pc),
+            Engine::Step => {
+                // The trait's default loop: one step at a time.
+                let mut executed = 0u64;
+                while executed < stop.max_insns {
+                    let pc = self.pc();
+                    let event = self.step(mem).map_err(|error| RunError { error, executed })?;
+                    executed += 1;
+                    if let Some(end) = Ran::after_step(event, pc, self.pc(), stop, until_pc) {
+                        return Ok(Ran { executed, end });
+                    }
+                }
+                Ok(Ran { executed, end: RanEnd::Budget })
+            }
+        }
     }
 }

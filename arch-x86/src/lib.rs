@@ -8,10 +8,13 @@
 //! - [`state`]: registers, RFLAGS and the TSC's offset.
 //! - [`exec`]: the semantics of each operation family, RFLAGS exact.
 //! - [`cpu`]: [`cpu::X86Cpu`], the core as the machine loop sees it.
+//! - [`block`]: the block engine `Cpu::run_until` runs: pre-decoded blocks with specialised
+//!   handlers and timing issue records (issue 17).
 //! - [`snapshot`]: the state as an ordered snapshot.
 //! - [`run`]: loading and running a function under the SysV ABI (`acctemu run`).
 //! - [`timing`]: the cycle model.
 
+pub mod block;
 pub mod cpu;
 pub mod decode;
 pub mod exec;

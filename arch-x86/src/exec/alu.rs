@@ -105,15 +105,22 @@ pub fn binary(i: &Insn, cx: &mut Ctx<'_>) -> Result<Flow, Trap> {
 /// The result and status flags of a two-operand ALU operation on `a` and `b`.
 #[inline]
 fn binary_op(i: &Insn, a: u64, b: u64, cf: bool) -> Result<(u64, u64), Trap> {
-    Ok(match i.op {
-        Op::Add => add(a, b, false, i.size),
-        Op::Adc => add(a, b, cf, i.size),
-        Op::Sub | Op::Cmp => sub(a, b, false, i.size),
-        Op::Sbb => sub(a, b, cf, i.size),
-        Op::And | Op::Test => (a & b, logic(a & b, i.size)),
-        Op::Or => (a | b, logic(a | b, i.size)),
-        Op::Xor => (a ^ b, logic(a ^ b, i.size)),
-        _ => return Err(Trap::Unsupported),
+    binary_of(i.op, i.size, a, b, cf).ok_or(Trap::Unsupported)
+}
+
+/// The result and status flags of the two-operand ALU operation `op` in `size` bytes
+/// (`None` for an op that is none of them); the block engine's handlers share it (issue 17).
+#[inline(always)]
+pub(crate) fn binary_of(op: Op, size: u8, a: u64, b: u64, cf: bool) -> Option<(u64, u64)> {
+    Some(match op {
+        Op::Add => add(a, b, false, size),
+        Op::Adc => add(a, b, cf, size),
+        Op::Sub | Op::Cmp => sub(a, b, false, size),
+        Op::Sbb => sub(a, b, cf, size),
+        Op::And | Op::Test => (a & b, logic(a & b, size)),
+        Op::Or => (a | b, logic(a | b, size)),
+        Op::Xor => (a ^ b, logic(a ^ b, size)),
+        _ => return None,
     })
 }
 

@@ -20,21 +20,34 @@ pub fn szp(res: u64, size: u8) -> u64 {
     if res & sign_bit(size) != 0 {
         f |= SF;
     }
-    if (res as u8).count_ones() & 1 == 0 {
-        f |= PF;
-    }
-    f
+    f | PARITY[usize::from(res as u8)]
 }
+
+/// PF for each low result byte: set when its number of one bits is even (a table: without the
+/// popcnt instruction in the baseline target, counting costs a dozen host instructions).
+static PARITY: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        if (b as u8).count_ones().is_multiple_of(2) {
+            t[b] = PF;
+        }
+        b += 1;
+    }
+    t
+};
 
 /// `a + b + carry` in `size` bytes: the result and all six status flags.
 #[inline]
 pub fn add(a: u64, b: u64, carry: bool, size: u8) -> (u64, u64) {
     let m = mask(size);
     let (a, b) = (a & m, b & m);
-    let wide = u128::from(a) + u128::from(b) + u128::from(carry);
-    let res = wide as u64 & m;
+    // The carry out of `size` bytes: of the 64-bit sum for 8 bytes, past the mask for fewer.
+    let (sum, o1) = a.overflowing_add(b);
+    let (sum, o2) = sum.overflowing_add(u64::from(carry));
+    let res = sum & m;
     let mut f = szp(res, size);
-    if wide > u128::from(m) {
+    if if m == u64::MAX { o1 || o2 } else { sum > m } {
         f |= CF;
     }
     if (a ^ res) & (b ^ res) & sign_bit(size) != 0 {
@@ -53,7 +66,8 @@ pub fn sub(a: u64, b: u64, borrow: bool, size: u8) -> (u64, u64) {
     let (a, b) = (a & m, b & m);
     let res = a.wrapping_sub(b).wrapping_sub(u64::from(borrow)) & m;
     let mut f = szp(res, size);
-    if u128::from(a) < u128::from(b) + u128::from(borrow) {
+    // a < b + borrow, without widening.
+    if a < b || (borrow && a == b) {
         f |= CF;
     }
     if (a ^ b) & (a ^ res) & sign_bit(size) != 0 {

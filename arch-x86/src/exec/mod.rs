@@ -1,12 +1,12 @@
 //! Instruction semantics: one function per operation family over an execution context
 //! that records the step's memory accesses for the timing model.
 
-mod alu;
+pub(crate) mod alu;
 mod bits;
 pub mod flags;
-mod flow;
+pub(crate) mod flow;
 mod muldiv;
-mod shift;
+pub(crate) mod shift;
 
 use emu_core::memory::{MemFault, Memory};
 

@@ -260,3 +260,40 @@ fn random_code_never_panics() {
         });
     }
 }
+
+/// The flag arithmetic without widening (issue 17) agrees with the 128-bit definition.
+#[test]
+fn add_and_sub_flags_match_their_wide_definition() {
+    use super::flags::{add, sub};
+    use crate::state::flags::{CF, PF};
+    let mut rng = emu_core::rng::Xorshift64::new(0x000f_1a65);
+    let edges = [0u64, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fff_ffff, 0x8000_0000, u64::MAX, u64::MAX >> 1];
+    for n in 0..20_000u64 {
+        let pick = |r: &mut emu_core::rng::Xorshift64| {
+            if n % 3 == 0 {
+                edges[(r.next_u64() % edges.len() as u64) as usize]
+            } else {
+                r.next_u64()
+            }
+        };
+        let (a, b) = (pick(&mut rng), pick(&mut rng));
+        for size in [1u8, 2, 4, 8] {
+            let m = crate::state::mask(size);
+            for c in [false, true] {
+                let (am, bm) = (a & m, b & m);
+                let wide = u128::from(am) + u128::from(bm) + u128::from(c);
+                let (res, f) = add(a, b, c, size);
+                assert_eq!(res, wide as u64 & m);
+                assert_eq!(f & CF != 0, wide > u128::from(m), "add {a:#x} {b:#x} {c} {size}");
+                assert_eq!(f & PF != 0, (res as u8).count_ones().is_multiple_of(2));
+                let (res, f) = sub(a, b, c, size);
+                assert_eq!(res, am.wrapping_sub(bm).wrapping_sub(u64::from(c)) & m);
+                assert_eq!(
+                    f & CF != 0,
+                    u128::from(am) < u128::from(bm) + u128::from(c),
+                    "sub {a:#x} {b:#x} {c} {size}"
+                );
+            }
+        }
+    }
+}

@@ -60,6 +60,7 @@
 //! store commit bandwidth, and the pipe ring forgetting reservations more than 256 cycles apart.
 
 mod class;
+mod fast;
 mod params;
 mod pipes;
 mod plan;
@@ -71,6 +72,7 @@ mod calib_tests;
 mod tests;
 
 pub use class::{Microcode, Serialise, TimingClass};
+pub use fast::IssueRec;
 pub use params::{Core, X86Params, PRESETS};
 
 use std::fmt;
@@ -240,11 +242,13 @@ pub struct X86Model {
     params: X86Params,
     /// Per-class rules resolved against `params` (issue 17).
     plans: plan::Plans,
-    /// Ready cycle per GPR, then the flags.
-    ready: [u64; 17],
+    /// Ready cycle per GPR, then the flags. Spare slots past the flags (issue 17): an
+    /// [`IssueRec`] pads its source list with slot 17 (never written: always ready) and its
+    /// destination list with slot 18 (never read); 32 slots let an index be masked, not checked.
+    ready: [u64; 32],
     /// Beside each ready cycle, the last writer: its address and result latency (issue 16:
     /// a register wait names its producer).
-    producer: [(u64, u64); 17],
+    producer: [(u64, u64); 32],
     /// Cycle of the open dispatch group and how many dispatched in it.
     fe_cycle: u64,
     fe_used: u64,
@@ -284,8 +288,8 @@ impl X86Model {
         let mut model = X86Model {
             params,
             plans: plan::EMPTY,
-            ready: [0; 17],
-            producer: [(0, 0); 17],
+            ready: [0; 32],
+            producer: [(0, 0); 32],
             fe_cycle: 0,
             fe_used: 0,
             has_group: false,
@@ -477,7 +481,7 @@ impl X86Model {
             self.rob_pos = 0;
         }
 
-        self.front_end_after(i, dispatch, start);
+        self.front_end_after_class(i.class, i.taken, dispatch, start);
         start
     }
 
@@ -571,12 +575,12 @@ impl X86Model {
     }
 
     /// Front-end effects of an instruction that dispatched at `dispatch` and executes at `start`.
-    fn front_end_after(&mut self, i: &IssueInfo, dispatch: u64, start: u64) {
+    fn front_end_after_class(&mut self, class: TimingClass, taken: bool, dispatch: u64, start: u64) {
         use TimingClass as T;
         let p = &self.params;
-        let hold = match i.class {
+        let hold = match class {
             T::Jmp | T::JmpIndirect => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
-            T::Jcc if i.taken => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
+            T::Jcc if taken => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
             T::Call | T::CallIndirect => Some((dispatch + p.call.max(1), Cause::Branch)),
             T::Ret => Some((dispatch + p.ret.max(1), Cause::Branch)),
             T::Rdtsc => Some((dispatch + p.delivery(p.rdtsc_uops), Cause::Microcode(Microcode::Rdtsc))),

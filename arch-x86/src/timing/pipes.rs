@@ -8,14 +8,14 @@ const WINDOW: usize = 256;
 /// Uses of one pipe group per cycle.
 #[derive(Debug, Clone)]
 pub(crate) struct Pipes {
-    tag: Vec<u64>,
-    used: Vec<u64>,
+    tag: Box<[u64; WINDOW]>,
+    used: Box<[u64; WINDOW]>,
 }
 
 impl Pipes {
     /// An idle group.
     pub(crate) fn new() -> Pipes {
-        Pipes { tag: vec![u64::MAX; WINDOW], used: vec![0; WINDOW] }
+        Pipes { tag: Box::new([u64::MAX; WINDOW]), used: Box::new([0; WINDOW]) }
     }
 
     /// Takes one of `count` pipes in the first cycle at or after `from` that has one free, looking
@@ -26,18 +26,20 @@ impl Pipes {
             return from;
         }
         for c in from..from + WINDOW as u64 {
-            let i = (c % WINDOW as u64) as usize;
-            if let (Some(tag), Some(used)) = (self.tag.get_mut(i), self.used.get_mut(i)) {
-                if *tag != c {
-                    *tag = c;
-                    *used = 0;
-                }
-                if *used < count {
-                    *used += 1;
-                    return c;
-                }
+            // WINDOW is a power of two: the mask is `c % WINDOW` and keeps the index in bounds.
+            let i = (c as usize) & (WINDOW - 1);
+            let (tag, used) = (&mut self.tag[i], &mut self.used[i]);
+            if *tag != c {
+                *tag = c;
+                *used = 0;
+            }
+            if *used < count {
+                *used += 1;
+                return c;
             }
         }
         from + WINDOW as u64
     }
 }
+
+const _: () = assert!(WINDOW.is_power_of_two());
