@@ -590,3 +590,111 @@ fn alloc_keeps_every_renaming() {
     }
     assert!(checked > 100, "{checked} allocs done");
 }
+
+/// A slot of the bench body: class, sources and destinations with their operands.
+type BenchSlot = (T, Vec<(Src, RegOperand)>, Vec<(Res, RegOperand)>);
+
+/// The `acctemu bench` ALU loop body (`traces/bench/ia64_loops.S`) as the model sees it: three
+/// groups of three slots, the last ending in a taken `br.cloop`.
+fn alu_loop(m: &Itanium2) -> Vec<(u64, Vec<SlotTiming>)> {
+    let t = [Template::MII.with_end_stop(true), Template::MII.with_end_stop(true), Template::MIB.with_end_stop(true)];
+    let g = |n: u8| (Res::gr_static(n), RegOperand::Fixed(Res::gr_static(n)));
+    let data = |n: u8| {
+        (Src { res: Res::gr_static(n), role: Role::Data, logical: Some(n) }, RegOperand::Fixed(Res::gr_static(n)))
+    };
+    let lc = (Src { res: Res::ar(ar::LC), role: Role::Data, logical: None }, RegOperand::Fixed(Res::ar(ar::LC)));
+    #[rustfmt::skip]
+    let body: [[BenchSlot; 3]; 3] = [
+        [(T::Alu, vec![data(8), data(9)], vec![g(8)]), (T::Alu, vec![data(9), data(10)], vec![g(9)]),
+         (T::Alu, vec![data(10), data(11)], vec![g(10)])],
+        [(T::Alu, vec![data(11), data(8)], vec![g(11)]), (T::Alu, vec![data(8), data(9)], vec![g(15)]),
+         (T::Alu, vec![data(9), data(10)], vec![g(16)])],
+        [(T::Alu, vec![data(17)], vec![g(17)]), (T::Nop, vec![], vec![]),
+         (T::Branch, vec![lc], vec![fixed(Res::ar(ar::LC))])],
+    ];
+    let mut out = Vec::new();
+    for (b, (template, slots)) in t.iter().zip(&body).enumerate() {
+        let bundle = BASE + 16 * b as u64;
+        let shapes: Vec<SlotShape> = (0u8..3)
+            .map(|s| SlotShape {
+                bundle,
+                template: *template,
+                slot: s,
+                unit: template.units()[usize::from(s)],
+                class: slots[usize::from(s)].0,
+            })
+            .collect();
+        let mut group = Vec::new();
+        for (s, (class, srcs, dsts)) in slots.iter().enumerate() {
+            let src_list: Vec<Src> = srcs.iter().map(|x| x.0).collect();
+            let dst_list: Vec<Res> = dsts.iter().map(|x| x.0).collect();
+            let info = IssueInfo {
+                srcs: &src_list,
+                dsts: &dst_list,
+                nop: *class == T::Nop,
+                ..IssueInfo::from_shape(&shapes[s])
+            };
+            let regs: Vec<RegOperand> = srcs.iter().map(|x| x.1).collect();
+            let dregs: Vec<RegOperand> = dsts.iter().map(|x| x.1).collect();
+            group.push(m.prepare(&info, &regs, &dregs, m.plan(shapes[s..].iter().copied())));
+        }
+        out.push((bundle, group));
+    }
+    out
+}
+
+impl IssueInfo<'static> {
+    fn from_shape(s: &SlotShape) -> IssueInfo<'static> {
+        IssueInfo {
+            bundle: s.bundle,
+            template: s.template,
+            slot: s.slot,
+            class: s.class,
+            unit: s.unit,
+            nop: false,
+            srcs: &[],
+            dsts: &[],
+            executes: true,
+        }
+    }
+}
+
+/// Host-instruction driver (run under callgrind, twice with different counts, and take the
+/// difference): `ACCTEMU_GROUP_BENCH=slot|group:N` runs N iterations of the ALU loop body
+/// through `issue_prepared` slot by slot or through `begin_group`/`end_group`.
+#[test]
+#[ignore = "a callgrind driver, not a test"]
+fn group_issue_callgrind_driver() {
+    let spec = std::env::var("ACCTEMU_GROUP_BENCH").unwrap_or_else(|_| "group:1000".to_string());
+    let (mode, n) = spec.split_once(':').expect("mode:N");
+    let n: u64 = n.parse().expect("N");
+    let mut m = Itanium2::new(Itanium2Params::default(), false);
+    let body = alu_loop(&m);
+    let groups: Vec<(u64, ResolvedGroup)> = body
+        .iter()
+        .map(|(b, slots)| (*b, m.prepare_group(slots).expect("plannable").resolve(|r| Res::gr_static(r & 15))))
+        .collect();
+    let groups = std::hint::black_box(groups);
+    let body = std::hint::black_box(body);
+    let rename = |r: u8| Res::gr_static(r & 15);
+    for _ in 0..n {
+        if mode == "slot" {
+            for (b, slots) in &body {
+                for (s, t) in (0u8..).zip(slots) {
+                    std::hint::black_box(m.issue_prepared(t, *b, s, true, rename));
+                }
+            }
+        } else {
+            for (b, g) in &groups {
+                let c = m.begin_group(g, *b).expect("no wait");
+                std::hint::black_box(c);
+                m.end_group(g, 3, 0b111);
+            }
+        }
+        m.taken_branch();
+    }
+    let c = m.counts();
+    assert_eq!(c.instructions, 9 * n);
+    assert_eq!(c.cycles, n * (3 + Itanium2Params::default().taken_branch_bubble));
+    std::hint::black_box(c);
+}
