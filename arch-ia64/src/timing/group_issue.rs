@@ -39,7 +39,7 @@
 //! - *A renaming-changing instruction anywhere but the last slot.* Slot by slot, a slot's
 //!   general registers are renamed when it issues, after the slots before it executed; the
 //!   group step resolves them all before the first. Instructions that can change the renaming
-//!   ([`changes_renaming`]): `cover`, `clrrrb` (the rotating base), `bsw` (PSR.bn), and every
+//!   (`prepared::changes_renaming`): `cover`, `clrrrb` (the rotating base), `bsw` (PSR.bn), and every
 //!   branch class (`br.call`/`brl.call` and `br.ret` move the frame, `rfi` may restore it and
 //!   the bank, and the modulo-scheduled loop branches `br.ctop`/`cexit`/`wtop`/`wexit`, which
 //!   share the `Branch` timing class with `br.cond`, rotate even when they fall through).
@@ -53,8 +53,14 @@
 //! - a timeline is recording (slot records, ports and producers are kept per slot);
 //! - the open group has not closed (the slot would join it rather than open a group: the CPU
 //!   stopped a group mid-way without a branch or event, and issues on slot by slot);
-//! - some live-in source is not ready by the opening cycle in its lane (the group would wait:
-//!   the per-slot path charges the wait to the slot and source it belongs to).
+//! - some live-in source is not ready by the opening cycle in its lane, unless the wait is the
+//!   first slot's alone: an unpredicated first slot waits for its own sources before any slot
+//!   of the group issued, so slot by slot every slot gets the held cycle and nothing is
+//!   re-timed, and the group step charges the wait as the first slot would (to its first
+//!   source with the latest ready cycle). A wait of a later slot, or of a predicated first slot
+//!   (whether it waits for its operands depends on its predicate), goes slot by slot: the slots
+//!   before the one that waits are given the earlier cycle there, which a single group cycle
+//!   cannot express.
 //!
 //! In all these cases nothing changed, and the CPU issues the group's slots with
 //! [`Itanium2::issue_prepared`] as before.
@@ -69,10 +75,9 @@
 
 use super::group::{Close, Full, Plan};
 use super::prepared::{RegOperand, SlotTiming};
-use super::scoreboard::{flat_index, is_branch, Lane, Latency, FLAT_LEN, NEVER_WRITTEN};
+use super::scoreboard::{flat_index, Lane, Latency, FLAT_LEN, NEVER_WRITTEN};
 use super::{Cause, Itanium2};
 use crate::res::Res;
-use crate::table::TimingClass;
 
 /// Slots in one issue group at most (two bundles).
 const MAX_SLOTS: usize = 6;
@@ -81,17 +86,15 @@ const MAX_SRCS: usize = MAX_SLOTS * 6;
 /// Destinations in one issue group at most (three per slot).
 const MAX_DSTS: usize = MAX_SLOTS * 3;
 
-/// Whether an instruction of `class` can change how logical general registers rename (see the
-/// module doc): such an instruction may only be the last slot of a group that takes the step.
-pub(crate) fn changes_renaming(class: TimingClass) -> bool {
-    is_branch(class) || matches!(class, TimingClass::Cover | TimingClass::Clrrrb | TimingClass::Bsw)
-}
-
 #[derive(Debug, Clone, Copy)]
 struct GroupSrc {
     reg: RegOperand,
     lane: Lane,
     slot: u8,
+    /// A qualifying predicate (waited for even when the slot is predicated off).
+    predicate: bool,
+    /// The logical GR number, for the stall text of a wait.
+    logical: Option<u8>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -106,7 +109,8 @@ const PADDING: u16 = (NEVER_WRITTEN * 4) as u16;
 /// Live-ins checked without a loop.
 const FIXED_LIVE: usize = 4;
 
-const NO_SRC: GroupSrc = GroupSrc { reg: RegOperand::Fixed(Res::gr_static(0)), lane: Lane::Data, slot: 0 };
+const NO_SRC: GroupSrc =
+    GroupSrc { reg: RegOperand::Fixed(Res::gr_static(0)), lane: Lane::Data, slot: 0, predicate: false, logical: None };
 const NO_DST: GroupDst = GroupDst { reg: RegOperand::Fixed(Res::gr_static(0)), lat: Latency::all(0), slot: 0 };
 
 /// A planned issue group's timing facts, worked out once from its slots' `SlotTiming`s.
@@ -160,6 +164,12 @@ pub struct ResolvedGroup {
     /// Bit i: slot i has destinations it writes only when its predicate is true.
     cond_mask: u8,
     n_nops: u8,
+    /// The first slot's sources in order (resource, lane, logical GR), for a group whose only
+    /// wait is the first slot's (see [`Itanium2::begin_group`]); empty when the first slot has a
+    /// qualifying predicate (whether it waits for its other sources is known only once the
+    /// predicate is).
+    first: [(Res, Lane, Option<u8>); 6],
+    n_first: u8,
 }
 
 impl Itanium2 {
@@ -197,7 +207,8 @@ impl Itanium2 {
                 if earlier.iter().any(|d| d.reg == s.reg && d.lat.of(s.lane) != 0) {
                     return None;
                 }
-                *g.srcs.get_mut(usize::from(g.n_srcs))? = GroupSrc { reg: s.reg, lane: s.lane, slot };
+                *g.srcs.get_mut(usize::from(g.n_srcs))? =
+                    GroupSrc { reg: s.reg, lane: s.lane, slot, predicate: s.predicate, logical: s.logical };
                 g.n_srcs += 1;
             }
             for d in t.dsts() {
@@ -223,7 +234,16 @@ impl GroupTiming {
             always_mask: self.always_mask,
             cond_mask: 0,
             n_nops: self.nop_mask.count_ones() as u8,
+            first: [(Res::gr_static(0), Lane::Data, None); 6],
+            n_first: 0,
         };
+        let first = self.srcs[..usize::from(self.n_srcs)].iter().filter(|s| s.slot == 0);
+        if !first.clone().any(|s| s.predicate) {
+            for (out, s) in r.first.iter_mut().zip(first) {
+                *out = (s.reg.resolve(&rename), s.lane, s.logical);
+                r.n_first += 1;
+            }
+        }
         let dsts = &self.dsts[..usize::from(self.n_dsts)];
         for (out, d) in r.dsts.iter_mut().zip(dsts) {
             let [data, address, branch, _] = d.lat.lanes();
@@ -287,7 +307,7 @@ impl Itanium2 {
             latest = rest.iter().fold(latest, |m, &i| m.max(at(i)));
         }
         if latest > start {
-            return None;
+            return self.begin_held(g, bundle, start, latest);
         }
         self.open_untimed(bundle, start);
         self.group.start_planned(bundle, &g.plan);
@@ -296,6 +316,38 @@ impl Itanium2 {
         self.remaining = 0;
         self.plan_end = g.plan.end;
         Some(start)
+    }
+
+    /// `begin_group` for a group that waits: it still takes the step when the wait is the first
+    /// slot's alone (an unpredicated first slot whose sources make the group's cycle, with every
+    /// later slot's source ready by then). Slot by slot the first slot then waits before any
+    /// slot issued, so every slot is given the held cycle and nothing needs re-timing; the wait
+    /// is charged as `wait_for_sources` charges it, to the first source with the latest ready
+    /// cycle.
+    #[inline(never)]
+    fn begin_held(&mut self, g: &ResolvedGroup, bundle: u64, start: u64, latest: u64) -> Option<u64> {
+        let first = g.first.get(..usize::from(g.n_first)).unwrap_or(&[]);
+        let mut held = start;
+        let mut late = None;
+        for &(res, lane, logical) in first {
+            let ready = self.board.ready(res, lane);
+            if ready > held {
+                held = ready;
+                late = Some((res, logical));
+            }
+        }
+        let (res, logical) = late?;
+        if latest > held {
+            return None;
+        }
+        self.open_untimed(bundle, start);
+        self.cycle = held;
+        self.charge(Cause::Dep(res, logical.filter(|_| res.is_gr())), held - start, true);
+        self.group.start_planned(bundle, &g.plan);
+        self.group.closed = Some(g.plan.end);
+        self.remaining = 0;
+        self.plan_end = g.plan.end;
+        Some(held)
     }
 
     /// What `open_group` does for a planned group when no timeline records, at `start`
