@@ -69,6 +69,8 @@ pub struct TreeRequest {
     pub calls: usize,
     /// JSON instead of text.
     pub json: bool,
+    /// A diff laid out for a mail: plain ASCII of at most 72 columns ([`super::mail_tree`]).
+    pub mail: bool,
     /// Run the accounting check after the paths.
     pub accounting: bool,
 }
@@ -196,9 +198,9 @@ fn sources(side: &TreeSide) -> Result<KernelSources, CliError> {
 }
 
 /// One side measured: its paths, and its accounting check when asked for.
-struct Measured {
-    paths: Vec<(EntryKind, PathRun)>,
-    check: Option<AccountingCheck>,
+pub(super) struct Measured {
+    pub(super) paths: Vec<(EntryKind, PathRun)>,
+    pub(super) check: Option<AccountingCheck>,
 }
 
 fn check_options() -> CheckOptions {
@@ -289,6 +291,10 @@ pub fn run(req: &TreeRequest) -> Result<String, CliError> {
             v["diff"] = diff_json(d);
         }
         return serde_json::to_string_pretty(&v).map_err(|e| CliError::Kernel(e.to_string()));
+    }
+    if let (true, Some((bs, mb))) = (req.mail, &b) {
+        let text = super::mail_tree::render(req, bs, &a, mb, none.as_ref().map(|(l, _)| l.as_str()), delta.as_ref());
+        return Ok(emu_core::diff::render::mail(&text));
     }
     let mut s = String::new();
     let means = |r: &PathRun| (r.mean_cycles(1), r.mean_instructions(1));
