@@ -69,7 +69,7 @@ fn an_x86_patch_adds_work_to_the_exit_path_only() {
     let text = String::from_utf8_lossy(&run(&args, &[]).stdout).to_string();
     assert!(
         text.contains(&format!(
-            "\npatch3+cl = patch3+x86-exit-clock.diff: x86/nohz-syscall/patch3 patched by {X86_PATCH}\n"
+            "\np3+clock = patch3+x86-exit-clock.diff: x86/nohz-syscall/patch3 patched by {X86_PATCH}\n"
         )),
         "{text}"
     );

@@ -282,3 +282,20 @@ fn the_kernel_trees_v1_and_v2() {
     assert!(out.contains("\n  utime ") && out.contains("\n  stime "), "{out}");
     assert_eq!(flat.matches("; tolerance ").count(), 2, "{flat}");
 }
+
+/// The README's mail excerpt of the main job is what `acctemu diff --format mail` prints:
+/// every line of it (`[...]` marks what it leaves out) is a line of the output, in order.
+#[test]
+fn the_readme_shows_the_main_job_as_a_mail() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("README.md");
+    let setup = &readme[readme.find("## Set-up").expect("Set-up")..];
+    let mail = &setup[setup.find("--format mail` lays").expect("the mail paragraph")..];
+    let block = &mail[mail.find("```text\n").expect("the mail excerpt") + 8..];
+    let block = &block[..block.find("```").expect("its end")];
+    let out = ok(&["diff", "--format", "mail"]);
+    fits_a_mail(block);
+    let mut lines = out.lines();
+    for want in block.lines().filter(|l| l.trim() != "[...]") {
+        assert!(lines.any(|l| l == want), "not in the output (in order): {want}\n{out}");
+    }
+}

@@ -78,8 +78,8 @@ pub struct DiffRequest {
 fn model_name(arch: traces::Arch) -> &'static str {
     match arch {
         traces::Arch::Ia64 => "Itanium 2 (Madison)",
-        traces::Arch::X86_64 => "x86-64 core model",
-        traces::Arch::S390x => "z/Architecture core model",
+        traces::Arch::X86_64 => "x86-64 (Zen 4 model)",
+        traces::Arch::S390x => "s390x (z13 model)",
     }
 }
 

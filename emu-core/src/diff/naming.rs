@@ -160,8 +160,15 @@ pub fn head(name: &str) -> String {
         let h = cut(&full, MAX_HEAD);
         return if h.is_empty() { "?".to_string() } else { h };
     }
-    // Too long: a short base stays whole, a long one keeps 4 characters; the tags share the rest.
-    let b = if b.chars().count() <= 6 { b } else { cut(&b, 4) };
+    // Too long: the base shrinks first (`patch3` to `p3`, a name without a number to what
+    // leaves a patch's word whole, at least 3 characters), then the tags share the rest.
+    let digits = b.chars().rev().take_while(char::is_ascii_digit).count();
+    let b = if digits > 0 && digits + 1 < b.chars().count() {
+        format!("{}{}", cut(&b, 1), b.chars().skip(b.chars().count() - digits).collect::<String>())
+    } else {
+        let tag = p.as_ref().map_or(0, |p| p.chars().count() + 1) + d.as_ref().map_or(0, |d| d.chars().count() + 2);
+        cut(&b, 3.max(MAX_HEAD.saturating_sub(tag)))
+    };
     let room = MAX_HEAD.saturating_sub(b.chars().count());
     let (p, d) = match (p, d) {
         (Some(p), None) => (Some(cut(&p, room.saturating_sub(1))), None),
@@ -217,9 +224,9 @@ mod tests {
         assert_eq!(head("x86/nohz-syscall/patch3"), "patch3");
         assert_eq!(head("v2+ia64-v2-stop.diff"), "v2+stop");
         assert_eq!(head("v1 (-DFOO)"), "v1(FOO)");
-        assert_eq!(head("patch3+x86-exit-clock.diff"), "patch3+cl");
-        assert_eq!(head("delayed+s390-guest-enter-stckf.diff"), "dela+stck");
-        assert_eq!(head("account_sys_enter.S (-DACCOUNTING_V2)"), "acco(ACC)");
+        assert_eq!(head("patch3+x86-exit-clock.diff"), "p3+clock");
+        assert_eq!(head("delayed+s390-guest-enter-stckf.diff"), "del+stckf");
+        assert_eq!(head("account_sys_enter.S (-DACCOUNTING_V2)"), "acc(ACCO)");
         assert_eq!(head("tests/data/ia64/account_sys_enter.S"), "account_s");
         assert_eq!(whole_head("tests/data/ia64/account_sys_enter.S"), None);
         assert_eq!(whole_head("ia64/linux-6.1/v2").as_deref(), Some("v2"));
