@@ -299,3 +299,24 @@ fn the_readme_shows_the_main_job_as_a_mail() {
         assert!(lines.any(|l| l == want), "not in the output (in order): {want}\n{out}");
     }
 }
+
+/// Compiled traces of the catalogue (x86-64, s390x): the scenario diff's mail, with the core's
+/// model and clock; a guest workload counts hypercalls, and says when the groups (which cover
+/// only the paths with a profile) miss the change.
+#[test]
+fn compiled_catalogue_traces() {
+    let out =
+        ok(&["diff", "x86/nohz-syscall/patch3", "x86/nohz-syscall/patch4", "--syscalls", "200", "--format", "mail"]);
+    fits_a_mail(&out);
+    assert!(out.starts_with("patch4 saves 78.0 cycles per system call (-38.6%, "), "{out}");
+    assert!(unwrapped(&out).contains("\nmodel: x86-64 (Zen 4 model) at "), "{out}");
+    assert!(out.contains("\n  patch3 correct: ") || out.contains("\n  patch3 WRONG: "), "{out}");
+    let out =
+        ok(&["diff", "s390/vtime/immediate", "s390/vtime/delayed", "--guest", "--syscalls", "200", "--format", "mail"]);
+    fits_a_mail(&out);
+    assert!(out.starts_with("delayed saves "), "{out}");
+    let flat = unwrapped(&out);
+    assert!(flat.contains("\nmodel: s390x (z13 model) at 5 GHz; workload: 200 guest hypercalls,"), "{flat}");
+    assert!(flat.contains("\nwhere the difference comes from (cycles per hypercall):\n"), "{flat}");
+    assert!(flat.contains("the rest is in paths that ran without a group profile)"), "{flat}");
+}

@@ -206,7 +206,18 @@ fn groups(n: usize) -> String {
 fn attribution(out: &mut String, d: &CycleDiff, n: &Names, opts: RenderOptions) {
     let (delta, _) = delta_heads(&n.a, &n.b);
     let labels: Vec<_> = d.by_label.iter().filter(|l| (l.b - l.a).abs() >= NOISE).collect();
-    let _ = writeln!(out, "\nwhere the difference comes from (cycles per system call):");
+    let event = if d.a.report.workload.guest { "hypercall" } else { "system call" };
+    let _ = writeln!(out, "\nwhere the difference comes from (cycles per {event}):");
+    // The groups cover the paths that keep a profile; say so when they miss the change.
+    let attributed: f64 = d.by_label.iter().map(|l| l.b - l.a).sum();
+    let measured = per_event(&d.b) - per_event(&d.a);
+    if (attributed - measured).abs() > 0.5 {
+        let _ = writeln!(
+            out,
+            "  (the groups below add up to {attributed:+.1} of the {measured:+.1} cycles per {event} measured: \
+             the rest is in paths that ran without a group profile)"
+        );
+    }
     if labels.is_empty() {
         let _ = writeln!(out, "  no label's cost changed by {NOISE} cycles per call or more");
     } else {
