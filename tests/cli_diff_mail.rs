@@ -240,6 +240,9 @@ fn a_kernel_tree_patched() {
     fits_a_mail(&out);
     let first = out.lines().next().unwrap_or_default();
     assert!(first.contains("cycles per break round trip"), "{out}");
+    let flat0 = unwrapped(&out);
+    assert!(flat0.contains("\nInstructions per break round trip: B "), "{flat0}");
+    assert!(flat0.contains(&format!("\nA = {} with traces/ia64/linux-6.1/v2.config\n", tree.display())), "{flat0}");
     let flat = unwrapped(&out);
     let name = format!("{}+leave-stop.diff", tree.file_name().and_then(|n| n.to_str()).unwrap_or_default());
     assert!(

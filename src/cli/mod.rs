@@ -15,7 +15,6 @@ pub mod kernel;
 pub mod kernel_tree;
 pub mod limits;
 pub mod listing;
-pub mod mail_tree; // --format mail of a kernel-tree diff (issue 18, w7-mail)
 pub mod patch;
 pub mod patch_tree; // several files, -R, offsets and fuzz (issue 14, i14-acct)
 pub mod places;

@@ -5,7 +5,7 @@
 //! accounting-off tree; each side's verdict against the true time), the legend, the model and
 //! workload line, the tables, the verdicts and their reasons.
 
-use super::kernel_tree::{Measured, TreeRequest, TreeSide};
+use super::{Measured, TreeRequest, TreeSide};
 use arch_ia64::kernel_c::check::{AccountingCheck, CheckDiff};
 use arch_ia64::kernel_c::truth::FieldVerdict;
 use emu_core::diff::headline::clock_text;
@@ -64,6 +64,12 @@ fn headline((ha, hb): (&str, &str), (a, b): (&Measured, &Measured), delta: Optio
         _ => {
             if let (Some((ka, ra)), Some((_, rb))) = (a.paths.first(), b.paths.first()) {
                 out.push(compare(&format!("{} round trip", ka.name()), ra.mean_cycles(1), rb.mean_cycles(1)));
+                let (ia, ib) = (ra.mean_instructions(1), rb.mean_instructions(1));
+                out.push(format!(
+                    "Instructions per {} round trip: {hb} {ib:.1}, {ha} {ia:.1} ({:+.1}).",
+                    ka.name(),
+                    ib - ia
+                ));
             }
         }
     }
@@ -118,7 +124,13 @@ pub(super) fn render(
             (None, Some(p)) => p.display().to_string(),
             (None, None) => format!("{}/.config", s.tree.display()),
         };
-        let mut line = format!("{head} = {}: {} with {what}", s.label, s.tree.display());
+        // A tree named by its path is not named twice.
+        let tree = s.tree.display().to_string();
+        let mut line = if s.label == tree {
+            format!("{head} = {tree} with {what}")
+        } else {
+            format!("{head} = {}: {tree} with {what}", s.label)
+        };
         if let Some(o) = &s.overlay {
             line.push_str(&format!(", {}'s files over it", o.display()));
         }
