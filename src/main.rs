@@ -476,12 +476,26 @@ impl TreeFlags {
             }
             (None, Some(p)) => Some(cli::kernel_tree::TreeSide {
                 patch: Some(p.clone()),
-                label: format!("{} + {}", tree.display(), p.display()),
+                // Named after what it is (issue 18): `linux-source-6.1+fix.diff`.
+                label: {
+                    let (base, patch) = (tree.display().to_string(), p.display().to_string());
+                    let origin =
+                        emu_core::diff::naming::Origin { base: &base, patch: Some(&patch), ..Default::default() };
+                    emu_core::diff::naming::name_side(&origin).name
+                },
                 ..a.clone()
             }),
             (None, None) => None,
         };
-        Ok(Some(cli::kernel_tree::TreeRequest { a, b, entries, calls: self.calls, json, accounting: !self.paths_only }))
+        Ok(Some(cli::kernel_tree::TreeRequest {
+            a,
+            b,
+            entries,
+            calls: self.calls,
+            json,
+            mail: false,
+            accounting: !self.paths_only,
+        }))
     }
 }
 
@@ -646,29 +660,17 @@ fn run(args: Args) -> Result<String, CliError> {
             // Kernel-tree runs record no timeline (issue 18, w7-traceout).
             let tree_calls = || calls.check(json, Some("kernel-tree diffs (--tree, ia64/linux-6.1/*)"));
             let mail = format == cli::diff::DiffFormat::Mail;
-            let no_mail = || -> Result<(), CliError> {
-                if mail {
-                    return Err(CliError::Usage(
-                        "diff: --format mail lays out the scenario diff of catalogue traces; kernel-tree diffs take \
-                         text or json"
-                            .into(),
-                    ));
-                }
-                Ok(())
-            };
             if let Some(req) =
                 tree.request(pp.kernel_config.clone(), pp.asm_offsets.clone(), patch.clone(), define.clone(), json)?
             {
-                no_mail()?;
                 tree_calls()?;
-                return cli::kernel_tree::run(&req);
+                return cli::kernel_tree::run(&cli::kernel_tree::TreeRequest { mail, ..req });
             }
             // Two ia64/linux-6.1 traces: the installed tree's files (issue 14).
             if let (Some(an), Some(bn), None) = (&a, &b, &patch) {
                 if let (Some(sa), Some(sb)) =
                     (cli::kernel_tree::catalogue_side(an)?, cli::kernel_tree::catalogue_side(bn)?)
                 {
-                    no_mail()?;
                     tree_calls()?;
                     return cli::kernel_tree::run(&cli::kernel_tree::TreeRequest {
                         a: sa,
@@ -676,6 +678,7 @@ fn run(args: Args) -> Result<String, CliError> {
                         entries: tree.entries()?,
                         calls: tree.calls,
                         json,
+                        mail,
                         accounting: !tree.paths_only,
                     });
                 }
@@ -719,6 +722,7 @@ fn run(args: Args) -> Result<String, CliError> {
                     entries: tree.entries()?,
                     calls: tree.calls,
                     json,
+                    mail: false,
                     accounting: !tree.paths_only,
                 });
             }

@@ -58,14 +58,21 @@ fn an_x86_patch_adds_work_to_the_exit_path_only() {
     let args =
         ["diff", "x86/nohz-syscall/patch3", "--patch", X86_PATCH, "--syscalls", "100", "--user-cycles", "100000"];
     let d = json(&args);
-    assert_eq!(d["b"]["name"], format!("x86/nohz-syscall/patch3 + {X86_PATCH}"));
+    // Named after what it is (issue 18): the trace and the patch, the legend saying how.
+    assert_eq!(d["b"]["name"], "patch3+x86-exit-clock.diff");
+    assert_eq!(d["b"]["built"], format!("x86/nohz-syscall/patch3 patched by {X86_PATCH}"));
     let (a, b) = (&d["a"], &d["b"]);
     assert!(mean(b, "syscall_exit") > mean(a, "syscall_exit"), "the exit reads the clock once more");
     assert_eq!(mean(b, "syscall_enter"), mean(a, "syscall_enter"));
     assert!(paths(a).iter().any(|(n, _, calls)| n == "tick" && *calls > 0), "{:?}", paths(a));
     assert_eq!(mean(b, "tick"), mean(a, "tick"));
     let text = String::from_utf8_lossy(&run(&args, &[]).stdout).to_string();
-    assert!(text.contains(&format!("\npatch3' = x86/nohz-syscall/patch3 + {X86_PATCH}\n")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "\np3+clock = patch3+x86-exit-clock.diff: x86/nohz-syscall/patch3 patched by {X86_PATCH}\n"
+        )),
+        "{text}"
+    );
 }
 
 #[test]
@@ -76,14 +83,15 @@ fn a_define_the_c_tests_changes_the_build() {
     // kernel.h: `#ifndef ACCTEMU_NATIVE_USER` keeps the cli of local_irq_save; nohz_syscall.c:
     // `#ifdef ACCTEMU_NATIVE_USER` reads a pinned clock instead of rdtsc.
     let d = json(&["diff", "x86/nohz-syscall/patch3", "--b-define", "ACCTEMU_NATIVE_USER", "--syscalls", "50"]);
-    assert_eq!(d["b"]["name"], "x86/nohz-syscall/patch3 -DACCTEMU_NATIVE_USER");
+    assert_eq!(d["b"]["name"], "patch3 (-DACCTEMU_NATIVE_USER)");
+    assert_eq!(d["b"]["built"], "x86/nohz-syscall/patch3 built with -DACCTEMU_NATIVE_USER");
     let (a, b) = (&d["a"], &d["b"]);
     assert!(mean(b, "syscall_exit") < mean(a, "syscall_exit"), "no cli, no rdtsc");
     assert!(mean(b, "syscall_enter") < mean(a, "syscall_enter"), "no cli, no rdtsc");
     // -D on both sides rebuilds both: the same define, the same code.
     let d = json(&["diff", "x86/nohz-syscall/patch3", "x86/nohz-syscall/patch1", "-D", "ACCTEMU_NATIVE_USER"]);
-    assert_eq!(d["a"]["name"], "x86/nohz-syscall/patch3 -DACCTEMU_NATIVE_USER");
-    assert_eq!(d["b"]["name"], "x86/nohz-syscall/patch1 -DACCTEMU_NATIVE_USER");
+    assert_eq!(d["a"]["name"], "patch3 (-DACCTEMU_NATIVE_USER)");
+    assert_eq!(d["b"]["name"], "patch1 (-DACCTEMU_NATIVE_USER)");
 }
 
 #[test]
@@ -92,7 +100,8 @@ fn an_s390_patch_to_vtime_c_adds_work_to_guest_enter_only() {
         return;
     }
     let d = json(&["diff", "s390/vtime/delayed", "--patch", S390_PATCH, "--guest", "--syscalls", "100"]);
-    assert_eq!(d["b"]["name"], format!("s390/vtime/delayed + {S390_PATCH}"));
+    assert_eq!(d["b"]["name"], "delayed+s390-guest-enter-stckf.diff");
+    assert_eq!(d["b"]["built"], format!("s390/vtime/delayed patched by {S390_PATCH}"));
     let (a, b) = (&d["a"], &d["b"]);
     assert!(mean(b, "guest_enter") > mean(a, "guest_enter"), "one more STCKF");
     assert_eq!(mean(b, "guest_exit"), mean(a, "guest_exit"));
@@ -111,7 +120,8 @@ fn defines_that_select_a_catalogued_version_need_no_compiler() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
         out.contains(
-            "patch3' = x86/nohz-syscall/patch3 -DPATCHES=4 (= x86/nohz-syscall/patch4: its harness and counters)"
+            "patch4 = x86/nohz-syscall/patch4: x86/nohz-syscall/patch3 built with -DPATCHES=4, the same build (its \
+             harness and counters)"
         ),
         "{out}"
     );
@@ -224,8 +234,9 @@ fn another_gcc_rebuilds_the_unchanged_side_too() {
     let recorded = std::fs::read_to_string(root().join("traces/x86/obj/gcc-version")).expect("gcc-version");
     let note =
         format!("rebuilt: `{fake_cc}` here is 99.0.0, the committed objects were built with {}", recorded.trim());
-    assert_eq!(d["a"]["name"], format!("x86/nohz-syscall/patch3 ({note})"));
-    assert_eq!(d["b"]["name"], format!("x86/nohz-syscall/patch3 + {X86_PATCH}"));
+    assert_eq!(d["a"]["name"], "x86/nohz-syscall/patch3");
+    assert_eq!(d["a"]["built"], format!("x86/nohz-syscall/patch3 ({note})"));
+    assert_eq!(d["b"]["name"], "patch3+x86-exit-clock.diff");
     // The fake is the installed gcc underneath (the committed objects' where the oracles are
     // required): its A is the committed object's A.
     let committed = json(&["diff", "x86/nohz-syscall/patch3", "--patch", X86_PATCH, "--syscalls", "50"]);

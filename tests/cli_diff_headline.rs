@@ -37,7 +37,7 @@ fn the_mail_layout_is_72_columns_of_ascii_with_headline_table_and_verdicts() {
 #[test]
 fn an_inserted_stop_is_attributed_where_the_code_changed() {
     let out = ok(&["diff", "ia64/syscall/v2", "--patch", "tests/data/patches/ia64-v2-stop.diff", "--syscalls", "200"]);
-    assert!(out.starts_with("v2' and v2 cost the same: 141.0 cycles per system call.\n"), "{out}");
+    assert!(out.starts_with("v2+stop and v2 cost the same: 141.0 cycles per system call.\n"), "{out}");
     let groups = &out[out.find("by instruction group").expect("groups")..out.find("\naccounting").expect("accounting")];
     let rows: Vec<&str> = groups.lines().skip(1).filter(|l| l.starts_with("  ") && !l.starts_with("   ")).collect();
     assert_eq!(
@@ -49,7 +49,7 @@ fn an_inserted_stop_is_attributed_where_the_code_changed() {
         "{out}"
     );
     assert!(groups.contains("      same code: mov.m r19=ar.bsp"), "{groups}");
-    assert!(groups.contains("      v2': ld8 r23=[r3],-64\n"), "{groups}");
+    assert!(groups.contains("      v2+stop: ld8 r23=[r3],-64\n"), "{groups}");
     assert!(out.contains("no label's cost changed by 0.05 cycles per call or more"), "{out}");
 }
 

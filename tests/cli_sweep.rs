@@ -269,7 +269,9 @@ fn any_metric_of_the_points_plots_with_the_model_clock_and_workload() {
         ">system time accounting error vs HZ</text>",
         ">Itanium 2 model at 1.5 GHz; 200 system calls of 100000 user + 300 kernel cycles, ticks at HZ swept</text>",
         ">HZ (timer ticks per second)</text>",
-        ">stime error, (accounted - true) / true, %</text>",
+        ">stime error in %: (accounted - true) / true</text>",
+        // The first value swept is labelled (issue 18: it was not when off the ticks' step).
+        r#"text-anchor="middle">500</text>"#,
     ] {
         assert!(plot.contains(want), "{want} not in\n{plot}");
     }

@@ -176,7 +176,11 @@ fn every_kind_of_end_has_its_status() {
         (&["disasm", "nothere.o"], 1, "nothere.o"),
         (&["run", "spin.S", "--max-insns", "50"], 3, "stopped before its expected end"),
         (&["run", "undecodable.S"], 3, "undecodable instruction bits"),
-        (&["diff", "spin-if.S", "--b-define", "SPIN"], 3, "spin-if.S -DSPIN: budget of 1000000 instructions exhausted"),
+        (
+            &["diff", "spin-if.S", "--b-define", "SPIN"],
+            3,
+            "spin-if.S (-DSPIN): budget of 1000000 instructions exhausted",
+        ),
         (&["diff", "spin-if.S", "--b-define", "NOSPIN"], 0, ""),
         (&["run", "ok.S", "--frob"], 2, "unexpected argument '--frob'"),
         (&["run", "ok.S", "--max-insns", "x"], 2, "invalid value 'x'"),

@@ -7,6 +7,7 @@
 
 pub mod align;
 pub mod headline;
+pub mod naming;
 pub mod render;
 
 use crate::scenario::ScenarioReport;
@@ -36,8 +37,12 @@ pub struct GroupCost {
 /// One version: its scenario report and its group costs.
 #[derive(Debug, Clone, Serialize)]
 pub struct Side {
-    /// Trace name or file.
+    /// What the side is: a trace name or file, or a changed version's name
+    /// (`v2+ia64-v2-stop.diff`, `v1 (-DFOO)`; see [`naming::name_side`]).
     pub name: String,
+    /// How it was built, for the legend (empty for a side that is its name unchanged).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub built: String,
     /// The timing model that ran it (`Itanium 2 (Madison)`), for the report's model line.
     pub model: String,
     /// The scenario report.

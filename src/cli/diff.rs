@@ -10,9 +10,10 @@
 //! The report judges each side against the true time, not only A against B.
 
 use super::core::{Arch, Program, RunSpec};
-use super::plain_diff::{self, source_text, PlainSide};
+use super::plain_diff::{self, source_text, PlainFormat, PlainSide, RunContext};
 use super::scenario::{check_workload, check_workload_paths};
 use super::CliError;
+use emu_core::diff::naming::{self, SideName};
 use emu_core::diff::{CycleDiff, Side};
 use emu_core::harness::Harness;
 use emu_core::preprocess::{parse_define, FsLoader};
@@ -79,8 +80,8 @@ pub struct DiffRequest {
 fn model_name(arch: traces::Arch) -> &'static str {
     match arch {
         traces::Arch::Ia64 => "Itanium 2 (Madison)",
-        traces::Arch::X86_64 => "x86-64 core model",
-        traces::Arch::S390x => "z/Architecture core model",
+        traces::Arch::X86_64 => "x86-64 (Zen 4 model)",
+        traces::Arch::S390x => "s390x (z13 model)",
     }
 }
 
@@ -98,7 +99,8 @@ fn render(req: &DiffRequest, d: &CycleDiff) -> Result<String, CliError> {
 /// A version of a catalogue trace: its own source and defines, or changed ones.
 struct TraceVersion {
     trace: &'static traces::Trace,
-    label: String,
+    /// What it is and how it was built ([`naming::name_side`]).
+    name: SideName,
     source: String,
     extra_defines: Vec<String>,
 }
@@ -107,7 +109,7 @@ impl TraceVersion {
     fn of(trace: &'static traces::Trace) -> TraceVersion {
         TraceVersion {
             trace,
-            label: trace.name.to_string(),
+            name: SideName { name: trace.name.to_string(), built: String::new() },
             source: trace.source.to_string(),
             extra_defines: Vec::new(),
         }
@@ -118,34 +120,43 @@ impl TraceVersion {
     /// apply: V.1 under `-D ACCOUNTING_V2` is V.2's code and keeps its counters where V.2 does.
     /// Otherwise the trace's harness stays, its counters resolved through the symbols the
     /// build defines, so a layout it does not match is refused (see `counter_address`).
+    /// The side is named after what it is: the catalogued version it builds, else the trace
+    /// and its change (`v2+stop.diff`, `v1 (-DFOO)`).
     fn changed(trace: &'static traces::Trace, patch: Option<&Path>, source: String, extra: &[String]) -> TraceVersion {
-        let mut label = trace.name.to_string();
-        if let Some(p) = patch {
-            label.push_str(&format!(" + {}", p.display()));
-        }
-        for d in extra {
-            label.push_str(&format!(" -D{d}"));
-        }
         let mut defines: Vec<(String, String)> =
             trace.defines.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
         defines.extend(extra.iter().map(|d| parse_define(d)));
-        match traces::find_build(&source, &defines) {
-            Some(t) => {
-                if t.name != trace.name {
-                    label.push_str(&format!(" (= {}: its harness and counters)", t.name));
-                }
-                TraceVersion { trace: t, label, source, extra_defines: Vec::new() }
-            }
-            None => TraceVersion { trace, label, source, extra_defines: extra.to_vec() },
+        let found = traces::find_build(&source, &defines);
+        let patch_name = patch.map(|p| p.display().to_string());
+        let name = naming::name_side(&naming::Origin {
+            base: trace.name,
+            patch: patch_name.as_deref(),
+            defines: extra,
+            is: found.map(|t| t.name),
+        });
+        match found {
+            Some(t) => TraceVersion { trace: t, name, source, extra_defines: Vec::new() },
+            None => TraceVersion { trace, name, source, extra_defines: extra.to_vec() },
         }
     }
 
     /// [`TraceVersion::run`], a harness error noting which side it concerns.
     fn run_side(&self, name: &str, w: &Workload) -> Result<Side, CliError> {
         self.run(w).map_err(|e| match e {
-            CliError::Setup(d) => CliError::Setup(plain_diff::side_note(d, name, &self.label, self.trace.source_name)),
+            CliError::Setup(d) => {
+                CliError::Setup(plain_diff::side_note(d, name, &self.label(), self.trace.source_name))
+            }
             e => e,
         })
+    }
+
+    /// The name, and how it was built when that says more.
+    fn label(&self) -> String {
+        if self.name.built.is_empty() {
+            self.name.name.clone()
+        } else {
+            format!("{}: {}", self.name.name, self.name.built)
+        }
     }
 
     fn run(&self, w: &Workload) -> Result<Side, CliError> {
@@ -158,7 +169,8 @@ impl TraceVersion {
         let image = self.trace.assemble_source(&self.source, &opts, &FsLoader).map_err(CliError::Assemble)?.image;
         let run = self.trace.run_attributed(Some(&image), w)?;
         let model = model_name(self.trace.arch).to_string();
-        Ok(Side { name: self.label.clone(), model, report: run.report, groups: run.groups })
+        let SideName { name, built } = self.name.clone();
+        Ok(Side { name, built, model, report: run.report, groups: run.groups })
     }
 }
 
@@ -240,9 +252,6 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
             };
             Ok(render(req, &d)? + &extra)
         }
-        None if req.mail => Err(CliError::Usage(
-            "diff: --format mail lays out the scenario diff of catalogue traces; plain files take text or json".into(),
-        )),
         None => plain(req, &a_name, changes_a, &a_defines, &b_defines),
     }
 }
@@ -274,10 +283,10 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
     super::limits::check(a, &req.workload, req.max_paths)?;
     super::limits::check(b, &req.workload, req.max_paths)?;
     let [a, b] = rebuilt_sides(req, a, b)?;
-    let side = |(t, label): &(traces::Trace, String)| -> Result<Side, CliError> {
+    let side = |(t, n): &(traces::Trace, SideName)| -> Result<Side, CliError> {
         let run = t.run_attributed(None, &req.workload)?;
         let model = model_name(t.arch).to_string();
-        Ok(Side { name: label.clone(), model, report: run.report, groups: run.groups })
+        Ok(Side { name: n.name.clone(), built: n.built.clone(), model, report: run.report, groups: run.groups })
     };
     let d = CycleDiff::new(side(&a)?, side(&b)?, None);
     let extra = calls(req, [&a, &b].map(|(trace, label)| TracedSide { trace, image: None, label, source: None }))?;
@@ -285,12 +294,13 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
 }
 
 /// Each side's trace with the object to run (committed, or rebuilt by `traces::rebuild` when
-/// `--patch` or a define changes its source) and its label.
+/// `--patch` or a define changes its source) and its name ([`naming::name_side`]; a side
+/// rebuilt only to match the other's compiler says so).
 fn rebuilt_sides(
     req: &DiffRequest,
     a: &'static traces::Trace,
     b: &'static traces::Trace,
-) -> Result<[(traces::Trace, String); 2], CliError> {
+) -> Result<[(traces::Trace, SideName); 2], CliError> {
     use traces::rebuild::{versions, Change, PatchText, RebuildError, Request};
     let both = |side: &[String]| -> Vec<String> { req.defines.iter().chain(side).cloned().collect() };
     let (a_defines, b_defines) = (both(&req.a_defines), both(&req.b_defines));
@@ -307,9 +317,18 @@ fn rebuilt_sides(
         RebuildError::BadDefine { .. } => CliError::Usage(format!("diff: {e}")),
         e => CliError::Rebuild(Box::new(e)),
     })?;
-    let mut built = built.into_iter().map(|v| {
-        let label = v.label.clone();
-        (v.into_trace(), label)
+    let patch_name = req.patch.as_ref().map(|p| p.display().to_string());
+    let origins = [(a, None, &a_defines), (b, patch_name.as_deref(), &b_defines)];
+    let mut built = built.into_iter().zip(origins).map(|(v, (asked, patch, defines))| {
+        let is = (v.trace.name != asked.name).then_some(v.trace.name);
+        let mut name = naming::name_side(&naming::Origin { base: asked.name, patch, defines, is });
+        if let Some(i) = v.label.find(" (rebuilt: ") {
+            if name.built.is_empty() {
+                name.built = asked.name.to_string();
+            }
+            name.built.push_str(&v.label[i..]);
+        }
+        (v.into_trace(), name)
     });
     match (built.next(), built.next()) {
         (Some(a), Some(b)) => Ok([a, b]),
@@ -352,7 +371,12 @@ fn plain(
         content: text.map(String::into_bytes),
         defines: defines.to_vec(),
     };
-    let a = PlainSide { label: a_name.to_string(), program: program(&a_path, None, a_defines) };
+    let side = |base: &str, patch: Option<&Path>, defines: &[String], program: Program| {
+        let patch = patch.map(|p| p.display().to_string());
+        let n = naming::name_side(&naming::Origin { base, patch: patch.as_deref(), defines, is: None });
+        PlainSide { label: n.name, built: n.built, program }
+    };
+    let a = side(a_name, None, a_defines, program(&a_path, None, a_defines));
     let b = match (&req.b, changes_a) {
         (Some(b), _) => {
             let b_path = PathBuf::from(b);
@@ -366,19 +390,14 @@ fn plain(
                 )));
             }
             check_source(&b_path, &b_bytes)?;
-            PlainSide { label: b.clone(), program: program(&b_path, None, b_defines) }
+            side(b, None, b_defines, program(&b_path, None, b_defines))
         }
         (None, true) => {
-            let label = format!(
-                "{a_name}{}{}",
-                req.patch.as_ref().map(|p| format!(" + {}", p.display())).unwrap_or_default(),
-                req.b_defines.iter().map(|d| format!(" -D{d}")).collect::<String>()
-            );
             let text = match &req.patch {
                 Some(_) => Some(source_text(&a_path, req.patch.as_deref())?),
                 None => None,
             };
-            PlainSide { label, program: program(&a_path, text, b_defines) }
+            side(a_name, req.patch.as_deref(), b_defines, program(&a_path, text, b_defines))
         }
         (None, false) => return Err(CliError::Usage("diff: give B, --patch or --b-define to compare against".into())),
     };
@@ -403,7 +422,13 @@ fn plain(
         sets,
         ..RunSpec::default()
     };
-    let out = plain_diff::run(&a, &b, arch, &spec, req.json)?;
+    let format = match (req.json, req.mail) {
+        (true, _) => PlainFormat::Json,
+        (false, true) => PlainFormat::Mail,
+        (false, false) => PlainFormat::Text,
+    };
+    let context = RunContext { harness: req.harness.as_ref().map(|p| p.display().to_string()), sets: req.sets.clone() };
+    let out = plain_diff::run(&a, &b, arch, &spec, format, &context)?;
     Ok(out + &plain_calls(req, &a, &b, arch, &spec)?)
 }
 

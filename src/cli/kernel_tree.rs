@@ -17,6 +17,8 @@
 //! `traces/ia64/linux-6.1/` on the installed 6.1 tree (`ACCTEMU_LINUX_TREE`, else
 //! `/usr/src/linux-source-6.1`); v1's files are made in memory by [`super::seed004_v1`].
 
+mod mail;
+
 use super::CliError;
 use arch_ia64::kernel::harness::{HarnessOptions, KernelHarness};
 use arch_ia64::kernel::paths::PathRun;
@@ -69,6 +71,8 @@ pub struct TreeRequest {
     pub calls: usize,
     /// JSON instead of text.
     pub json: bool,
+    /// A diff laid out for a mail: plain ASCII of at most 72 columns (`mail.rs`).
+    pub mail: bool,
     /// Run the accounting check after the paths.
     pub accounting: bool,
 }
@@ -289,6 +293,10 @@ pub fn run(req: &TreeRequest) -> Result<String, CliError> {
             v["diff"] = diff_json(d);
         }
         return serde_json::to_string_pretty(&v).map_err(|e| CliError::Kernel(e.to_string()));
+    }
+    if let (true, Some((bs, mb))) = (req.mail, &b) {
+        let text = mail::render(req, bs, &a, mb, none.as_ref().map(|(l, _)| l.as_str()), delta.as_ref());
+        return Ok(emu_core::diff::render::mail(&text));
     }
     let mut s = String::new();
     let means = |r: &PathRun| (r.mean_cycles(1), r.mean_instructions(1));

@@ -15,10 +15,24 @@ use std::path::Path;
 /// One side of a plain diff: its name and the program that runs.
 #[derive(Debug, Clone)]
 pub struct PlainSide {
-    /// Name shown in the output and in messages.
+    /// Name shown in the output and in messages: the file, or what a patch or defines made
+    /// of it (`f.S+fix.diff`, `f.S (-DFOO)`; [`emu_core::diff::naming::name_side`]).
     pub label: String,
+    /// How it was built, for the legend (empty for a file as it is).
+    pub built: String,
     /// The file, its defines, and its text when a patch changed it.
     pub program: Program,
+}
+
+impl PlainSide {
+    /// The legend's text: the name, and how it was built when that says more.
+    pub fn legend(&self) -> String {
+        if self.built.is_empty() {
+            self.label.clone()
+        } else {
+            format!("{}: {}", self.label, self.built)
+        }
+    }
 }
 
 /// Reads `path`, applies `patch` (a unified diff) when given; a patch that does not apply is
@@ -43,12 +57,39 @@ pub fn apply_patch(source: &str, source_name: &str, patch_name: &str, patch_text
     Ok(super::patch::apply(source, source_name, patch_name, patch_text)?)
 }
 
+/// How a plain diff is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlainFormat {
+    /// For a terminal: the report with both timelines.
+    Text,
+    /// The reports as JSON.
+    Json,
+    /// Plain ASCII of at most 72 columns for a patch review: the report without the timelines.
+    Mail,
+}
+
+/// What the runs were, for the model and entry line: the harness file, the `--set`s.
+#[derive(Debug, Clone, Default)]
+pub struct RunContext {
+    /// The `--harness` file, if one was given.
+    pub harness: Option<String>,
+    /// The `--set REG=VALUE` arguments.
+    pub sets: Vec<String>,
+}
+
 /// Runs both sides once, on the core of `arch`, with the same settings (the timeline on, for
 /// the attribution), and renders the comparison.
 ///
 /// # Errors
 /// Load, setup or execution errors of either side.
-pub fn run(a: &PlainSide, b: &PlainSide, arch: Arch, spec: &RunSpec, json: bool) -> Result<String, CliError> {
+pub fn run(
+    a: &PlainSide,
+    b: &PlainSide,
+    arch: Arch,
+    spec: &RunSpec,
+    format: PlainFormat,
+    context: &RunContext,
+) -> Result<String, CliError> {
     let spec = RunSpec { timeline: true, attribute: true, ..spec.clone() };
     let programs = [a.program.clone(), b.program.clone()];
     let sides = [("A", a), ("B", b)];
@@ -65,12 +106,21 @@ pub fn run(a: &PlainSide, b: &PlainSide, arch: Arch, spec: &RunSpec, json: bool)
         }
     })?;
     let [fa, fb] = <[Finished; 2]>::try_from(done).map_err(|_| CliError::Usage("diff: two runs expected".into()))?;
-    let out = if json {
-        let side = |s: &PlainSide, f: &Finished| serde_json::json!({ "name": s.label, "report": f.report, "groups": f.groups });
-        let v = serde_json::json!({ "a": side(a, &fa), "b": side(b, &fb) });
-        serde_json::to_string_pretty(&v).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))?
-    } else {
-        render(&a.label, &fa, &b.label, &fb)
+    let out = match format {
+        PlainFormat::Json => {
+            let side = |s: &PlainSide, f: &Finished| serde_json::json!({ "name": s.label, "report": f.report, "groups": f.groups });
+            let v = serde_json::json!({ "a": side(a, &fa), "b": side(b, &fb) });
+            serde_json::to_string_pretty(&v).map(|s| s + "\n").map_err(|e| CliError::Usage(e.to_string()))?
+        }
+        PlainFormat::Text | PlainFormat::Mail => {
+            let run = RunLine { arch, entry: spec.entry.as_deref(), context };
+            let text = render(&[(a, &fa), (b, &fb)], &run, format == PlainFormat::Text);
+            if format == PlainFormat::Mail {
+                emu_core::diff::render::mail(&text)
+            } else {
+                text
+            }
+        }
     };
     // A side that did not reach its end compares a partial run: still shown, but not a result.
     let early: Vec<String> = [(&a.label, &fa), (&b.label, &fb)]
@@ -95,12 +145,91 @@ fn row(out: &mut String, name: &str, a: u64, b: u64) {
     let _ = writeln!(out, "  {name:<28} {a:>10} {b:>10} {delta:>+10}");
 }
 
-/// The side-by-side text: totals, stalls, where the cycles went (by symbol and instruction
-/// group, with the reasons each waited), the final state, the timelines.
-pub fn render(a_name: &str, fa: &Finished, b_name: &str, fb: &Finished) -> String {
+/// The core, entry and settings both runs had, for the model line.
+pub struct RunLine<'a> {
+    /// The core.
+    pub arch: Arch,
+    /// `--entry`, if given.
+    pub entry: Option<&'a str>,
+    /// The harness and `--set`s.
+    pub context: &'a RunContext,
+}
+
+/// The timing model of a core, as the model line names it.
+pub fn model_name(arch: Arch) -> &'static str {
+    match arch {
+        Arch::Ia64 => "Itanium 2 (Madison)",
+        Arch::X86_64 => "x86-64 (Zen 4 model)",
+        Arch::S390x => "s390x (z13 model)",
+    }
+}
+
+/// `model: Itanium 2 (Madison) at 1.5 GHz; one run each from ENTRY under HARNESS, --set ...`.
+fn model_line(run: &RunLine<'_>) -> String {
+    let clock = super::trace_out::clock_mhz(run.arch, None)
+        .map_or_else(|_| String::new(), |mhz| format!(" at {}", emu_core::diff::headline::clock_text(mhz * 1_000_000)));
+    let entry = run.entry.map_or_else(|| "the default entry".to_string(), |e| format!("`{e}`"));
+    let harness = run.context.harness.as_ref().map_or_else(|| "the default harness".to_string(), |h| h.clone());
+    let mut line = format!("model: {}{clock}; one run each from {entry} under {harness}", model_name(run.arch));
+    if !run.context.sets.is_empty() {
+        line.push_str(&format!(", --set {}", run.context.sets.join(" ")));
+    }
+    line
+}
+
+/// `n` cycles as words: `1 cycle`, `7 cycles`.
+fn cycles(n: u64) -> String {
+    if n == 1 {
+        "1 cycle".to_string()
+    } else {
+        format!("{n} cycles")
+    }
+}
+
+/// The headline: which side is cheaper and by how much (cycles, %, ns at the model's clock),
+/// how each run ended, and whether the final states agree.
+fn headline(fa: &Finished, fb: &Finished, run: &RunLine<'_>, changed: usize) -> Vec<String> {
+    let (ca, cb) = (fa.report.summary.cycles, fb.report.summary.cycles);
+    let mhz = super::trace_out::clock_mhz(run.arch, None).unwrap_or(0);
+    let ns = |c: u64| if mhz == 0 { String::new() } else { format!(", {:.1} ns", c as f64 * 1000.0 / mhz as f64) };
+    let pct =
+        || if ca == 0 { "-".to_string() } else { format!("{:+.1}%", (cb as f64 - ca as f64) * 100.0 / ca as f64) };
+    let mut out = vec![match cb.cmp(&ca) {
+        std::cmp::Ordering::Equal => format!("B and A cost the same: {} per run.", cycles(ca)),
+        std::cmp::Ordering::Less => {
+            format!("B saves {} over A ({}{}): {cb} against {ca} per run.", cycles(ca - cb), pct(), ns(ca - cb))
+        }
+        std::cmp::Ordering::Greater => {
+            format!("B costs {} more than A ({}{}): {cb} against {ca} per run.", cycles(cb - ca), pct(), ns(cb - ca))
+        }
+    }];
+    let (sa, sb) = (&fa.report.stop, &fb.report.stop);
+    out.push(if sa == sb {
+        format!("Both runs stop the same way: {sa}.")
+    } else {
+        format!("A stops: {sa}; B stops: {sb}.")
+    });
+    out.push(match changed {
+        0 => "Final state: identical.".to_string(),
+        1 => "Final state: 1 register differs.".to_string(),
+        n => format!("Final state: {n} registers differ."),
+    });
+    out
+}
+
+/// The side-by-side text: the headline, the legend and model line, totals, stalls, where the
+/// cycles went (by symbol and instruction group, with the reasons each waited), the final
+/// state, and with `timelines` both timelines.
+pub fn render(sides: &[(&PlainSide, &Finished); 2], run: &RunLine<'_>, timelines: bool) -> String {
+    let [(sa, fa), (sb, fb)] = *sides;
     let (a, b) = (&fa.report, &fb.report);
+    let d = diff(&a.snapshot, &b.snapshot);
     let mut out = String::new();
-    let _ = writeln!(out, "A = {a_name}\nB = {b_name}\n");
+    for line in headline(fa, fb, run, d.changes.len()) {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out, "\nA = {}\nB = {}", sa.legend(), sb.legend());
+    let _ = writeln!(out, "{}\n", model_line(run));
     let _ = writeln!(out, "  {:<28} {:>10} {:>10} {:>10}", "", "A", "B", "B-A");
     row(&mut out, "cycles", a.summary.cycles, b.summary.cycles);
     row(&mut out, "instructions", a.summary.instructions, b.summary.instructions);
@@ -117,14 +246,19 @@ pub fn render(a_name: &str, fa: &Finished, b_name: &str, fb: &Finished) -> Strin
     if !fa.groups.is_empty() || !fb.groups.is_empty() {
         let _ = write!(out, "\n{}", super::attribution::render_diff(&fa.groups, &fb.groups, 12));
     }
-    let d = diff(&a.snapshot, &b.snapshot);
     if d.is_empty() {
         let _ = writeln!(out, "\nfinal state: identical");
     } else {
         let _ = writeln!(out, "\nfinal state (A -> B):\n{d}");
     }
-    if let (Some(ta), Some(tb)) = (&a.timeline, &b.timeline) {
-        let _ = writeln!(out, "\ntimeline A:\n{ta}\ntimeline B:\n{tb}");
+    match (&a.timeline, &b.timeline) {
+        (Some(ta), Some(tb)) if timelines => {
+            let _ = writeln!(out, "\ntimeline A:\n{ta}\ntimeline B:\n{tb}");
+        }
+        (Some(_), Some(_)) => {
+            let _ = writeln!(out, "(the timelines: --format text)");
+        }
+        _ => {}
     }
     out
 }

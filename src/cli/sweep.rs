@@ -505,7 +505,20 @@ fn render_calls(req: &SweepRequest, s: &Sweep, y: &metric::Metric) -> Result<Str
             })
             .collect();
         let title = format!("{} vs {}", y.what, label(s.param));
-        let subtitle = format!("{}; one call of the helper per point", models(&s.traces, &vec![None; s.traces.len()]));
+        // The x86 model's clock: the calibration TSC over its TSC ticks per cycle.
+        let clocks: Vec<Option<u64>> = s
+            .traces
+            .iter()
+            .map(|t| {
+                let arch = traces::find(t).map(|t| match t.arch {
+                    traces::Arch::Ia64 => super::core::Arch::Ia64,
+                    traces::Arch::X86_64 => super::core::Arch::X86_64,
+                    traces::Arch::S390x => super::core::Arch::S390x,
+                });
+                arch.and_then(|a| super::trace_out::clock_mhz(a, None).ok()).map(|mhz| mhz * 1_000_000)
+            })
+            .collect();
+        let subtitle = format!("{}; one call of the helper per point", models(&s.traces, &clocks));
         let chart =
             Chart { title: &title, subtitle: &subtitle, x_label: label(s.param), y_label: &y.axis, series: &series };
         write_svg(path, &line_chart(&chart))?;
@@ -540,16 +553,21 @@ fn percent(relative: Option<f64>) -> String {
 /// The workload of a sweep's points in words, the swept value named as such: `20000 system
 /// calls of 1500 user + 300 kernel cycles, ticks at HZ swept`.
 fn workload_line(param: Param, w: &Workload, event: &str) -> String {
-    let swept = |p: Param, text: String| if p == param { format!("{} swept", p.name()) } else { text };
-    let calls = swept(Param::Syscalls, format!("{} {event}s", w.syscalls));
-    let user = swept(Param::UserCycles, format!("{} user", w.user_cycles));
-    let kernel = swept(Param::KernelCycles, format!("{} kernel", w.kernel_cycles));
+    // The swept value reads `swept` where its number would be: `20000 hypercalls of swept
+    // user + 300 kernel cycles`, not `of user-cycles swept + 300 kernel cycles`.
+    let swept = |p: Param, text: String| if p == param { "swept".to_string() } else { text };
+    let calls = match param {
+        Param::Syscalls => format!("a swept number of {event}s"),
+        _ => format!("{} {event}s", w.syscalls),
+    };
+    let user = swept(Param::UserCycles, w.user_cycles.to_string());
+    let kernel = swept(Param::KernelCycles, w.kernel_cycles.to_string());
     let ticks = match param {
         Param::Hz => "ticks at HZ swept".to_string(),
         _ if w.hz == 0 => "no ticks".to_string(),
         _ => format!("ticks at {} Hz", w.hz),
     };
-    format!("{calls} of {user} + {kernel} cycles, {ticks}")
+    format!("{calls} of {user} user + {kernel} kernel cycles, {ticks}")
 }
 
 fn render_workloads(req: &SweepRequest, s: &WorkloadSweep, y: &metric::Metric) -> Result<String, CliError> {
@@ -576,13 +594,21 @@ fn render_workloads(req: &SweepRequest, s: &WorkloadSweep, y: &metric::Metric) -
             .collect();
         let clocks: Vec<Option<u64>> =
             (0..s.traces.len()).map(|t| s.points.get(t * s.values.len()).map(|p| p.workload.cpu_hz)).collect();
-        let title = format!("{} vs {}", y.what, label(s.param));
+        let x_label = match s.param {
+            Param::Hz => "HZ (timer ticks per second)".to_string(),
+            Param::UserCycles => format!("user cycles before each {event}"),
+            Param::KernelCycles => format!("kernel cycles inside each {event}"),
+            Param::Syscalls => format!("{event}s"),
+            p => label(p).to_string(),
+        };
+        let short = match s.param {
+            Param::Hz => "HZ".to_string(),
+            _ => x_label.clone(),
+        };
+        let title = format!("{} vs {short}", y.what);
         let workload = s.points.first().map_or_else(String::new, |p| workload_line(s.param, &p.workload, event));
         let subtitle = format!("{}; {workload}", models(&s.traces, &clocks));
-        let x_label = match s.param {
-            Param::Hz => "HZ (timer ticks per second)",
-            p => label(p),
-        };
+        let x_label = x_label.as_str();
         let chart = Chart { title: &title, subtitle: &subtitle, x_label, y_label: &y.axis, series: &series };
         write_svg(path, &line_chart(&chart))?;
     }

@@ -2,40 +2,20 @@
 //! ratio against the baseline, and each version's accounting verdict, every figure computed
 //! from the reports; and the short names the columns are headed with.
 
+use super::naming::{head, MAX_HEAD};
 use super::{AccountingVerdict, CycleDiff, Side};
 
-/// At most this many characters of a column head.
-const MAX_SHORT: usize = 10;
-
-/// A column head for a side's name: the part after the last `/` of its first word (a catalogue
-/// trace `ia64/syscall/v1` is `v1`, a file `dir/account.S` is `account`), at most
-/// [`MAX_SHORT`] characters.
-pub fn short_name(name: &str) -> String {
-    let first = name.split_whitespace().next().unwrap_or(name);
-    let tail = first.rsplit('/').next().unwrap_or(first);
-    let stem = match tail.rsplit_once('.') {
-        Some((stem, ext)) if !stem.is_empty() && ["S", "s", "c", "o"].contains(&ext) => stem,
-        _ => tail,
-    };
-    let short: String = stem.chars().take(MAX_SHORT).collect();
-    if short.is_empty() {
-        "?".to_string()
-    } else {
-        short
-    }
-}
-
-/// The column heads of A, B and the baseline: [`short_name`]s, B marked `'` when it shares
-/// A's (a version changed by a patch or defines), and `A`/`B` when even that collides.
+/// The column heads of A, B and the baseline: [`head`]s of the sides' names, B marked `'`
+/// when it still shares A's, and `A`/`B` when even that collides.
 pub fn column_names(d: &CycleDiff) -> (String, String, Option<String>) {
-    let a = short_name(&d.a.name);
-    let mut b = short_name(&d.b.name);
+    let a = head(&d.a.name);
+    let mut b = head(&d.b.name);
     if b == a {
-        b.push('\'');
+        b = format!("{}'", b.chars().take(MAX_HEAD - 1).collect::<String>());
     }
-    let base = d.baseline.as_ref().map(|s| short_name(&s.name));
-    if base.as_ref().is_some_and(|n| *n == a || *n == b) {
-        return ("A".into(), "B".into(), Some("base".into()));
+    let base = d.baseline.as_ref().map(|s| head(&s.name));
+    if b == a || base.as_ref().is_some_and(|n| *n == a || *n == b) {
+        return ("A".into(), "B".into(), base.map(|_| "base".into()));
     }
     (a, b, base)
 }
@@ -107,14 +87,6 @@ pub fn headline(d: &CycleDiff) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn short_names_are_the_last_part_of_the_first_word() {
-        assert_eq!(short_name("ia64/syscall/v1"), "v1");
-        assert_eq!(short_name("ia64/syscall/v2 + /tmp/stop.diff"), "v2");
-        assert_eq!(short_name("tests/data/ia64/account_sys_enter.S -DACCOUNTING_V2"), "account_sy");
-        assert_eq!(short_name("x86/nohz-syscall/patch3"), "patch3");
-    }
 
     #[test]
     fn clocks_read_as_people_write_them() {

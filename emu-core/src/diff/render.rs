@@ -67,10 +67,10 @@ pub fn render(d: &CycleDiff, opts: RenderOptions) -> String {
         let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(out);
-    let _ = writeln!(out, "{} = {}", n.a, d.a.name);
-    let _ = writeln!(out, "{} = {}", n.b, d.b.name);
+    let _ = writeln!(out, "{}", legend(&n.a, &d.a));
+    let _ = writeln!(out, "{}", legend(&n.b, &d.b));
     if let (Some(base), Some(name)) = (&d.baseline, &n.base) {
-        let _ = writeln!(out, "{name} = {} (the baseline)", base.name);
+        let _ = writeln!(out, "{} (the baseline)", legend(name, base));
     }
     let _ = writeln!(out, "{}\n", model_and_workload(d));
     table(&mut out, d, &n);
@@ -85,6 +85,25 @@ pub fn render(d: &CycleDiff, opts: RenderOptions) -> String {
         Layout::Text => out,
         Layout::Mail => mail(&out),
     }
+}
+
+/// `v2+stop = v2+ia64-v2-stop.diff: ia64/syscall/v2 patched by ...`: a column head, the
+/// side's name and how it was built.
+fn legend(head: &str, s: &Side) -> String {
+    let mut line = format!("{head} = {}", s.name);
+    if !s.built.is_empty() {
+        line.push_str(&format!(": {}", s.built));
+    }
+    line
+}
+
+/// `B-A` and `B/A` of two column heads, each `change` or `ratio` when it does not fit its column.
+pub(super) fn delta_heads(a: &str, b: &str) -> (String, String) {
+    let (delta, quotient) = (format!("{b}-{a}"), format!("{b}/{a}"));
+    // The ratio column is one narrower than the others.
+    let delta = if delta.chars().count() <= super::naming::MAX_HEAD { delta } else { "change".to_string() };
+    let quotient = if quotient.chars().count() < super::naming::MAX_HEAD { quotient } else { "ratio".to_string() };
+    (delta, quotient)
 }
 
 /// `model: Itanium 2 at 1.5 GHz; workload: 10000 system calls, ...`.
@@ -112,8 +131,7 @@ fn table(out: &mut String, d: &CycleDiff, n: &Names) {
     } else {
         ("cycles per system call", "syscall entry", "syscall exit")
     };
-    let delta = format!("{}-{}", n.b, n.a);
-    let quotient = format!("{}/{}", n.b, n.a);
+    let (delta, quotient) = delta_heads(&n.a, &n.b);
     let _ = write!(out, "{per:<23}");
     if let Some(base) = &n.base {
         let _ = write!(out, "{base:>10}");
@@ -186,9 +204,20 @@ fn groups(n: usize) -> String {
 }
 
 fn attribution(out: &mut String, d: &CycleDiff, n: &Names, opts: RenderOptions) {
-    let delta = format!("{}-{}", n.b, n.a);
+    let (delta, _) = delta_heads(&n.a, &n.b);
     let labels: Vec<_> = d.by_label.iter().filter(|l| (l.b - l.a).abs() >= NOISE).collect();
-    let _ = writeln!(out, "\nwhere the difference comes from (cycles per system call):");
+    let event = if d.a.report.workload.guest { "hypercall" } else { "system call" };
+    let _ = writeln!(out, "\nwhere the difference comes from (cycles per {event}):");
+    // The groups cover the paths that keep a profile; say so when they miss the change.
+    let attributed: f64 = d.by_label.iter().map(|l| l.b - l.a).sum();
+    let measured = per_event(&d.b) - per_event(&d.a);
+    if (attributed - measured).abs() > 0.5 {
+        let _ = writeln!(
+            out,
+            "  (the groups below add up to {attributed:+.1} of the {measured:+.1} cycles per {event} measured: \
+             the rest is in paths that ran without a group profile)"
+        );
+    }
     if labels.is_empty() {
         let _ = writeln!(out, "  no label's cost changed by {NOISE} cycles per call or more");
     } else {

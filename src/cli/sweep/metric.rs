@@ -103,7 +103,7 @@ pub fn resolve(name: &str, calls: bool, event: &str) -> Result<Metric, CliError>
         ("cycles_per_syscall", stat) => (format!("{stat} cycles {per}"), format!("cycles {per}"), 1.0),
         ("instructions_per_syscall", _) => (format!("instructions {per}"), format!("instructions {per}"), 1.0),
         (t, "relative_error") => {
-            (format!("{} accounting error", time(t)), format!("{t} error, (accounted - true) / true, %"), 100.0)
+            (format!("{} accounting error", time(t)), format!("{t} error in %: (accounted - true) / true"), 100.0)
         }
         (t, "error") => (format!("{} accounting error", time(t)), format!("{t} accounted - true, cycles"), 1.0),
         (t, "truth") => (format!("true {}", time(t)), format!("{t} true, cycles"), 1.0),
@@ -131,7 +131,7 @@ mod tests {
         let m = resolve("stime.relative_error", false, "system call").expect("a metric");
         assert_eq!(m.path, "stime.relative_error");
         assert_eq!((m.what.as_str(), m.scale), ("system time accounting error", 100.0));
-        assert!(m.axis.ends_with('%'), "{m:?}");
+        assert!(m.axis.contains("in %"), "{m:?}");
         let m = resolve("cycles", false, "hypercall").expect("a metric");
         assert_eq!(m.path, "cycles_per_syscall.mean");
         assert_eq!(m.axis, "cycles per hypercall (entry + exit paths)");
