@@ -19,6 +19,7 @@ pub mod op;
 pub mod predecode;
 // system forms (w7-isys): handlers chosen at predecode for the kernel paths' forms.
 pub mod special;
+mod special_run;
 mod system;
 mod tlb;
 mod translate;
@@ -146,7 +147,7 @@ pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecRes
     }
     // system forms (w7-isys): the form's handler chosen at predecode, when its common case
     // applies (it changes nothing when it declines).
-    if let Some(flow) = special::run(e.special, st, mem, ctx) {
+    if let Some(flow) = special_run::run(e.special, st, mem, ctx) {
         return Ok(flow);
     }
     execute_generic(st, mem, e, ctx)

@@ -167,7 +167,7 @@ fn exec_of(insn: &crate::decode::Insn, unit: SlotUnit, ip: u64) -> Option<Exec> 
         special: Special::None,
     };
     registers(form, &mut e);
-    e.special = Special::of(&e); // system forms (w7-isys)
+    e.special = if e.nop { Special::None } else { Special::of(op, &e.ops) }; // system forms (w7-isys)
     Some(e)
 }
 

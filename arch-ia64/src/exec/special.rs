@@ -4,8 +4,9 @@
 //! compares, extract/deposit and fmerge. [`Special::of`] reads everything that depends only
 //! on the instruction (operand numbers, the AR/CR number's handler, the PSR mask, the
 //! deposit mask, whether a mask is reserved) into a compact record kept in the predecoded
-//! [`Exec`]; [`run`] then does the common case of the form with no dispatch on the
-//! operation, no operand decoding and no `Result` built on success.
+//! [`Exec`](super::predecode::Exec); `special_run.rs` then does the common case of the form
+//! with no dispatch on the operation, no operand decoding and no `Result` built on success.
+//! (This module only chooses: it depends on nothing the predecoder depends on.)
 //!
 //! A handler declines (returns `None`, having changed nothing) whenever anything unusual
 //! could happen: a NaT operand, an unaligned or translated address, a memory fault, a target
@@ -13,15 +14,8 @@
 //! runs the generic semantics ([`super::execute_generic`]), which raise the fault or do the
 //! unusual case; `tests/ia64_sys_forms_diff.rs` runs both on random instructions and states.
 
-use super::access::to_data_order;
-use super::alu::{mask as bit_mask, relation};
-use super::fp_bits::fmerge;
 use super::op::{CmpType, LoadKind, Op, Rel, Update};
-use super::predecode::Exec;
-use super::{Ctx, Flow};
-use crate::state::psr::Psr;
-use crate::state::{ar, cr, State};
-use emu_core::memory::Memory;
+use crate::regs::{ar, cr};
 
 /// How a load or store updates its base register afterwards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,17 +169,14 @@ fn interruption_cr(n: u8) -> bool {
 }
 
 impl Special {
-    /// The handler for `e`, or [`Special::None`].
-    pub fn of(e: &Exec) -> Special {
-        if e.nop {
-            return Special::None;
-        }
-        Special::specialised(e).unwrap_or_default()
+    /// The handler for the operation `op` with the operand values `o` (display order), or
+    /// [`Special::None`].
+    pub fn of(op: Op, o: &[i64; 5]) -> Special {
+        Special::specialised(op, o).unwrap_or_default()
     }
 
-    fn specialised(e: &Exec) -> Option<Special> {
-        let o = &e.ops;
-        Some(match e.op {
+    fn specialised(op: Op, o: &[i64; 5]) -> Option<Special> {
+        Some(match op {
             Op::Load { size, kind: kind @ (LoadKind::Plain | LoadKind::Fill), update, .. }
                 if matches!(size, 1 | 2 | 4 | 8) =>
             {
@@ -226,12 +217,12 @@ impl Special {
             Op::Movl => Special::Movl { d: reg(o[0])?, imm: o[1] as u64 },
             Op::Sum | Op::Rum | Op::Ssm | Op::Rsm => {
                 let bits = o[0] as u64;
-                let field = if matches!(e.op, Op::Sum | Op::Rum) { UM } else { SM };
+                let field = if matches!(op, Op::Sum | Op::Rum) { UM } else { SM };
                 // A mask outside the field is a Reserved Register/Field fault: generic.
                 if bits & !field != 0 {
                     return None;
                 }
-                Special::PsrMask { bits, set: matches!(e.op, Op::Sum | Op::Ssm) }
+                Special::PsrMask { bits, set: matches!(op, Op::Sum | Op::Ssm) }
             }
             Op::Fence | Op::Srlz { .. } | Op::Brp => Special::Nothing,
             Op::Invala => Special::Invala,
@@ -250,11 +241,11 @@ impl Special {
             }
             Op::DepZ => {
                 let (pos, len) = (u8::try_from(o[2]).ok()?, u32::try_from(o[3]).ok()?);
-                Special::DepZ { d: reg(o[0])?, src: reg(o[1])?, pos, mask: bit_mask(len) }
+                Special::DepZ { d: reg(o[0])?, src: reg(o[1])?, pos, mask: width_mask(len) }
             }
             Op::Dep => {
                 let (pos, len) = (u8::try_from(o[3]).ok()?, u32::try_from(o[4]).ok()?);
-                let mask = bit_mask(len).checked_shl(u32::from(pos)).unwrap_or(0);
+                let mask = width_mask(len).checked_shl(u32::from(pos)).unwrap_or(0);
                 Special::Dep { d: reg(o[0])?, a: reg(o[1])?, b: reg(o[2])?, pos, mask }
             }
             // f0 and f1 are constants: writing them is an Illegal Operation (generic).
@@ -267,214 +258,11 @@ impl Special {
     }
 }
 
-/// Runs `s` on the state if its common case applies, returning where execution goes; `None`
-/// when it does not apply (nothing has changed then) and the generic semantics must run.
-/// The caller has checked the qualifying predicate and the privilege level.
-#[inline]
-pub(super) fn run(s: Special, st: &mut State, mem: &mut Memory, ctx: &Ctx) -> Option<Flow> {
-    let done = match s {
-        Special::None => false,
-        Special::Load { d, base, size, fill, upd } => load(st, mem, d, base, size, fill, upd),
-        Special::Store { base, src, size, spill, upd } => store(st, mem, base, src, size, spill, upd),
-        Special::MovFromAr { d, ar } => match read_ar(st, ar, ctx) {
-            Some(v) => st.gr.try_write(d, v, false),
-            None => false,
-        },
-        Special::MovToAr { ar, src } => match st.gr.read_fast(src) {
-            (v, false) => write_ar(st, ar, v, ctx),
-            (_, true) => false,
-        },
-        Special::MovToArImm { ar, imm } => write_ar(st, ar, imm as u64, ctx),
-        Special::MovFromCr { d, cr, interruption } => {
-            !(interruption && st.psr.contains(Psr::IC)) && st.gr.try_write(d, st.cr[usize::from(cr)], false)
-        }
-        Special::MovToCr { cr, src, interruption } => match st.gr.read_fast(src) {
-            (v, false) if !(interruption && st.psr.contains(Psr::IC)) => {
-                st.cr[usize::from(cr)] = v;
-                true
-            }
-            _ => false,
-        },
-        Special::MovFromBr { d, b } => st.gr.try_write(d, st.br[usize::from(b)], false),
-        Special::MovToBr { b, src } => match st.gr.read_fast(src) {
-            (v, false) => {
-                st.br[usize::from(b)] = v;
-                true
-            }
-            (_, true) => false,
-        },
-        Special::MovFromPr { d } => st.gr.try_write(d, st.pr | 1, false),
-        Special::MovToPr { src, mask } => match st.gr.read_fast(src) {
-            (v, false) => {
-                st.pr = ((st.pr & !mask) | (v & mask)) | 1;
-                true
-            }
-            (_, true) => false,
-        },
-        Special::MovFromIp { d } => st.gr.try_write(d, ctx.ip, false),
-        Special::Movl { d, imm } => st.gr.try_write(d, imm, false),
-        Special::PsrMask { bits, set } => {
-            let now = st.psr.bits();
-            st.psr = Psr::from_bits_retain(if set { now | bits } else { now & !bits });
-            true
-        }
-        Special::Nothing => true,
-        Special::Invala => {
-            st.alat.clear();
-            true
-        }
-        Special::Cmp { p1, p2, a, b, rel, four } => {
-            let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
-            compare(st, p1, p2, relation(rel, a, b, four), na | nb);
-            true
-        }
-        Special::CmpImm { p1, p2, imm, b, rel, four } => {
-            let (b, nb) = st.gr.read_fast(b);
-            compare(st, p1, p2, relation(rel, imm as u64, b, four), nb);
-            true
-        }
-        Special::Extr { d, src, pos, len, signed } => {
-            let (a, na) = st.gr.read_fast(src);
-            let len = u32::from(len);
-            let field = (a >> pos) & bit_mask(len);
-            let v = if signed && len < 64 && (field >> (len - 1)) & 1 == 1 { field | !bit_mask(len) } else { field };
-            st.gr.try_write(d, v, na)
-        }
-        Special::DepZ { d, src, pos, mask } => {
-            let (a, na) = st.gr.read_fast(src);
-            st.gr.try_write(d, (a & mask).checked_shl(u32::from(pos)).unwrap_or(0), na)
-        }
-        Special::Dep { d, a, b, pos, mask } => {
-            let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
-            st.gr.try_write(d, (b & !mask) | (a.checked_shl(u32::from(pos)).unwrap_or(0) & mask), na | nb)
-        }
-        Special::Fmerge { d, a, b, kind, high } => {
-            let r = fmerge(kind, st.fr[usize::from(a)], st.fr[usize::from(b)]);
-            st.fr[usize::from(d)] = r;
-            // PSR.mfl/mfh record that the low or high FR partition was modified.
-            st.psr.insert(if high { Psr::MFH } else { Psr::MFL });
-            true
-        }
-    };
-    done.then_some(Flow::Next)
-}
-
-/// The two predicates of a normal compare: a NaT source clears both; otherwise p1 = result,
-/// p2 = its complement (written in that order, as the generic semantics do).
-#[inline]
-fn compare(st: &mut State, p1: u8, p2: u8, result: bool, nat: bool) {
-    st.set_p(p1, result && !nat);
-    st.set_p(p2, !result && !nat);
-}
-
-/// The UNAT bit a spill or fill at `addr` uses (address bits 8:3).
-#[inline]
-fn unat_bit(addr: u64) -> u64 {
-    1u64 << ((addr >> 3) & 63)
-}
-
-/// The common case of a load, with its base update: a NaT-free, naturally aligned,
-/// untranslated address that reads, and targets that can be written. The base is checked
-/// writable before anything changes (rewriting it with its own value changes nothing), so a
-/// decline leaves the state as it was. An update's r2 is read after the target is written,
-/// as the generic semantics read it.
-#[inline]
-fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8, fill: bool, upd: Upd) -> bool {
-    let (addr, nat) = st.gr.read_fast(base);
-    if nat || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
-        return false;
+/// The low `len` bits set (all 64 from 64 on), as the deposit forms' field.
+fn width_mask(len: u32) -> u64 {
+    if len >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << len) - 1
     }
-    if upd != Upd::None && (d == base || !st.gr.try_write(base, addr, false)) {
-        return false;
-    }
-    let v = match size {
-        1 => mem.read_u8(addr).map(u64::from),
-        2 => mem.read_u16(addr).map(u64::from),
-        4 => mem.read_u32(addr).map(u64::from),
-        _ => mem.read_u64(addr),
-    };
-    let Ok(v) = v else { return false };
-    let v = to_data_order(st, mem, v, usize::from(size));
-    let nat = fill && st.ar[usize::from(ar::UNAT)] & unat_bit(addr) != 0;
-    if !st.gr.try_write(d, v, nat) {
-        return false;
-    }
-    match upd {
-        Upd::None => true,
-        Upd::Imm(inc) => st.gr.try_write(base, addr.wrapping_add(inc as u64), false),
-        Upd::Reg(r) => {
-            let (inc, inc_nat) = st.gr.read_fast(r);
-            st.gr.try_write(base, addr.wrapping_add(inc), inc_nat)
-        }
-    }
-}
-
-/// The common case of a store, with its base update: a NaT-free address (and value, but for
-/// a spill), naturally aligned, untranslated and writable; overlapping ALAT entries go, a
-/// spill records the value's NaT in ar.unat.
-#[inline]
-fn store(st: &mut State, mem: &mut Memory, base: u8, src: u8, size: u8, spill: bool, upd: Upd) -> bool {
-    let (addr, addr_nat) = st.gr.read_fast(base);
-    let (value, nat) = st.gr.read_fast(src);
-    if addr_nat || (nat && !spill) || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
-        return false;
-    }
-    if upd != Upd::None && !st.gr.try_write(base, addr, false) {
-        return false;
-    }
-    let v = to_data_order(st, mem, value, usize::from(size));
-    let written = match size {
-        1 => mem.write_u8(addr, v as u8),
-        2 => mem.write_u16(addr, v as u16),
-        4 => mem.write_u32(addr, v as u32),
-        _ => mem.write_u64(addr, v),
-    };
-    if written.is_err() {
-        return false;
-    }
-    st.alat.invalidate_overlap(addr, u64::from(size));
-    if spill {
-        let unat = &mut st.ar[usize::from(ar::UNAT)];
-        *unat = if nat { *unat | unat_bit(addr) } else { *unat & !unat_bit(addr) };
-    }
-    match upd {
-        Upd::Imm(inc) => st.gr.try_write(base, addr.wrapping_add(inc as u64), false),
-        _ => true,
-    }
-}
-
-/// `mov r1=ar` as the generic semantics read it, or `None` for an ar.itc read that PSR.si
-/// forbids.
-#[inline]
-fn read_ar(st: &State, src: ArSrc, ctx: &Ctx) -> Option<u64> {
-    Some(match src {
-        ArSrc::Bsp => st.gr.bsp(),
-        ArSrc::Bspstore => st.gr.bspstore(),
-        ArSrc::Rnat => st.gr.rnat(),
-        ArSrc::Itc if st.psr.contains(Psr::SI) && st.psr.cpl() != 0 => return None,
-        ArSrc::Itc => ctx.itc,
-        ArSrc::Plain(n) => st.ar[usize::from(n)],
-    })
-}
-
-/// `mov ar=` as the generic semantics write it, or `false` (nothing written) where they
-/// fault.
-#[inline]
-fn write_ar(st: &mut State, dst: ArDst, v: u64, ctx: &Ctx) -> bool {
-    match dst {
-        ArDst::Kernel(_) | ArDst::Itc if st.psr.cpl() != 0 => return false,
-        ArDst::Bspstore | ArDst::Rnat if st.ar[usize::from(ar::RSC)] & 3 != 0 => return false,
-        ArDst::Kernel(n) | ArDst::Plain(n) => st.ar[usize::from(n)] = v,
-        ArDst::Itc => st.itc_offset = st.itc_offset.wrapping_add(v.wrapping_sub(ctx.itc)),
-        ArDst::Bspstore => st.gr.set_bspstore(v),
-        ArDst::Rnat => st.gr.set_rnat(v),
-        ArDst::Rsc => {
-            // A privilege level below the current one is raised to it.
-            let cpl = u64::from(st.psr.cpl());
-            let pl = ((v >> 2) & 3).max(cpl);
-            st.ar[usize::from(ar::RSC)] = (v & !0xC) | (pl << 2);
-        }
-        ArDst::Ec => st.ar[usize::from(ar::EC)] = v & 0x3F,
-    }
-    true
 }
