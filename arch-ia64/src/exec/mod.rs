@@ -17,6 +17,9 @@ mod mem16; // memory forms (issue 12)
 pub mod mm;
 pub mod op;
 pub mod predecode;
+// system forms (w7-isys): handlers chosen at predecode for the kernel paths' forms.
+pub mod special;
+mod special_run;
 mod system;
 mod tlb;
 mod translate;
@@ -139,6 +142,21 @@ pub type ExecResult = Result<Flow, Trap>;
 
 /// Executes `e` (whose qualifying predicate is true).
 pub fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecResult {
+    if e.privileged && st.psr.cpl() != 0 {
+        return Err(interrupt::privileged_operation(ctx));
+    }
+    // system forms (w7-isys): the form's handler chosen at predecode, when its common case
+    // applies (it changes nothing when it declines).
+    if let Some(flow) = special_run::run(e.special, st, mem, ctx) {
+        return Ok(flow);
+    }
+    execute_generic(st, mem, e, ctx)
+}
+
+/// Executes `e` (whose qualifying predicate is true) by the generic semantics only, without
+/// the handler [`special`] chose for it: what [`execute`] falls back to, and the oracle the
+/// specialised handlers are tested against (`tests/ia64_sys_forms_diff.rs`).
+pub fn execute_generic(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> ExecResult {
     if e.privileged && st.psr.cpl() != 0 {
         return Err(interrupt::privileged_operation(ctx));
     }

@@ -2,6 +2,7 @@
 //! without looking at bits or the table again (DESIGN.md "Performance").
 
 use super::op::{AlatLoad, FpArithOp, FpFormat, LoadKind, Op, TlbOp, Update};
+use super::special::Special; // system forms (w7-isys)
 use crate::bundle::{SlotUnit, Template};
 use crate::decode::{decode_bundle, real_form, Slot};
 use crate::regs::{ar, Resource};
@@ -70,6 +71,9 @@ pub struct Exec {
     pub nop: bool,
     /// Privileged: faults at cpl != 0 (the row's PRIV flag, looked up once here).
     pub privileged: bool,
+    /// system forms (w7-isys): the form's specialised handler with its operands, chosen here
+    /// once ([`Special::None`] when the generic semantics always run).
+    pub special: Special,
 }
 
 /// What a slot holds after predecoding.
@@ -160,8 +164,10 @@ fn exec_of(insn: &crate::decode::Insn, unit: SlotUnit, ip: u64) -> Option<Exec> 
         // so their semantics check both.
         privileged: form.flags.has(crate::table::Flags::PRIV)
             && !matches!(op, Op::Tlb(TlbOp::Itc { .. } | TlbOp::Itr { .. }) | Op::Vmsw { .. }),
+        special: Special::None,
     };
     registers(form, &mut e);
+    e.special = if e.nop { Special::None } else { Special::of(op, &e.ops) }; // system forms (w7-isys)
     Some(e)
 }
 
