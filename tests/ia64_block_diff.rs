@@ -326,3 +326,288 @@ fn every_ia64_catalogue_scenario_runs_alike_on_both_engines() {
     }
     assert!(n >= 4, "expected the IA-64 syscall traces, found {n} runs");
 }
+
+// ---------------------------------------------------------------------------------------
+// Blocks (issue 17, w7-iblock): the block engine runs only without a timeline, so every case
+// also runs with the model on and no timeline; and programs aimed at block boundaries.
+
+/// As [`diff_run`], with the timeline recorded or not.
+fn diff_run_timeline(what: &str, code: &[u8], iva: bool, timing: bool, timeline: bool) {
+    diff_run_with(what, code, iva, timing, timeline, BUDGET, None);
+}
+
+/// Runs `code` on both engines with `budget` and the end label `until` (through
+/// [`Cpu::run_until`]) and compares.
+fn diff_run_with(what: &str, code: &[u8], iva: bool, timing: bool, timeline: bool, budget: u64, until: Option<u64>) {
+    let mut image = Image::new(Endian::Little);
+    image.sections.push(Section {
+        name: ".text".into(),
+        addr: CODE_BASE,
+        data: code.to_vec(),
+        kind: SectionKind::Code,
+        align: 16,
+    });
+    let mut sets = vec![
+        ("r2".to_string(), "stack".to_string()),
+        ("r3".to_string(), "task".to_string()),
+        ("r14".to_string(), "stack+0x100".to_string()),
+    ];
+    if iva {
+        sets.push(("cr.iva".to_string(), format!("{CODE_BASE:#x}")));
+    }
+    let cfg = RunConfig { sets, max_insns: budget, timing, timeline, ..RunConfig::default() };
+    let stop = StopWhen { on_sentinel: true, on_rfi: false, on_interruption: false, max_insns: budget };
+    let run = |engine: Engine| -> (Machine<Ia64Cpu>, String) {
+        let (mut m, _) = prepare(&image, &cfg).unwrap_or_else(|e| panic!("{what}: setup: {e}"));
+        m.cpu.set_engine(engine);
+        let result = m.cpu.run_until(&mut m.mem, &stop, until);
+        let text = match result {
+            Ok(r) => format!("{r:?}"),
+            Err(e) => format!("error: {e} after {}", e.executed),
+        };
+        (m, text)
+    };
+    let (a, ra) = run(Engine::Fast);
+    let (b, rb) = run(Engine::Reference);
+    assert_eq!(ra, rb, "{what}: stop");
+    if std::env::var("DIFF_DEBUG").is_ok() {
+        eprintln!("{what}: {} insns, {ra}", a.cpu.instructions());
+    }
+    assert_same(what, (&a.cpu, &a.mem), (&b.cpu, &b.mem));
+}
+
+#[test]
+fn random_programs_run_alike_with_the_model_on_and_no_timeline() {
+    for seed in 0..60u64 {
+        let code = random_rows(0xB10C_1000 + seed, 32);
+        diff_run_timeline(&format!("random rows, seed {seed}"), &code, seed % 2 == 0, true, false);
+    }
+    for seed in 0..80u64 {
+        let src = random_fast_source(0xFA57_1000 + seed, 60);
+        let code = text_bytes(&src);
+        diff_run_timeline(&format!("fast forms, seed {seed}:\n{src}"), &code, seed % 2 == 0, true, false);
+    }
+}
+
+#[test]
+fn every_corpus_program_runs_alike_with_the_model_on_and_no_timeline() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/ia64/golden");
+    let mut entries: Vec<_> =
+        std::fs::read_dir(&dir).expect("corpus directory").map(|e| e.expect("entry").path()).collect();
+    entries.sort();
+    let mut n = 0;
+    for path in entries.iter().filter(|p| p.to_string_lossy().ends_with(".text.hex")) {
+        let text = std::fs::read_to_string(path).expect("hex file");
+        let hex: String = text.split_whitespace().collect();
+        let bytes: Vec<u8> =
+            (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex digit")).collect();
+        let mut code = prologue();
+        code.extend(bytes);
+        for iva in [false, true] {
+            diff_run_timeline(&format!("{} (iva {iva}, no timeline)", path.display()), &code, iva, true, false);
+        }
+        n += 1;
+    }
+    assert!(n > 30, "corpus not found in {}", dir.display());
+}
+
+#[test]
+fn every_ia64_catalogue_scenario_runs_alike_with_no_timeline() {
+    let w = Workload {
+        syscalls: 40,
+        user_cycles: 1500,
+        kernel_cycles: 300,
+        hz: 250_000,
+        cpu_hz: IA64_CPU_HZ,
+        irq_every: None,
+        guest: false,
+    };
+    let mut n = 0;
+    for trace in traces::catalogue()
+        .iter()
+        .filter(|t| t.arch == traces::Arch::Ia64 && t.binding(traces::PathKind::SyscallEnter).is_some())
+    {
+        let what = format!("{} (timing on, no timeline)", trace.name);
+        let run = |engine: Engine| {
+            let Prepared::Ia64(mut s) = trace.prepare(None, &w, true).unwrap_or_else(|e| panic!("{what}: {e}")) else {
+                panic!("{what}: not an IA-64 scenario")
+            };
+            s.machine.cpu.set_engine(engine);
+            s.machine.cpu.record_timeline(false);
+            let report = emu_core::scenario::run(&mut *s, &w, &mut |_| {}).map_err(|e| e.to_string());
+            (s, format!("{report:?}"))
+        };
+        let (a, ra) = run(Engine::Fast);
+        let (b, rb) = run(Engine::Reference);
+        assert_eq!(ra, rb, "{what}: report");
+        assert_same(&what, (&a.machine.cpu, &a.machine.mem), (&b.machine.cpu, &b.machine.mem));
+        n += 1;
+    }
+    assert!(n >= 2, "expected the IA-64 syscall traces, found {n} runs");
+}
+
+/// Loops whose body calls a procedure (br.call/br.ret and alloc change the renaming in the
+/// loop), a modulo-scheduled loop (br.ctop rotates the registers each iteration), cover,
+/// bank switches and an rfi into the middle of a bundle.
+const RENAMING_LOOPS: &str = "\t.text
+\talloc r32=ar.pfs,0,4,2,0
+\tmov r33=b0
+\tmov r15=b0
+\tmov r34=5
+\t;;
+\tmov ar.lc=r34
+\t;;
+top:
+\tadd r35=r35,r34
+\t;;
+\tmov r36=r35
+\tbr.call.sptk.many b0=leaf
+\t;;
+\tadds r35=1,r8
+\tnop.i 0
+\tbr.cloop.sptk.few top
+\t;;
+\tmov ar.lc=6
+\tmov ar.ec=3
+\tclrrrb
+\t;;
+\talloc r37=ar.pfs,0,24,0,16
+\t;;
+rot:
+\tadds r32=1,r33
+\tadd r40=r40,r41
+\tbr.ctop.sptk.few rot
+\t;;
+\tclrrrb
+\t;;
+\tbsw.0
+\t;;
+\tadds r16=7,r16
+\t;;
+\tadds r17=9,r16
+\t;;
+\tbsw.1
+\t;;
+\tadd r18=r16,r17
+\trsm psr.ic
+\t;;
+\tsrlz.d
+\tmov r8=psr
+\tmovl r9=back
+\tmovl r10=0x100000
+\t;;
+\tadd r9=r9,r10
+\t;;
+\tdep r8=-1,r8,41,1
+\tmov cr.iip=r9
+\tmov cr.ifs=r0
+\t;;
+\tmov cr.ipsr=r8
+\t;;
+\trfi
+\t;;
+back:
+\tadds r20=1,r20
+\tadds r21=2,r21
+\tadds r22=3,r22
+\t;;
+\tcover
+\t;;
+\tadds r23=4,r23
+\tmov b0=r15
+\t;;
+\tbr.ret.sptk.many b0
+\t;;
+leaf:
+\talloc r34=ar.pfs,2,2,0,0
+\tadd r8=r32,r33
+\t;;
+\tadd r35=r8,r32
+\tmov ar.pfs=r34
+\t;;
+\tbr.ret.sptk.many b0
+\t;;
+";
+
+/// A loop of ALU work with a taken branch in the middle of a bundle, a fault in the middle of
+/// a block (a load through r0 when r9 reaches 0, delivered when cr.iva is set) and nops.
+const MIDDLE_EXITS: &str = "\t.text
+\tmov r9=12
+\tmov r10=0
+\t;;
+again:
+\tadds r9=-1,r9
+\tadds r10=3,r10
+\tnop.i 0
+\t;;
+\tcmp.eq p6,p7=0,r9
+\tadd r11=r10,r9
+\t;;
+\t(p7) br.cond.sptk.few again
+\tadds r12=1,r12
+\tnop.b 0
+\t;;
+\tadds r13=1,r13
+\tld8.s r16=[r0]
+\t;;
+\tadds r13=1,r13
+\tld8 r14=[r16]
+\tadds r15=1,r15
+\t;;
+\tbr.ret.sptk.many b0
+\t;;
+";
+
+#[test]
+fn block_boundaries_run_alike_on_both_engines() {
+    for (name, src) in [("renaming loops", RENAMING_LOOPS), ("middle exits", MIDDLE_EXITS)] {
+        let code = text_bytes(src);
+        for (iva, timing, timeline) in
+            [(false, false, false), (true, false, false), (false, true, false), (true, true, false), (true, true, true)]
+        {
+            diff_run_with(
+                &format!("{name} (iva {iva}, timing {timing}, timeline {timeline})"),
+                &code,
+                iva,
+                timing,
+                timeline,
+                BUDGET,
+                None,
+            );
+        }
+    }
+}
+
+#[test]
+fn budgets_and_end_labels_inside_blocks_run_alike_on_both_engines() {
+    for (name, src) in [("renaming loops", RENAMING_LOOPS), ("middle exits", MIDDLE_EXITS)] {
+        let code = text_bytes(src);
+        let n = code.len() as u64 / 16;
+        for timing in [false, true] {
+            // Every budget up to a few block lengths: most end inside a block.
+            for budget in 1..80 {
+                diff_run_with(
+                    &format!("{name} (timing {timing}, budget {budget})"),
+                    &code,
+                    true,
+                    timing,
+                    false,
+                    budget,
+                    None,
+                );
+            }
+            // Every slot of the code as the end label.
+            for at in (0..n).flat_map(|b| (0..3).map(move |s| CODE_BASE + 16 * b + s)) {
+                diff_run_with(
+                    &format!("{name} (timing {timing}, until {at:#x})"),
+                    &code,
+                    true,
+                    timing,
+                    false,
+                    BUDGET,
+                    Some(at),
+                );
+            }
+        }
+    }
+}

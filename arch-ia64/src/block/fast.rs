@@ -18,7 +18,7 @@ pub(crate) enum Logic {
 
 impl Logic {
     #[inline]
-    fn apply(self, a: u64, b: u64) -> u64 {
+    pub(crate) fn apply(self, a: u64, b: u64) -> u64 {
         match self {
             Logic::And => a & b,
             Logic::Andcm => a & !b,

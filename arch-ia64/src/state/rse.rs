@@ -225,6 +225,10 @@ pub struct RegFile {
     /// register access is one lookup (registers are read and written by almost every
     /// instruction; the frame changes on calls and returns only).
     map: [u8; 128],
+    /// What `map` depends on (BOF, sof, sor, rrb.gr, PSR.bn) packed into one word, set by
+    /// every remap: the block engine's resolved operands are valid while it is unchanged
+    /// (issue 17).
+    rename_key: u64,
     /// PSR.bn as last set by the CPU.
     bank: usize,
     cfm: Cfm,
@@ -258,6 +262,7 @@ impl RegFile {
             values: [0; 256],
             nats: [false; 256],
             map: [0; 128],
+            rename_key: 0,
             bank: 0,
             cfm: Cfm::default(),
             bof: 0,
@@ -305,6 +310,46 @@ impl RegFile {
                 *slot = at as u8;
             }
         }
+        let c = self.cfm;
+        self.rename_key = self.bof as u64
+            | u64::from(c.sof) << 8
+            | u64::from(c.sor) << 16
+            | u64::from(c.rrb_gr) << 24
+            | (self.bank as u64) << 32;
+    }
+
+    // block engine (issue 17): physical access with operands resolved once per renaming.
+
+    /// The renaming now in force, as one word: equal keys mean equal logical-to-physical maps.
+    #[inline(always)]
+    pub(crate) fn rename_key(&self) -> u64 {
+        self.rename_key
+    }
+
+    /// The physical index logical register `r` (bit 7 ignored) lives at now; a stacked name
+    /// outside the frame gives the out-of-frame slot, which reads as zero without NaT.
+    #[inline(always)]
+    pub(crate) fn physical(&self, r: u8) -> u8 {
+        self.map[usize::from(r & 127)]
+    }
+
+    /// Whether physical index `p` is an ordinary write target (not r0, not outside the frame).
+    #[inline]
+    pub(crate) fn writable(p: u8) -> bool {
+        p != 0 && usize::from(p) != OUTSIDE
+    }
+
+    /// Value and NaT bit of physical register `p`.
+    #[inline(always)]
+    pub(crate) fn get_physical(&self, p: u8) -> (u64, bool) {
+        (self.values[usize::from(p)], self.nats[usize::from(p)])
+    }
+
+    /// Writes physical register `p`; the caller resolved it with [`RegFile::writable`] true.
+    #[inline(always)]
+    pub(crate) fn set_physical(&mut self, p: u8, value: u64, nat: bool) {
+        self.values[usize::from(p)] = value;
+        self.nats[usize::from(p)] = nat;
     }
 
     /// The selected r16-r31 bank (0 or 1).
