@@ -116,6 +116,8 @@
 //! and PSR as a scoreboard resource (`Res` has none, so rsm/ssm latencies apply only to listed dsts).
 
 mod group;
+// timing once per issue group (issue 17, w7-itime)
+mod group_issue;
 // held-group ITC (issue 15)
 mod held;
 mod params;
@@ -130,7 +132,13 @@ mod tests;
 #[cfg(test)]
 mod lockstep_tests;
 
+// timing once per issue group (issue 17, w7-itime)
+#[cfg(test)]
+mod group_issue_tests;
+
 pub use group::{plan, Plan, SlotShape};
+// timing once per issue group (issue 17, w7-itime)
+pub use group_issue::{GroupTiming, ResolvedGroup};
 pub use held::ClockUse;
 pub use params::Itanium2Params;
 pub use prepared::{RegOperand, SlotTiming};

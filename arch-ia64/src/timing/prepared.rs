@@ -63,6 +63,9 @@ pub struct SlotTiming {
     pub(crate) plan: Plan,
     /// The port it needs as the first bundle of a group, for the timeline (issue 18).
     pub(crate) need: Option<super::ports::Need>,
+    /// Timing once per group (issue 17, w7-itime): its class can change how general registers
+    /// rename (`group_issue::changes_renaming`).
+    pub(crate) renames: bool,
 }
 
 impl Default for SlotTiming {
@@ -76,6 +79,7 @@ impl Default for SlotTiming {
             nop: false,
             plan: Plan::default(),
             need: None,
+            renames: false,
         }
     }
 }
@@ -107,6 +111,7 @@ impl Itanium2 {
             nop: info.nop,
             plan,
             need: Some(super::ports::need(info.template, info.slot, info.unit, info.class, 0)),
+            renames: super::group_issue::changes_renaming(info.class),
             ..SlotTiming::default()
         };
         for ((src, &reg), slot) in info.srcs.iter().zip(src_regs).zip(t.srcs.iter_mut()) {

@@ -58,8 +58,8 @@ pub(crate) fn lane(class: T, role: Role) -> Lane {
     }
 }
 
-/// Ready cycles of every resource.
-#[derive(Debug, Clone)]
+/// Ready cycles of every resource (compared whole by the group-issue differential test).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Scoreboard {
     ready: Vec<[u64; 3]>,
 }
