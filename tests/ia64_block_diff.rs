@@ -611,3 +611,63 @@ fn budgets_and_end_labels_inside_blocks_run_alike_on_both_engines() {
         }
     }
 }
+
+/// Source of `n` lines of the forms only blocks specialise (post-increment loads and stores,
+/// compares of every relation, extr, dep.z, branch-register moves), mixed with ALU work,
+/// predicates, NaTs and misaligned pointers as in [`random_fast_source`].
+fn random_block_source(seed: u64, n: usize) -> String {
+    let mut rng = Xorshift64::new(seed | 1);
+    let mut src = String::from(
+        "\t.text\n\talloc r33=ar.pfs,0,8,0,0\n\tadds r34=0x200,r2\n\tadds r35=0x300,r2\n\tmov r36=b0\n\tadds r2=0x400,r2\n\t;;\n",
+    );
+    let regs = ["r0", "r8", "r9", "r10", "r11", "r15", "r16", "r17", "r37", "r38", "r39", "r40"];
+    let reg = |rng: &mut Xorshift64| regs[rng.below(regs.len() as u64) as usize];
+    let pointers = ["r2", "r14", "r34", "r35"];
+    let rels = ["eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"];
+    for _ in 0..n {
+        let qp = if rng.below(4) == 0 { format!("(p{}) ", 6 + rng.below(2)) } else { String::new() };
+        let d = match reg(&mut rng) {
+            "r0" | "r40" if rng.below(8) != 0 => "r9",
+            d => d,
+        };
+        let (a, b) = (reg(&mut rng), reg(&mut rng));
+        let size = [1, 2, 4, 8][rng.below(4) as usize];
+        let ptr = pointers[rng.below(pointers.len() as u64) as usize];
+        // Mostly upwards from stack + 0x100, so the pointers stay in the stack mapping.
+        let inc = [size as i64, -(size as i64), 8, 0, 3, 16][rng.below(6) as usize];
+        let rel = rels[rng.below(rels.len() as u64) as usize];
+        let pos = rng.below(64);
+        let len = 1 + rng.below(64 - pos);
+        let line = match rng.below(14) {
+            0 | 1 => format!("ld{size} {d}=[{ptr}],{inc}"),
+            2 | 3 => format!("st{size} [{ptr}]={b},{inc}"),
+            4 => format!("cmp.{rel} p6,p7={a},{b}"),
+            5 => format!("cmp4.{rel} p7,p6={a},{b}"),
+            6 => format!("cmp.{rel} p6,p7={},{b}", rng.below(240) as i64 - 120),
+            7 => format!("extr.u {d}={a},{pos},{len}"),
+            8 => format!("extr {d}={a},{pos},{len}"),
+            9 => format!("dep.z {d}={a},{pos},{len}"),
+            10 => format!("mov b6={a}"),
+            11 => format!("mov {d}=b6"),
+            12 => format!("ld8.s {d}=[r0]"),
+            _ => format!("adds {d}={},{a}", rng.below(64) as i64 - 32),
+        };
+        src.push_str(&format!("\t{qp}{line}\n\t;;\n"));
+        if rng.below(10) == 0 {
+            let label = format!("skip{}", src.len());
+            src.push_str(&format!("\t(p6) br.cond.sptk.few {label}\n\t;;\n\tadds r9=1,r9\n\t;;\n{label}:\n"));
+        }
+    }
+    src.push_str("\tmov b0=r36\n\t;;\n\tbr.ret.sptk.many b0\n\t;;\n");
+    src
+}
+
+#[test]
+fn random_block_forms_run_alike_on_both_engines() {
+    for seed in 0..120u64 {
+        let src = random_block_source(0xB10C_2000 + seed, 60);
+        let code = text_bytes(&src);
+        let (timing, timeline) = [(false, false), (true, false), (true, true)][seed as usize % 3];
+        diff_run_timeline(&format!("block forms, seed {seed}:\n{src}"), &code, seed % 2 == 0, timing, timeline);
+    }
+}

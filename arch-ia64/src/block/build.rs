@@ -9,7 +9,7 @@ use crate::code::Code;
 use crate::exec::op::{BrKind, Op};
 use crate::exec::predecode::{Exec, SlotRec};
 use crate::state::rse::RegFile;
-use crate::timing::{ClockUse, SlotTiming};
+use crate::timing::{ClockUse, GroupTiming, Itanium2, ResolvedGroup, SlotTiming};
 
 /// Slots a block holds at most (bounds the work a budget check must allow for).
 pub(crate) const MAX_SLOTS: u32 = 48;
@@ -48,6 +48,19 @@ pub(crate) struct TimedSlot {
     pub(crate) op: u32,
 }
 
+/// A planned issue group of a block (model on): its slots in [`Block::timed`], and its
+/// timing facts when the model can issue it whole (w7-itime's group step), resolved for
+/// [`Block::key`].
+#[derive(Debug, Clone)]
+pub(crate) struct Segment {
+    pub(crate) first: usize,
+    pub(crate) len: usize,
+    /// Its operations (nops left out): a range of [`Block::ops`].
+    pub(crate) ops: std::ops::Range<usize>,
+    group: Option<GroupTiming>,
+    pub(crate) resolved: Option<ResolvedGroup>,
+}
+
 /// A block: its operations (nops removed) resolved for one renaming, what each exit has
 /// retired, its timing facts, and its successors once known.
 #[derive(Debug, Clone)]
@@ -68,8 +81,9 @@ pub(crate) struct Block {
     /// Per operation: its predecoded record (for the reference executor) and its exit.
     pub(crate) execs: Vec<Exec>,
     pub(crate) exits: Vec<Exit>,
-    /// Every slot, for the timing model.
+    /// Every slot, for the timing model, and the planned groups they form from the entry.
     pub(crate) timed: Vec<TimedSlot>,
+    pub(crate) segments: Vec<Segment>,
     /// The fall-through successor's index, and the last taken successor (target, index).
     pub(crate) fall_next: u32,
     pub(crate) taken_next: (u64, u32),
@@ -84,7 +98,12 @@ impl Block {
     /// The block from `entry` (bundle | slot), or `None` when not even its first slot can be
     /// in one (no code, an undecodable slot, a stub's entry). `stub` says whether a bundle
     /// address is a stub's entry.
-    pub(crate) fn build(code: &mut Code, entry: u64, stub: impl Fn(u64) -> bool) -> Option<Block> {
+    pub(crate) fn build(
+        code: &mut Code,
+        entry: u64,
+        stub: impl Fn(u64) -> bool,
+        model: Option<&Itanium2>,
+    ) -> Option<Block> {
         let mut b = Block {
             entry,
             last: entry,
@@ -98,6 +117,7 @@ impl Block {
             execs: Vec::new(),
             exits: Vec::new(),
             timed: Vec::new(),
+            segments: Vec::new(),
             fall_next: NONE,
             taken_next: (0, NONE),
         };
@@ -120,7 +140,7 @@ impl Block {
                 NONE
             } else {
                 b.logical.push(here.fast);
-                b.ops.push(BlockOp { kind: Kind::Generic, qp });
+                b.ops.push(BlockOp { kind: Kind::Generic, qp, pos: 0, clock: here.clock });
                 b.execs.push(e);
                 b.exits.push(Exit {
                     ip,
@@ -142,6 +162,16 @@ impl Block {
                 break;
             }
         }
+        if let Some(model) = model {
+            b.segments = segments(model, &b.timed);
+            for seg in &b.segments {
+                for (j, ts) in b.timed[seg.first..seg.first + seg.len].iter().enumerate() {
+                    if let Some(op) = b.ops.get_mut(ts.op as usize) {
+                        op.pos = j as u8; // j < plan length ≤ 6
+                    }
+                }
+            }
+        }
         (b.slots > 0).then_some(b)
     }
 
@@ -153,7 +183,33 @@ impl Block {
             for (op, &f) in self.ops.iter_mut().zip(&self.logical) {
                 op.kind = resolve(f, gr);
             }
+            for s in &mut self.segments {
+                s.resolved = s.group.as_ref().map(|g| g.resolve(|n| gr.res(n)));
+            }
             self.key = key;
         }
     }
+}
+
+/// The planned issue groups `timed` forms when its first slot opens one: each slot that opens
+/// a group takes its plan's length of slots; a group the block ends inside of is issued slot
+/// by slot. (A block entered inside an open group finds the model joining it, and the group
+/// step declines: then its slots issue one by one, as they must.)
+fn segments(model: &Itanium2, timed: &[TimedSlot]) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut first = 0;
+    while let Some(t) = timed.get(first) {
+        let len = usize::from(t.timing.plan.len).max(1);
+        let slots: Option<Vec<SlotTiming>> =
+            timed.get(first..first + len).map(|s| s.iter().map(|t| t.timing).collect());
+        let group = slots.and_then(|s| model.prepare_group(&s));
+        let len = len.min(timed.len() - first);
+        let mut ops = timed[first..first + len].iter().filter(|t| t.op != NONE).map(|t| t.op as usize);
+        let start = ops.next();
+        let end = ops.next_back().or(start).map_or(0, |k| k + 1);
+        let start = start.unwrap_or(end);
+        out.push(Segment { first, len, ops: start..end, group, resolved: None });
+        first += len;
+    }
+    out
 }

@@ -21,12 +21,18 @@ impl Blocks {
     }
 
     /// The index of the block at `entry`, building it on first use; [`NONE`] when none can
-    /// start there.
-    pub(crate) fn at(&mut self, code: &mut Code, entry: u64, stub: impl Fn(u64) -> bool) -> u32 {
+    /// start there. `model`: the timing model, whose group facts a block keeps.
+    pub(crate) fn at(
+        &mut self,
+        code: &mut Code,
+        entry: u64,
+        stub: impl Fn(u64) -> bool,
+        model: Option<&crate::timing::Itanium2>,
+    ) -> u32 {
         if let Some(&i) = self.by_entry.get(&entry) {
             return i;
         }
-        let index = match Block::build(code, entry, stub) {
+        let index = match Block::build(code, entry, stub, model) {
             Some(b) if self.list.len() < NONE as usize - 1 => {
                 self.list.push(b);
                 (self.list.len() - 1) as u32

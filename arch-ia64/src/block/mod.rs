@@ -22,7 +22,7 @@ mod cache;
 mod fast;
 mod op;
 
-pub(crate) use build::{Exit, NONE};
+pub(crate) use build::{Block, Exit, TimedSlot, NONE};
 pub(crate) use cache::Blocks;
 pub(crate) use fast::{run, Fast};
 pub(crate) use op::{run as run_op, Kind, Out};

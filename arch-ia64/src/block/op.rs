@@ -3,6 +3,7 @@
 //! key), re-resolved from the logical form ([`Fast`]) when the key differs.
 
 use super::fast::{Fast, Logic};
+use crate::exec::op::Rel;
 use crate::exec::to_data_order;
 use crate::state::rse::RegFile;
 use crate::state::State;
@@ -84,6 +85,55 @@ pub(crate) enum Kind {
     Break {
         imm: u64,
     },
+    LoadInc {
+        d: u8,
+        base: u8,
+        size: u8,
+        inc: u64,
+    },
+    StoreInc {
+        base: u8,
+        src: u8,
+        size: u8,
+        inc: u64,
+    },
+    Cmp {
+        p1: u8,
+        p2: u8,
+        a: u8,
+        b: u8,
+        rel: Rel,
+        four: bool,
+    },
+    CmpImm {
+        p1: u8,
+        p2: u8,
+        imm: u64,
+        b: u8,
+        rel: Rel,
+        four: bool,
+    },
+    Extr {
+        d: u8,
+        src: u8,
+        pos: u8,
+        len: u8,
+        signed: bool,
+    },
+    DepZ {
+        d: u8,
+        src: u8,
+        pos: u8,
+        len: u8,
+    },
+    MovToBr {
+        b: u8,
+        src: u8,
+    },
+    MovFromBr {
+        d: u8,
+        b: u8,
+    },
 }
 
 /// One operation of a block: what it does and its qualifying predicate (0 when it always
@@ -92,6 +142,10 @@ pub(crate) enum Kind {
 pub(crate) struct BlockOp {
     pub(crate) kind: Kind,
     pub(crate) qp: u8,
+    /// Model on: its slot's position in its planned issue group (the block's segment).
+    pub(crate) pos: u8,
+    /// Held-group ITC (issue 15): how it uses ar.itc, if it does.
+    pub(crate) clock: Option<crate::timing::ClockUse>,
 }
 
 /// What running an operation's common case did.
@@ -133,7 +187,55 @@ pub(crate) fn resolve(f: Fast, gr: &RegFile) -> Kind {
         Fast::Jump { target } => Kind::Jump { target },
         Fast::Cloop { target } => Kind::Cloop { target },
         Fast::Break { imm } => Kind::Break { imm },
+        // A post-increment base must be writable, and apart from the load's target (the
+        // executor writes the target first, then the base: that order stays its own).
+        Fast::LoadInc { d, base, size, inc } => match (dst(d), dst(base)) {
+            (Some(d), Some(base)) if d != base => Kind::LoadInc { d, base, size, inc: inc as u64 },
+            _ => Kind::Generic,
+        },
+        Fast::StoreInc { base, src, size, inc } => {
+            with(base, &|base| Kind::StoreInc { base, src: p(src), size, inc: inc as u64 })
+        }
+        Fast::Cmp { p1, p2, a, b, rel, four } => Kind::Cmp { p1, p2, a: p(a), b: p(b), rel, four },
+        Fast::CmpImm { p1, p2, imm, b, rel, four } => Kind::CmpImm { p1, p2, imm: imm as u64, b: p(b), rel, four },
+        Fast::Extr { d, src, pos, len, signed } => with(d, &|d| Kind::Extr { d, src: p(src), pos, len, signed }),
+        Fast::DepZ { d, src, pos, len } => with(d, &|d| Kind::DepZ { d, src: p(src), pos, len }),
+        Fast::MovToBr { b, src } => Kind::MovToBr { b, src: p(src) },
+        Fast::MovFromBr { d, b } => with(d, &|d| Kind::MovFromBr { d, b }),
     }
+}
+
+/// `len` low bits set (1..=64).
+#[inline]
+fn mask(len: u8) -> u64 {
+    if len >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << len) - 1
+    }
+}
+
+/// The relation a compare tests (cmp4 compares the low 32 bits, signed or not).
+#[inline]
+fn relation(rel: Rel, a: u64, b: u64, four: bool) -> bool {
+    let (sa, sb) = if four { (a as u32 as i32 as i64, b as u32 as i32 as i64) } else { (a as i64, b as i64) };
+    let (ua, ub) = if four { (a & 0xFFFF_FFFF, b & 0xFFFF_FFFF) } else { (a, b) };
+    match rel {
+        Rel::Eq => ua == ub,
+        Rel::Ne => ua != ub,
+        Rel::Lt => sa < sb,
+        Rel::Ltu => ua < ub,
+        Rel::Gt => sa > sb,
+        Rel::Le => sa <= sb,
+        Rel::Ge => sa >= sb,
+    }
+}
+
+/// A normal compare's targets: the result and its complement, or both cleared by a NaT.
+#[inline]
+fn compare(st: &mut State, p1: u8, p2: u8, result: bool, nat: bool) {
+    st.set_p(p1, result && !nat);
+    st.set_p(p2, !result && !nat);
 }
 
 /// Runs the common case of `k` (its predicate is true).
@@ -201,6 +303,49 @@ pub(crate) fn run(k: Kind, st: &mut State, mem: &mut Memory) -> Out {
             }
         }
         Kind::Break { imm } => return Out::Break(imm),
+        Kind::LoadInc { d, base, size, inc } => {
+            if !load(st, mem, d, base, size) {
+                return Out::Generic;
+            }
+            let (b, nat) = st.gr.get_physical(base);
+            st.gr.set_physical(base, b.wrapping_add(inc), nat);
+        }
+        Kind::StoreInc { base, src, size, inc } => {
+            if !store(st, mem, base, src, size) {
+                return Out::Generic;
+            }
+            let (b, nat) = st.gr.get_physical(base);
+            st.gr.set_physical(base, b.wrapping_add(inc), nat);
+        }
+        Kind::Cmp { p1, p2, a, b, rel, four } => {
+            let (a, b, nat) = two(&st.gr, a, b);
+            compare(st, p1, p2, relation(rel, a, b, four), nat);
+        }
+        Kind::CmpImm { p1, p2, imm, b, rel, four } => {
+            let (b, nat) = st.gr.get_physical(b);
+            compare(st, p1, p2, relation(rel, imm, b, four), nat);
+        }
+        Kind::Extr { d, src, pos, len, signed } => {
+            let (a, nat) = gr.get_physical(src);
+            let field = (a >> pos) & mask(len);
+            let v = if signed && len < 64 && (field >> (len - 1)) & 1 == 1 { field | !mask(len) } else { field };
+            gr.set_physical(d, v, nat);
+        }
+        Kind::DepZ { d, src, pos, len } => {
+            let (a, nat) = gr.get_physical(src);
+            gr.set_physical(d, (a & mask(len)) << pos, nat);
+        }
+        Kind::MovToBr { b, src } => {
+            let (v, nat) = gr.get_physical(src);
+            if nat {
+                return Out::Generic;
+            }
+            st.br[usize::from(b & 7)] = v;
+        }
+        Kind::MovFromBr { d, b } => {
+            let v = st.br[usize::from(b & 7)];
+            st.gr.set_physical(d, v, false);
+        }
     }
     Out::Next
 }
