@@ -39,7 +39,7 @@
 //! - *A renaming-changing instruction anywhere but the last slot.* Slot by slot, a slot's
 //!   general registers are renamed when it issues, after the slots before it executed; the
 //!   group step resolves them all before the first. Instructions that can change the renaming
-//!   ([`changes_renaming`]): `cover`, `clrrrb` (the rotating base), `bsw` (PSR.bn), and every
+//!   (`prepared::changes_renaming`): `cover`, `clrrrb` (the rotating base), `bsw` (PSR.bn), and every
 //!   branch class (`br.call`/`brl.call` and `br.ret` move the frame, `rfi` may restore it and
 //!   the bank, and the modulo-scheduled loop branches `br.ctop`/`cexit`/`wtop`/`wexit`, which
 //!   share the `Branch` timing class with `br.cond`, rotate even when they fall through).
@@ -53,8 +53,14 @@
 //! - a timeline is recording (slot records, ports and producers are kept per slot);
 //! - the open group has not closed (the slot would join it rather than open a group: the CPU
 //!   stopped a group mid-way without a branch or event, and issues on slot by slot);
-//! - some live-in source is not ready by the opening cycle in its lane (the group would wait:
-//!   the per-slot path charges the wait to the slot and source it belongs to).
+//! - some live-in source is not ready by the opening cycle in its lane, unless the wait is the
+//!   first slot's alone: an unpredicated first slot waits for its own sources before any slot
+//!   of the group issued, so slot by slot every slot gets the held cycle and nothing is
+//!   re-timed, and the group step charges the wait as the first slot would (to its first
+//!   source with the latest ready cycle). A wait of a later slot, or of a predicated first slot
+//!   (whether it waits for its operands depends on its predicate), goes slot by slot: the slots
+//!   before the one that waits are given the earlier cycle there, which a single group cycle
+//!   cannot express.
 //!
 //! In all these cases nothing changed, and the CPU issues the group's slots with
 //! [`Itanium2::issue_prepared`] as before.
@@ -67,12 +73,11 @@
 //! noted for the slots of the same group issued slot by slot afterwards (a group stopped
 //! mid-way), exactly as if every slot had been issued slot by slot.
 
-use super::group::Plan;
+use super::group::{Close, Full, Plan};
 use super::prepared::{RegOperand, SlotTiming};
-use super::scoreboard::{is_branch, Lane, Latency};
-use super::{Block, Itanium2};
+use super::scoreboard::{flat_index, Lane, Latency, FLAT_LEN, NEVER_WRITTEN};
+use super::{Cause, Itanium2};
 use crate::res::Res;
-use crate::table::TimingClass;
 
 /// Slots in one issue group at most (two bundles).
 const MAX_SLOTS: usize = 6;
@@ -81,17 +86,15 @@ const MAX_SRCS: usize = MAX_SLOTS * 6;
 /// Destinations in one issue group at most (three per slot).
 const MAX_DSTS: usize = MAX_SLOTS * 3;
 
-/// Whether an instruction of `class` can change how logical general registers rename (see the
-/// module doc): such an instruction may only be the last slot of a group that takes the step.
-pub(crate) fn changes_renaming(class: TimingClass) -> bool {
-    is_branch(class) || matches!(class, TimingClass::Cover | TimingClass::Clrrrb | TimingClass::Bsw)
-}
-
 #[derive(Debug, Clone, Copy)]
 struct GroupSrc {
     reg: RegOperand,
     lane: Lane,
     slot: u8,
+    /// A qualifying predicate (waited for even when the slot is predicated off).
+    predicate: bool,
+    /// The logical GR number, for the stall text of a wait.
+    logical: Option<u8>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -101,7 +104,13 @@ struct GroupDst {
     slot: u8,
 }
 
-const NO_SRC: GroupSrc = GroupSrc { reg: RegOperand::Fixed(Res::gr_static(0)), lane: Lane::Data, slot: 0 };
+/// The scoreboard position of a resource never written (always ready).
+const PADDING: u16 = (NEVER_WRITTEN * 4) as u16;
+/// Live-ins checked without a loop.
+const FIXED_LIVE: usize = 4;
+
+const NO_SRC: GroupSrc =
+    GroupSrc { reg: RegOperand::Fixed(Res::gr_static(0)), lane: Lane::Data, slot: 0, predicate: false, logical: None };
 const NO_DST: GroupDst = GroupDst { reg: RegOperand::Fixed(Res::gr_static(0)), lat: Latency::all(0), slot: 0 };
 
 /// A planned issue group's timing facts, worked out once from its slots' `SlotTiming`s.
@@ -118,12 +127,22 @@ pub struct GroupTiming {
     always_mask: u8,
 }
 
-/// One destination of a resolved group: the resource, its latencies, the slot that writes it.
+/// One destination of a resolved group: the resource, its latencies, and the bit of the slot
+/// that writes it.
 #[derive(Debug, Clone, Copy)]
 struct ResolvedDst {
+    /// Its latencies through the data, address and branch lanes (32 bytes an entry, so the
+    /// write loop steps by a power of two).
+    lanes: [u64; 3],
     res: Res,
-    lat: Latency,
-    slot: u8,
+    bit: u8,
+}
+
+impl ResolvedDst {
+    fn lat(&self) -> Latency {
+        let [d, a, b] = self.lanes;
+        Latency::from_lanes([d, a, b, 0])
+    }
 }
 
 /// The same with every register resolved to its physical `Res` for one renaming (frame+bank).
@@ -133,14 +152,24 @@ pub struct ResolvedGroup {
     /// False when two of the group's names resolved to one register with an intra-group read
     /// through a latency (see the module doc): the group then never begins.
     ok: bool,
-    /// The distinct (resource, lane) pairs the group's slots read.
-    live: [(Res, Lane); MAX_SRCS],
+    /// The distinct (resource, lane) pairs the group's slots read, as scoreboard positions
+    /// ([`flat_index`]); the unused entries name a resource that is never written, so the
+    /// first few can be checked without looking at `n_live`.
+    live: [u16; MAX_SRCS],
     n_live: u8,
     dsts: [ResolvedDst; MAX_DSTS],
     n_dsts: u8,
     nop_mask: u8,
     always_mask: u8,
+    /// Bit i: slot i has destinations it writes only when its predicate is true.
+    cond_mask: u8,
     n_nops: u8,
+    /// The first slot's sources in order (resource, lane, logical GR), for a group whose only
+    /// wait is the first slot's (see [`Itanium2::begin_group`]); empty when the first slot has a
+    /// qualifying predicate (whether it waits for its other sources is known only once the
+    /// predicate is).
+    first: [(Res, Lane, Option<u8>); 6],
+    n_first: u8,
 }
 
 impl Itanium2 {
@@ -178,7 +207,8 @@ impl Itanium2 {
                 if earlier.iter().any(|d| d.reg == s.reg && d.lat.of(s.lane) != 0) {
                     return None;
                 }
-                *g.srcs.get_mut(usize::from(g.n_srcs))? = GroupSrc { reg: s.reg, lane: s.lane, slot };
+                *g.srcs.get_mut(usize::from(g.n_srcs))? =
+                    GroupSrc { reg: s.reg, lane: s.lane, slot, predicate: s.predicate, logical: s.logical };
                 g.n_srcs += 1;
             }
             for d in t.dsts() {
@@ -196,29 +226,43 @@ impl GroupTiming {
         let mut r = ResolvedGroup {
             plan: self.plan,
             ok: true,
-            live: [(Res::gr_static(0), Lane::Data); MAX_SRCS],
+            live: [PADDING; MAX_SRCS],
             n_live: 0,
-            dsts: [ResolvedDst { res: Res::gr_static(0), lat: Latency::all(0), slot: 0 }; MAX_DSTS],
+            dsts: [ResolvedDst { lanes: [0; 3], res: Res::gr_static(0), bit: 0 }; MAX_DSTS],
             n_dsts: 0,
             nop_mask: self.nop_mask,
             always_mask: self.always_mask,
+            cond_mask: 0,
             n_nops: self.nop_mask.count_ones() as u8,
+            first: [(Res::gr_static(0), Lane::Data, None); 6],
+            n_first: 0,
         };
+        let first = self.srcs[..usize::from(self.n_srcs)].iter().filter(|s| s.slot == 0);
+        if !first.clone().any(|s| s.predicate) {
+            for (out, s) in r.first.iter_mut().zip(first) {
+                *out = (s.reg.resolve(&rename), s.lane, s.logical);
+                r.n_first += 1;
+            }
+        }
         let dsts = &self.dsts[..usize::from(self.n_dsts)];
         for (out, d) in r.dsts.iter_mut().zip(dsts) {
-            *out = ResolvedDst { res: d.reg.resolve(&rename), lat: d.lat, slot: d.slot };
+            let [data, address, branch, _] = d.lat.lanes();
+            *out = ResolvedDst { lanes: [data, address, branch], res: d.reg.resolve(&rename), bit: 1 << d.slot };
+            r.cond_mask |= (1 << d.slot) & !self.always_mask;
         }
         r.n_dsts = self.n_dsts;
         for s in &self.srcs[..usize::from(self.n_srcs)] {
             let res = s.reg.resolve(&rename);
-            let written = &r.dsts[..usize::from(r.n_dsts)];
-            if written.iter().any(|d| d.slot < s.slot && d.res == res && d.lat.of(s.lane) != 0) {
+            let mut earlier = r.dsts[..usize::from(r.n_dsts)].iter().filter(|d| d.bit < 1 << s.slot);
+            if earlier.any(|d| d.res == res && d.lat().of(s.lane) != 0) {
                 r.ok = false;
             }
+            // RES_COUNT * 3 fits in 16 bits.
+            let at = flat_index(res, s.lane) as u16;
             let n = usize::from(r.n_live);
-            if !r.live[..n].contains(&(res, s.lane)) {
+            if !r.live[..n].contains(&at) {
                 if let Some(slot) = r.live.get_mut(n) {
-                    *slot = (res, s.lane);
+                    *slot = at;
                     r.n_live += 1;
                 }
             }
@@ -245,30 +289,88 @@ impl Itanium2 {
     /// source ready by the group's cycle in its lane, ...): returns the group's cycle (what
     /// `issue_prepared` would return for each of its slots). `None`: nothing changed; the CPU
     /// issues the group's slots one by one with `issue_prepared` as today.
-    #[inline]
+    #[inline(always)]
     pub fn begin_group(&mut self, g: &ResolvedGroup, bundle: u64) -> Option<u64> {
-        let joins = self.group.open && self.group.closed.is_none();
-        if !g.ok || joins || self.timeline.is_some() {
+        let joins = self.group.open & self.group.closed.is_none();
+        if !g.ok | joins | self.timeline.is_some() {
             return None;
         }
         let start = self.now();
-        // One max-plus step: the latest ready cycle over the group's live-ins (no branch per
-        // source).
-        let live = &g.live[..usize::from(g.n_live).min(MAX_SRCS)];
-        let latest = live.iter().fold(0, |m, &(res, lane)| m.max(self.board.ready(res, lane)));
+        // One max-plus step: the latest ready cycle over the group's live-ins, a load and a
+        // maximum each (the first few unconditionally: the list is padded).
+        let board = self.board.flat();
+        let at = |i: u16| board.get(usize::from(i) & (FLAT_LEN - 1)).copied().unwrap_or(0);
+        let [a, b, c, d, ..] = g.live;
+        let mut latest = at(a).max(at(b)).max(at(c)).max(at(d));
+        if usize::from(g.n_live) > FIXED_LIVE {
+            let rest = g.live.get(FIXED_LIVE..usize::from(g.n_live)).unwrap_or(&[]);
+            latest = rest.iter().fold(latest, |m, &i| m.max(at(i)));
+        }
         if latest > start {
+            return self.begin_held(g, bundle, start, latest);
+        }
+        self.open_untimed(bundle, start);
+        self.group.start_planned(bundle, &g.plan);
+        // The state once every slot issued; `end_group` corrects it for a group stopped early.
+        self.group.closed = Some(g.plan.end);
+        self.remaining = 0;
+        self.plan_end = g.plan.end;
+        Some(start)
+    }
+
+    /// `begin_group` for a group that waits: it still takes the step when the wait is the first
+    /// slot's alone (an unpredicated first slot whose sources make the group's cycle, with every
+    /// later slot's source ready by then). Slot by slot the first slot then waits before any
+    /// slot issued, so every slot is given the held cycle and nothing needs re-timing; the wait
+    /// is charged as `wait_for_sources` charges it, to the first source with the latest ready
+    /// cycle.
+    #[inline(never)]
+    fn begin_held(&mut self, g: &ResolvedGroup, bundle: u64, start: u64, latest: u64) -> Option<u64> {
+        let first = g.first.get(..usize::from(g.n_first)).unwrap_or(&[]);
+        let mut held = start;
+        let mut late = None;
+        for &(res, lane, logical) in first {
+            let ready = self.board.ready(res, lane);
+            if ready > held {
+                held = ready;
+                late = Some((res, logical));
+            }
+        }
+        let (res, logical) = late?;
+        if latest > held {
             return None;
         }
-        let block = match self.group.closed {
-            Some(close) if self.group.open => Block::Closed(close),
-            _ => Block::NoGroup,
-        };
-        self.open_group(bundle, block);
+        self.open_untimed(bundle, start);
+        self.cycle = held;
+        self.charge(Cause::Dep(res, logical.filter(|_| res.is_gr())), held - start, true);
         self.group.start_planned(bundle, &g.plan);
-        // Until `end_group` says how many issued, none has.
-        self.remaining = g.plan.len;
+        self.group.closed = Some(g.plan.end);
+        self.remaining = 0;
         self.plan_end = g.plan.end;
-        Some(self.cycle)
+        Some(held)
+    }
+
+    /// What `open_group` does for a planned group when no timeline records, at `start`
+    /// (`now()`), inline: the split or port charge of the rule that closed the last group, the
+    /// group count, and the group's writes and clock uses forgotten.
+    #[inline(always)]
+    fn open_untimed(&mut self, bundle: u64, start: u64) {
+        // Most groups end at a stop or a taken branch: nothing to charge.
+        let cause = match self.group.closed {
+            Some(Close::Stop | Close::Branch) => None,
+            _ if !self.group.open => None,
+            Some(Close::Full(Full::Pair(s))) => Some(Cause::Split(s)),
+            Some(Close::Full(Full::Port(p))) => Some(Cause::Port(p)),
+            Some(Close::Split(s)) if self.group.in_window(bundle) => Some(Cause::Split(s)),
+            _ => None,
+        };
+        self.cycle = start;
+        self.groups += 1;
+        self.written.len = 0;
+        self.clock_uses.clear();
+        if let Some(cause) = cause {
+            self.charge(cause, 1, true);
+        }
     }
 
     /// Ends a group `begin_group` opened: `issued` slots of it issued (fewer than all when a
@@ -279,44 +381,48 @@ impl Itanium2 {
     ///
     /// `issued` is at least 1 (the slot that branched or faulted was issued) and at most the
     /// group's length; values outside are taken as the nearest of those.
-    #[inline]
+    #[inline(always)]
     pub fn end_group(&mut self, g: &ResolvedGroup, issued: usize, executed: u8) {
         let len = g.plan.len;
-        let issued = (issued.min(usize::from(len)).max(1)) as u8; // ≤ MAX_SLOTS
         let cycle = self.cycle;
-        self.instructions += u64::from(issued);
-        let dsts = &g.dsts[..usize::from(g.n_dsts).min(MAX_DSTS)];
-        if issued == len {
+        if usize::from(len) <= issued && executed & g.cond_mask == g.cond_mask {
+            // The common case: the whole group issued, and every slot with destinations wrote
+            // them.
+            self.instructions += u64::from(len);
             self.nops += u64::from(g.n_nops);
-            let writes = executed | g.always_mask;
-            for d in dsts {
-                if writes & (1 << d.slot) != 0 {
-                    self.board.write(d.res, cycle, d.lat);
-                }
+            for d in g.dsts.get(..usize::from(g.n_dsts)).unwrap_or(&[]) {
+                let [data, address, branch] = d.lanes;
+                self.board.write_lanes(d.res.index(), cycle, [data, address, branch, 0]);
             }
-            self.remaining = 0;
-            self.group.closed = Some(self.plan_end);
             return;
         }
-        self.end_part(g, dsts, issued, executed);
+        let dsts = g.dsts.get(..usize::from(g.n_dsts)).unwrap_or(&[]);
+        self.end_some(g, dsts, issued, executed | g.always_mask);
     }
 
-    /// `end_group` for a group stopped before its last slot: the group stays open for the
-    /// rest of its slots, which join it through `issue_prepared` and may still hold it, so its
-    /// writes are kept for re-timing as the per-slot path keeps them (lockstep).
+    /// `end_group` when a slot was predicated off or the group stopped before its last slot.
+    /// A stopped group stays open for the rest of its slots, which join it through
+    /// `issue_prepared` and may still hold it, so its writes are kept for re-timing as the
+    /// per-slot path keeps them (lockstep).
     #[inline(never)]
-    fn end_part(&mut self, g: &ResolvedGroup, dsts: &[ResolvedDst], issued: u8, executed: u8) {
+    fn end_some(&mut self, g: &ResolvedGroup, dsts: &[ResolvedDst], issued: usize, writes: u8) {
+        let len = g.plan.len;
+        let issued = issued.clamp(1, usize::from(len)) as u8; // ≤ MAX_SLOTS
         let cycle = self.cycle;
-        let issued_mask = (1u8 << issued) - 1;
+        let issued_mask = ((1u16 << issued) - 1) as u8;
+        let writes = writes & issued_mask;
+        self.instructions += u64::from(issued);
         self.nops += u64::from((g.nop_mask & issued_mask).count_ones());
-        let writes = (executed | g.always_mask) & issued_mask;
-        for d in dsts.iter().filter(|d| writes & (1 << d.slot) != 0) {
-            self.board.write(d.res, cycle, d.lat);
-            self.written.push(d.res, d.lat);
+        let whole = issued == len;
+        for d in dsts.iter().filter(|d| writes & d.bit != 0) {
+            self.board.write(d.res, cycle, d.lat());
+            if !whole {
+                self.written.push(d.res, d.lat());
+            }
         }
-        self.remaining = g.plan.len - issued;
-        if self.remaining == 0 {
-            self.group.closed = Some(self.plan_end);
+        if !whole {
+            self.remaining = len - issued;
+            self.group.closed = None;
         }
     }
 }

@@ -468,7 +468,12 @@ impl Itanium2 {
         self.group.closed = Some(Close::Branch);
         let bubble = self.params.taken_branch_bubble;
         self.next_min = self.next_min.max(self.cycle + 1 + bubble);
-        self.charge(Cause::Branch, bubble, false);
+        // issue 17 (w7-itime): once per taken branch, so the untimed count skips `charge`.
+        if self.timeline.is_none() {
+            self.stalls.branch += bubble;
+        } else {
+            self.charge(Cause::Branch, bubble, false);
+        }
     }
 
     /// Charges an event's named cost; the open group ends.

@@ -111,7 +111,7 @@ impl Itanium2 {
             nop: info.nop,
             plan,
             need: Some(super::ports::need(info.template, info.slot, info.unit, info.class, 0)),
-            renames: super::group_issue::changes_renaming(info.class),
+            renames: changes_renaming(info.class),
             ..SlotTiming::default()
         };
         for ((src, &reg), slot) in info.srcs.iter().zip(src_regs).zip(t.srcs.iter_mut()) {
@@ -129,4 +129,14 @@ impl Itanium2 {
         }
         t
     }
+}
+
+// timing once per issue group (issue 17, w7-itime)
+
+/// Whether an instruction of `class` can change how logical general registers rename (see
+/// `group_issue`'s module doc): such an instruction may only be the last slot of a group that
+/// takes the group step.
+pub(crate) fn changes_renaming(class: crate::table::TimingClass) -> bool {
+    use crate::table::TimingClass as T;
+    super::scoreboard::is_branch(class) || matches!(class, T::Cover | T::Clrrrb | T::Bsw)
 }

@@ -59,28 +59,77 @@ pub(crate) fn lane(class: T, role: Role) -> Lane {
 }
 
 /// Ready cycles of every resource (compared whole by the group-issue differential test).
+///
+/// Issue 17 (w7-itime): a power-of-two table of four lanes per resource (the fourth, and every
+/// resource past [`RES_COUNT`], is padding that stays 0), so that a masked index needs no bounds
+/// check and a group's live-in check is one load per source ([`Scoreboard::flat`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Scoreboard {
-    ready: Vec<[u64; 3]>,
+    ready: Box<[[u64; 4]; BOARD_LEN]>,
 }
+
+/// Resources the table has room for (at least [`RES_COUNT`]).
+const BOARD_LEN: usize = 1024;
+const _: () = assert!(RES_COUNT < BOARD_LEN);
+
+/// The length of [`Scoreboard::flat`].
+pub(crate) const FLAT_LEN: usize = 4 * BOARD_LEN;
+
+/// A resource that is never written: its lanes stay 0 (padding for fixed-length live-in lists).
+pub(crate) const NEVER_WRITTEN: usize = BOARD_LEN - 1;
 
 impl Scoreboard {
     /// Everything ready at cycle 0.
     pub(crate) fn new() -> Scoreboard {
-        Scoreboard { ready: vec![[0; 3]; RES_COUNT] }
+        Scoreboard { ready: Box::new([[0; 4]; BOARD_LEN]) }
     }
 
     /// The cycle `res` can be read through `lane`.
+    #[inline]
     pub(crate) fn ready(&self, res: Res, lane: Lane) -> u64 {
-        self.ready.get(res.index()).and_then(|l| l.get(lane as usize)).copied().unwrap_or(0)
+        self.ready[res.index() & (BOARD_LEN - 1)][lane as usize & 3]
     }
 
     /// Records that `res` gets a new value from an instruction issued at `cycle`.
+    #[inline]
     pub(crate) fn write(&mut self, res: Res, cycle: u64, lat: Latency) {
-        if let Some(l) = self.ready.get_mut(res.index()) {
-            *l = [cycle + lat.data, cycle + lat.address, cycle + lat.branch];
-        }
+        self.write_lanes(res.index(), cycle, lat.lanes());
     }
+}
+
+// timing once per issue group (issue 17, w7-itime)
+impl Scoreboard {
+    /// Every ready cycle in one slice of [`FLAT_LEN`] (a constant the compiler sees, so a
+    /// masked index needs no check), at [`flat_index`].
+    #[inline]
+    pub(crate) fn flat(&self) -> &[u64] {
+        self.ready.as_flattened()
+    }
+
+    /// [`Scoreboard::write`] with the resource as its index and the latencies as lanes
+    /// ([`Latency::lanes`]).
+    #[inline]
+    pub(crate) fn write_lanes(&mut self, index: usize, cycle: u64, lanes: [u64; 4]) {
+        self.ready[index & (BOARD_LEN - 1)] = lanes.map(|l| cycle + l);
+    }
+}
+
+impl Latency {
+    /// The latencies as scoreboard lanes (data, address, branch, padding 0).
+    #[inline]
+    pub(crate) const fn lanes(self) -> [u64; 4] {
+        [self.data, self.address, self.branch, 0]
+    }
+
+    /// The latencies [`Latency::lanes`] gave.
+    pub(crate) const fn from_lanes(l: [u64; 4]) -> Latency {
+        Latency { data: l[0], address: l[1], branch: l[2] }
+    }
+}
+
+/// Where [`Scoreboard::flat`] keeps the ready cycle of `res` read through `lane`.
+pub(crate) fn flat_index(res: Res, lane: Lane) -> usize {
+    (res.index() & (BOARD_LEN - 1)) * 4 + lane as usize
 }
 
 /// The latency of `dst`, the `index`th destination of `info` (reference section 2).
