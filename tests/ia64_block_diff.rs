@@ -326,3 +326,348 @@ fn every_ia64_catalogue_scenario_runs_alike_on_both_engines() {
     }
     assert!(n >= 4, "expected the IA-64 syscall traces, found {n} runs");
 }
+
+// ---------------------------------------------------------------------------------------
+// Blocks (issue 17, w7-iblock): the block engine runs only without a timeline, so every case
+// also runs with the model on and no timeline; and programs aimed at block boundaries.
+
+/// As [`diff_run`], with the timeline recorded or not.
+fn diff_run_timeline(what: &str, code: &[u8], iva: bool, timing: bool, timeline: bool) {
+    diff_run_with(what, code, iva, timing, timeline, BUDGET, None);
+}
+
+/// Runs `code` on both engines with `budget` and the end label `until` (through
+/// [`Cpu::run_until`]) and compares.
+fn diff_run_with(what: &str, code: &[u8], iva: bool, timing: bool, timeline: bool, budget: u64, until: Option<u64>) {
+    let mut image = Image::new(Endian::Little);
+    image.sections.push(Section {
+        name: ".text".into(),
+        addr: CODE_BASE,
+        data: code.to_vec(),
+        kind: SectionKind::Code,
+        align: 16,
+    });
+    let mut sets = vec![
+        ("r2".to_string(), "stack".to_string()),
+        ("r3".to_string(), "task".to_string()),
+        ("r14".to_string(), "stack+0x100".to_string()),
+    ];
+    if iva {
+        sets.push(("cr.iva".to_string(), format!("{CODE_BASE:#x}")));
+    }
+    let cfg = RunConfig { sets, max_insns: budget, timing, timeline, ..RunConfig::default() };
+    let stop = StopWhen { on_sentinel: true, on_rfi: false, on_interruption: false, max_insns: budget };
+    let run = |engine: Engine| -> (Machine<Ia64Cpu>, String) {
+        let (mut m, _) = prepare(&image, &cfg).unwrap_or_else(|e| panic!("{what}: setup: {e}"));
+        m.cpu.set_engine(engine);
+        let result = m.cpu.run_until(&mut m.mem, &stop, until);
+        let text = match result {
+            Ok(r) => format!("{r:?}"),
+            Err(e) => format!("error: {e} after {}", e.executed),
+        };
+        (m, text)
+    };
+    let (a, ra) = run(Engine::Fast);
+    let (b, rb) = run(Engine::Reference);
+    assert_eq!(ra, rb, "{what}: stop");
+    if std::env::var("DIFF_DEBUG").is_ok() {
+        eprintln!("{what}: {} insns, {ra}", a.cpu.instructions());
+    }
+    assert_same(what, (&a.cpu, &a.mem), (&b.cpu, &b.mem));
+}
+
+#[test]
+fn random_programs_run_alike_with_the_model_on_and_no_timeline() {
+    for seed in 0..60u64 {
+        let code = random_rows(0xB10C_1000 + seed, 32);
+        diff_run_timeline(&format!("random rows, seed {seed}"), &code, seed % 2 == 0, true, false);
+    }
+    for seed in 0..80u64 {
+        let src = random_fast_source(0xFA57_1000 + seed, 60);
+        let code = text_bytes(&src);
+        diff_run_timeline(&format!("fast forms, seed {seed}:\n{src}"), &code, seed % 2 == 0, true, false);
+    }
+}
+
+#[test]
+fn every_corpus_program_runs_alike_with_the_model_on_and_no_timeline() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/ia64/golden");
+    let mut entries: Vec<_> =
+        std::fs::read_dir(&dir).expect("corpus directory").map(|e| e.expect("entry").path()).collect();
+    entries.sort();
+    let mut n = 0;
+    for path in entries.iter().filter(|p| p.to_string_lossy().ends_with(".text.hex")) {
+        let text = std::fs::read_to_string(path).expect("hex file");
+        let hex: String = text.split_whitespace().collect();
+        let bytes: Vec<u8> =
+            (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex digit")).collect();
+        let mut code = prologue();
+        code.extend(bytes);
+        for iva in [false, true] {
+            diff_run_timeline(&format!("{} (iva {iva}, no timeline)", path.display()), &code, iva, true, false);
+        }
+        n += 1;
+    }
+    assert!(n > 30, "corpus not found in {}", dir.display());
+}
+
+#[test]
+fn every_ia64_catalogue_scenario_runs_alike_with_no_timeline() {
+    let w = Workload {
+        syscalls: 40,
+        user_cycles: 1500,
+        kernel_cycles: 300,
+        hz: 250_000,
+        cpu_hz: IA64_CPU_HZ,
+        irq_every: None,
+        guest: false,
+    };
+    let mut n = 0;
+    for trace in traces::catalogue()
+        .iter()
+        .filter(|t| t.arch == traces::Arch::Ia64 && t.binding(traces::PathKind::SyscallEnter).is_some())
+    {
+        let what = format!("{} (timing on, no timeline)", trace.name);
+        let run = |engine: Engine| {
+            let Prepared::Ia64(mut s) = trace.prepare(None, &w, true).unwrap_or_else(|e| panic!("{what}: {e}")) else {
+                panic!("{what}: not an IA-64 scenario")
+            };
+            s.machine.cpu.set_engine(engine);
+            s.machine.cpu.record_timeline(false);
+            let report = emu_core::scenario::run(&mut *s, &w, &mut |_| {}).map_err(|e| e.to_string());
+            (s, format!("{report:?}"))
+        };
+        let (a, ra) = run(Engine::Fast);
+        let (b, rb) = run(Engine::Reference);
+        assert_eq!(ra, rb, "{what}: report");
+        assert_same(&what, (&a.machine.cpu, &a.machine.mem), (&b.machine.cpu, &b.machine.mem));
+        n += 1;
+    }
+    assert!(n >= 2, "expected the IA-64 syscall traces, found {n} runs");
+}
+
+/// Loops whose body calls a procedure (br.call/br.ret and alloc change the renaming in the
+/// loop), a modulo-scheduled loop (br.ctop rotates the registers each iteration), cover,
+/// bank switches and an rfi into the middle of a bundle.
+const RENAMING_LOOPS: &str = "\t.text
+\talloc r32=ar.pfs,0,4,2,0
+\tmov r33=b0
+\tmov r15=b0
+\tmov r34=5
+\t;;
+\tmov ar.lc=r34
+\t;;
+top:
+\tadd r35=r35,r34
+\t;;
+\tmov r36=r35
+\tbr.call.sptk.many b0=leaf
+\t;;
+\tadds r35=1,r8
+\tnop.i 0
+\tbr.cloop.sptk.few top
+\t;;
+\tmov ar.lc=6
+\tmov ar.ec=3
+\tclrrrb
+\t;;
+\talloc r37=ar.pfs,0,24,0,16
+\t;;
+rot:
+\tadds r32=1,r33
+\tadd r40=r40,r41
+\tbr.ctop.sptk.few rot
+\t;;
+\tclrrrb
+\t;;
+\tbsw.0
+\t;;
+\tadds r16=7,r16
+\t;;
+\tadds r17=9,r16
+\t;;
+\tbsw.1
+\t;;
+\tadd r18=r16,r17
+\trsm psr.ic
+\t;;
+\tsrlz.d
+\tmov r8=psr
+\tmovl r9=back
+\tmovl r10=0x100000
+\t;;
+\tadd r9=r9,r10
+\t;;
+\tdep r8=-1,r8,41,1
+\tmov cr.iip=r9
+\tmov cr.ifs=r0
+\t;;
+\tmov cr.ipsr=r8
+\t;;
+\trfi
+\t;;
+back:
+\tadds r20=1,r20
+\tadds r21=2,r21
+\tadds r22=3,r22
+\t;;
+\tcover
+\t;;
+\tadds r23=4,r23
+\tmov b0=r15
+\t;;
+\tbr.ret.sptk.many b0
+\t;;
+leaf:
+\talloc r34=ar.pfs,2,2,0,0
+\tadd r8=r32,r33
+\t;;
+\tadd r35=r8,r32
+\tmov ar.pfs=r34
+\t;;
+\tbr.ret.sptk.many b0
+\t;;
+";
+
+/// A loop of ALU work with a taken branch in the middle of a bundle, a fault in the middle of
+/// a block (a load through r0 when r9 reaches 0, delivered when cr.iva is set) and nops.
+const MIDDLE_EXITS: &str = "\t.text
+\tmov r9=12
+\tmov r10=0
+\t;;
+again:
+\tadds r9=-1,r9
+\tadds r10=3,r10
+\tnop.i 0
+\t;;
+\tcmp.eq p6,p7=0,r9
+\tadd r11=r10,r9
+\t;;
+\t(p7) br.cond.sptk.few again
+\tadds r12=1,r12
+\tnop.b 0
+\t;;
+\tadds r13=1,r13
+\tld8.s r16=[r0]
+\t;;
+\tadds r13=1,r13
+\tld8 r14=[r16]
+\tadds r15=1,r15
+\t;;
+\tbr.ret.sptk.many b0
+\t;;
+";
+
+#[test]
+fn block_boundaries_run_alike_on_both_engines() {
+    for (name, src) in [("renaming loops", RENAMING_LOOPS), ("middle exits", MIDDLE_EXITS)] {
+        let code = text_bytes(src);
+        for (iva, timing, timeline) in
+            [(false, false, false), (true, false, false), (false, true, false), (true, true, false), (true, true, true)]
+        {
+            diff_run_with(
+                &format!("{name} (iva {iva}, timing {timing}, timeline {timeline})"),
+                &code,
+                iva,
+                timing,
+                timeline,
+                BUDGET,
+                None,
+            );
+        }
+    }
+}
+
+#[test]
+fn budgets_and_end_labels_inside_blocks_run_alike_on_both_engines() {
+    for (name, src) in [("renaming loops", RENAMING_LOOPS), ("middle exits", MIDDLE_EXITS)] {
+        let code = text_bytes(src);
+        let n = code.len() as u64 / 16;
+        for timing in [false, true] {
+            // Every budget up to a few block lengths: most end inside a block.
+            for budget in 1..80 {
+                diff_run_with(
+                    &format!("{name} (timing {timing}, budget {budget})"),
+                    &code,
+                    true,
+                    timing,
+                    false,
+                    budget,
+                    None,
+                );
+            }
+            // Every slot of the code as the end label.
+            for at in (0..n).flat_map(|b| (0..3).map(move |s| CODE_BASE + 16 * b + s)) {
+                diff_run_with(
+                    &format!("{name} (timing {timing}, until {at:#x})"),
+                    &code,
+                    true,
+                    timing,
+                    false,
+                    BUDGET,
+                    Some(at),
+                );
+            }
+        }
+    }
+}
+
+/// Source of `n` lines of the forms only blocks specialise (post-increment loads and stores,
+/// compares of every relation, extr, dep.z, branch-register moves), mixed with ALU work,
+/// predicates, NaTs and misaligned pointers as in [`random_fast_source`].
+fn random_block_source(seed: u64, n: usize) -> String {
+    let mut rng = Xorshift64::new(seed | 1);
+    let mut src = String::from(
+        "\t.text\n\talloc r33=ar.pfs,0,8,0,0\n\tadds r34=0x200,r2\n\tadds r35=0x300,r2\n\tmov r36=b0\n\tadds r2=0x400,r2\n\t;;\n",
+    );
+    let regs = ["r0", "r8", "r9", "r10", "r11", "r15", "r16", "r17", "r37", "r38", "r39", "r40"];
+    let reg = |rng: &mut Xorshift64| regs[rng.below(regs.len() as u64) as usize];
+    let pointers = ["r2", "r14", "r34", "r35"];
+    let rels = ["eq", "ne", "lt", "le", "gt", "ge", "ltu", "leu", "gtu", "geu"];
+    for _ in 0..n {
+        let qp = if rng.below(4) == 0 { format!("(p{}) ", 6 + rng.below(2)) } else { String::new() };
+        let d = match reg(&mut rng) {
+            "r0" | "r40" if rng.below(8) != 0 => "r9",
+            d => d,
+        };
+        let (a, b) = (reg(&mut rng), reg(&mut rng));
+        let size = [1, 2, 4, 8][rng.below(4) as usize];
+        let ptr = pointers[rng.below(pointers.len() as u64) as usize];
+        // Mostly upwards from stack + 0x100, so the pointers stay in the stack mapping.
+        let inc = [size as i64, -(size as i64), 8, 0, 3, 16][rng.below(6) as usize];
+        let rel = rels[rng.below(rels.len() as u64) as usize];
+        let pos = rng.below(64);
+        let len = 1 + rng.below(64 - pos);
+        let line = match rng.below(14) {
+            0 | 1 => format!("ld{size} {d}=[{ptr}],{inc}"),
+            2 | 3 => format!("st{size} [{ptr}]={b},{inc}"),
+            4 => format!("cmp.{rel} p6,p7={a},{b}"),
+            5 => format!("cmp4.{rel} p7,p6={a},{b}"),
+            6 => format!("cmp.{rel} p6,p7={},{b}", rng.below(240) as i64 - 120),
+            7 => format!("extr.u {d}={a},{pos},{len}"),
+            8 => format!("extr {d}={a},{pos},{len}"),
+            9 => format!("dep.z {d}={a},{pos},{len}"),
+            10 => format!("mov b6={a}"),
+            11 => format!("mov {d}=b6"),
+            12 => format!("ld8.s {d}=[r0]"),
+            _ => format!("adds {d}={},{a}", rng.below(64) as i64 - 32),
+        };
+        src.push_str(&format!("\t{qp}{line}\n\t;;\n"));
+        if rng.below(10) == 0 {
+            let label = format!("skip{}", src.len());
+            src.push_str(&format!("\t(p6) br.cond.sptk.few {label}\n\t;;\n\tadds r9=1,r9\n\t;;\n{label}:\n"));
+        }
+    }
+    src.push_str("\tmov b0=r36\n\t;;\n\tbr.ret.sptk.many b0\n\t;;\n");
+    src
+}
+
+#[test]
+fn random_block_forms_run_alike_on_both_engines() {
+    for seed in 0..120u64 {
+        let src = random_block_source(0xB10C_2000 + seed, 60);
+        let code = text_bytes(&src);
+        let (timing, timeline) = [(false, false), (true, false), (true, true)][seed as usize % 3];
+        diff_run_timeline(&format!("block forms, seed {seed}:\n{src}"), &code, seed % 2 == 0, timing, timeline);
+    }
+}

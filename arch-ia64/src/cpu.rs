@@ -1,6 +1,9 @@
 //! The IA-64 processor: architectural state, predecoded code, and optionally the Itanium 2
 //! timing model, stepping one instruction slot at a time.
 
+// The block engine's runner (issue 17, w7-iblock).
+mod blocks;
+
 use crate::code::Code;
 use crate::exec::interrupt::{deliver, Interruption};
 use crate::exec::op::{BrKind, Op};
@@ -57,6 +60,8 @@ pub struct Ia64Cpu {
     profile: Option<Profile>,
     /// Stubs bound to undefined symbols (issue 14, i14-link).
     stubs: Option<crate::stub_call::SharedStubs>,
+    /// The block engine's blocks (issue 17), built as execution reaches them.
+    blocks: crate::block::Blocks,
     /// Which executor runs instruction semantics (issue 17).
     engine: crate::block::Engine,
     /// The last [`Ia64Cpu::set_entry`] address, bundle | slot (issue 16).
@@ -120,6 +125,7 @@ impl Ia64Cpu {
             untimed_groups: 0,
             profile: None,
             stubs: None,
+            blocks: crate::block::Blocks::default(),
             engine: crate::block::Engine::default(),
             entry: 0,
         }
@@ -129,6 +135,7 @@ impl Ia64Cpu {
     /// modelled).
     pub fn add_code(&mut self, base: u64, bytes: &[u8]) {
         self.code.add(predecode(base, bytes), self.timing.as_ref());
+        self.blocks.clear();
     }
 
     /// Sets the address of the next instruction (slot 0). Execution moving there is not a
@@ -280,6 +287,7 @@ impl Ia64Cpu {
     /// Installs the stubs a run calls (see [`crate::stub_call`]).
     pub fn set_stubs(&mut self, table: crate::stub_call::StubTable) {
         self.stubs = Some(std::rc::Rc::new(std::cell::RefCell::new(table)));
+        self.blocks.clear();
     }
 
     /// The installed stubs, to read back what they recorded.
@@ -385,7 +393,17 @@ impl Cpu for Ia64Cpu {
         until_pc: Option<u64>,
     ) -> Result<Ran, RunError<ExecError>> {
         let mut executed = 0u64;
+        // The next block when the last one's exit knew it (issue 17, w7-iblock).
+        let mut hint = u32::MAX;
         while executed < stop.max_insns {
+            if self.engine == crate::block::Engine::Fast && self.blocks_apply() {
+                match self.run_block(mem, stop, until_pc, &mut executed, &mut hint) {
+                    blocks::BlockRun::Continue => continue,
+                    blocks::BlockRun::End(end) => return Ok(Ran { executed, end }),
+                    blocks::BlockRun::Error(e) => return Err(e),
+                    blocks::BlockRun::PerSlot => {}
+                }
+            }
             let before = self.pc();
             let stepped = match self.engine {
                 crate::block::Engine::Fast => match self.step_fast(mem) {
@@ -651,7 +669,13 @@ impl Ia64Cpu {
         self.conclude(flow, (ip, slot), next, fetch, indirect)
     }
 
-    fn interrupt(&mut self, int: &Interruption, ip: u64, slot: u8, next: (u64, u8)) -> Result<StepEvent, ExecError> {
+    pub(crate) fn interrupt(
+        &mut self,
+        int: &Interruption,
+        ip: u64,
+        slot: u8,
+        next: (u64, u8),
+    ) -> Result<StepEvent, ExecError> {
         if self.state.cr[cr::IVA as usize] == 0 {
             return Err(ExecError::Unhandled { pc: ip, slot, vector: int.vector, what: int.text() });
         }

@@ -1,7 +1,7 @@
 //! The per-form handlers of the fast engine and the record each slot gets at load time.
 
 use crate::bundle::SlotUnit;
-use crate::exec::op::{BrKind, LoadKind, Op, Update};
+use crate::exec::op::{BrKind, CmpType, LoadKind, Op, Rel, Update};
 use crate::exec::predecode::Exec;
 use crate::exec::{to_data_order, Flow};
 use crate::state::State;
@@ -18,7 +18,7 @@ pub(crate) enum Logic {
 
 impl Logic {
     #[inline]
-    fn apply(self, a: u64, b: u64) -> u64 {
+    pub(crate) fn apply(self, a: u64, b: u64) -> u64 {
         match self {
             Logic::And => a & b,
             Logic::Andcm => a & !b,
@@ -70,6 +70,28 @@ pub(crate) enum Fast {
     /// `break imm` (IIM `imm`): the CPU raises the fault itself, with no boxed trap
     /// ([`run`] declines it).
     Break { imm: u64 },
+    // Blocks only (issue 17, w7-iblock): the per-slot [`run`] declines these.
+    /// A plain `ldN d=[base],inc` (immediate post-increment).
+    LoadInc { d: u8, base: u8, size: u8, inc: i64 },
+    /// A plain `stN [base]=src,inc`.
+    StoreInc { base: u8, src: u8, size: u8, inc: i64 },
+    /// A normal-type `cmp`/`cmp4` of two registers (`a` is r0 for the r0 forms).
+    Cmp { p1: u8, p2: u8, a: u8, b: u8, rel: Rel, four: bool },
+    /// A normal-type `cmp`/`cmp4` of an immediate with a register.
+    CmpImm { p1: u8, p2: u8, imm: i64, b: u8, rel: Rel, four: bool },
+    /// `extr`/`extr.u d=src,pos,len`, the field cut at bit 63 as the executor cuts it.
+    Extr { d: u8, src: u8, pos: u8, len: u8, signed: bool },
+    /// `dep.z d=src,pos,len`.
+    DepZ { d: u8, src: u8, pos: u8, len: u8 },
+    /// `mov b=src`.
+    MovToBr { b: u8, src: u8 },
+    /// `mov d=b`.
+    MovFromBr { d: u8, b: u8 },
+}
+
+/// A predicate operand, if it names p0-p63.
+fn pred(v: i64) -> Option<u8> {
+    u8::try_from(v).ok().filter(|&p| p < 64)
 }
 
 /// A register operand, if it names r0-r127 (register fields are 7 bits, so it always does;
@@ -117,6 +139,31 @@ impl Fast {
             }
             Op::Branch { kind: BrKind::Cond, indirect: false } => Fast::Jump { target: o[0] as u64 },
             Op::Branch { kind: BrKind::Cloop, indirect: false } => Fast::Cloop { target: o[0] as u64 },
+            Op::Load { size, kind: LoadKind::Plain, update: Update::Imm, .. } if matches!(size, 1 | 2 | 4 | 8) => {
+                Fast::LoadInc { d: reg(o[0])?, base: reg(o[1])?, size, inc: o[2] }
+            }
+            Op::Store { size, spill: false, update: Update::Imm, .. } if matches!(size, 1 | 2 | 4 | 8) => {
+                Fast::StoreInc { base: reg(o[0])?, src: reg(o[1])?, size, inc: o[2] }
+            }
+            Op::Cmp { rel, ctype: CmpType::Normal, four, imm, zero } => {
+                let (p1, p2, b) = (pred(o[0])?, pred(o[1])?, reg(o[3])?);
+                if imm || zero {
+                    Fast::CmpImm { p1, p2, imm: o[2], b, rel, four }
+                } else {
+                    Fast::Cmp { p1, p2, a: reg(o[2])?, b, rel, four }
+                }
+            }
+            Op::Extr { signed } if (0..64).contains(&o[2]) && (0..=64).contains(&o[3]) => {
+                let pos = o[2] as u8;
+                // As the executor: the length is kept within 1..=64 - pos.
+                let len = (o[3] as u8).clamp(1, 64 - pos);
+                Fast::Extr { d: reg(o[0])?, src: reg(o[1])?, pos, len, signed }
+            }
+            Op::DepZ if (0..64).contains(&o[2]) && (1..=64).contains(&o[3]) => {
+                Fast::DepZ { d: reg(o[0])?, src: reg(o[1])?, pos: o[2] as u8, len: o[3] as u8 }
+            }
+            Op::MovToBr => Fast::MovToBr { b: (o[0] & 7) as u8, src: reg(o[1])? },
+            Op::MovFromBr => Fast::MovFromBr { d: reg(o[0])?, b: (o[1] & 7) as u8 },
             // As the reference executor: break.b records 0 in IIM, break.x the low 21 bits.
             Op::Break => Fast::Break { imm: if e.unit == SlotUnit::B { 0 } else { (o[0] as u64) & 0x1F_FFFF } },
             _ => return None,
@@ -130,7 +177,16 @@ impl Fast {
 #[inline(always)]
 pub(crate) fn run(f: Fast, st: &mut State, mem: &mut Memory) -> Option<Flow> {
     let done = match f {
-        Fast::Generic | Fast::Break { .. } => false,
+        Fast::Generic
+        | Fast::Break { .. }
+        | Fast::LoadInc { .. }
+        | Fast::StoreInc { .. }
+        | Fast::Cmp { .. }
+        | Fast::CmpImm { .. }
+        | Fast::Extr { .. }
+        | Fast::DepZ { .. }
+        | Fast::MovToBr { .. }
+        | Fast::MovFromBr { .. } => false,
         Fast::Add { d, a, b, carry } => {
             let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
             st.gr.try_write(d, a.wrapping_add(b).wrapping_add(u64::from(carry)), na | nb)

@@ -11,9 +11,21 @@
 //! (`tests/ia64_block_diff.rs` checks it on random programs, the corpus and every IA-64
 //! catalogue scenario). [`Engine::Reference`] runs the reference executor for every slot.
 
-mod fast;
+//!
+//! Blocks (issue 17, w7-iblock): `Ia64Cpu::run_until` goes block to block ([`build`]): the
+//! straight-line slots from an entry to the first that can branch, nops removed, operands
+//! resolved to physical registers for one renaming ([`op`]), successors cached by index
+//! ([`cache`]), exits only at taken branches, faults and events (the CPU's block runner).
 
+mod build;
+mod cache;
+mod fast;
+mod op;
+
+pub(crate) use build::{Block, Exit, TimedSlot, NONE};
+pub(crate) use cache::Blocks;
 pub(crate) use fast::{run, Fast};
+pub(crate) use op::{run as run_op, Kind, Out};
 
 /// Which executor a CPU uses for instruction semantics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -225,6 +225,10 @@ pub struct RegFile {
     /// register access is one lookup (registers are read and written by almost every
     /// instruction; the frame changes on calls and returns only).
     map: [u8; 128],
+    /// What `map` depends on (BOF, sof, sor, rrb.gr, PSR.bn) packed into one word, set by
+    /// every remap: the block engine's resolved operands are valid while it is unchanged
+    /// (issue 17).
+    rename_key: u64,
     /// PSR.bn as last set by the CPU.
     bank: usize,
     cfm: Cfm,
@@ -257,7 +261,9 @@ impl RegFile {
         let mut file = RegFile {
             values: [0; 256],
             nats: [false; 256],
-            map: [0; 128],
+            map: [OUTSIDE as u8; 128],
+            // No renaming yet: the first remap writes every moving name.
+            rename_key: u64::MAX,
             bank: 0,
             cfm: Cfm::default(),
             bof: 0,
@@ -271,6 +277,9 @@ impl RegFile {
             stores: 0,
             loads: 0,
         };
+        for (r, slot) in (0u8..).zip(&mut file.map[..16]) {
+            *slot = r;
+        }
         file.remap();
         file
     }
@@ -287,24 +296,84 @@ impl RegFile {
     }
 
     /// Recomputes where every logical register lives (after PSR.bn, the CFM or BOF moved).
+    /// Calls and returns remap (issue 17): only what moved is rewritten (r0-r15 never move; the
+    /// bank's names only when PSR.bn changed; the stacked names of the frame, and the names the
+    /// last frame had beyond this one's).
     fn remap(&mut self) {
-        let banked = if self.bank == 0 { BANK0 } else { BANK1 };
-        let (fixed, rest) = self.map.split_at_mut(16);
-        let (bank, stacked) = rest.split_at_mut(16);
-        for (r, slot) in (0u8..).zip(fixed) {
-            *slot = r;
+        let c = self.cfm;
+        let key = self.bof as u64
+            | u64::from(c.sof) << 8
+            | u64::from(c.sor) << 16
+            | u64::from(c.rrb_gr) << 24
+            | (self.bank as u64) << 32;
+        if key == self.rename_key {
+            return;
         }
-        for (i, slot) in (0..).zip(bank) {
-            *slot = (banked + i) as u8;
-        }
-        // Names beyond the frame point at the out-of-frame slot; the frame's at the ring.
-        stacked.fill(OUTSIDE as u8);
-        for offset in 0..usize::from(self.cfm.sof) {
-            let at = STACKED + self.phys(offset);
-            if let Some(slot) = self.map.get_mut(32 + offset) {
-                *slot = at as u8;
+        if key >> 32 != self.rename_key >> 32 {
+            let banked = if self.bank == 0 { BANK0 } else { BANK1 };
+            for (i, slot) in (0..).zip(&mut self.map[16..32]) {
+                *slot = (banked + i) as u8;
             }
         }
+        // Names beyond the frame point at the out-of-frame slot; the frame's at the ring.
+        let sof = usize::from(c.sof).min(96);
+        let old = ((self.rename_key >> 8) & 0x7F) as usize;
+        if let Some(beyond) = self.map.get_mut(32 + sof..32 + old.clamp(sof, 96)) {
+            beyond.fill(OUTSIDE as u8);
+        }
+        let rotating = usize::from(c.sor) * 8;
+        let rrb = usize::from(c.rrb_gr);
+        for (offset, slot) in self.map[32..32 + sof].iter_mut().enumerate() {
+            let renamed = if offset >= rotating {
+                offset
+            } else if rrb < rotating {
+                let r = offset + rrb;
+                if r >= rotating {
+                    r - rotating
+                } else {
+                    r
+                }
+            } else {
+                (offset + rrb) % rotating
+            };
+            let p = self.bof + renamed;
+            *slot = (STACKED + if p >= N { p - N } else { p }) as u8;
+        }
+        self.rename_key = key;
+    }
+
+    // block engine (issue 17): physical access with operands resolved once per renaming.
+
+    /// The renaming now in force, as one word: equal keys mean equal logical-to-physical maps.
+    #[inline(always)]
+    pub(crate) fn rename_key(&self) -> u64 {
+        self.rename_key
+    }
+
+    /// The physical index logical register `r` (bit 7 ignored) lives at now; a stacked name
+    /// outside the frame gives the out-of-frame slot, which reads as zero without NaT.
+    #[inline(always)]
+    pub(crate) fn physical(&self, r: u8) -> u8 {
+        self.map[usize::from(r & 127)]
+    }
+
+    /// Whether physical index `p` is an ordinary write target (not r0, not outside the frame).
+    #[inline]
+    pub(crate) fn writable(p: u8) -> bool {
+        p != 0 && usize::from(p) != OUTSIDE
+    }
+
+    /// Value and NaT bit of physical register `p`.
+    #[inline(always)]
+    pub(crate) fn get_physical(&self, p: u8) -> (u64, bool) {
+        (self.values[usize::from(p)], self.nats[usize::from(p)])
+    }
+
+    /// Writes physical register `p`; the caller resolved it with [`RegFile::writable`] true.
+    #[inline(always)]
+    pub(crate) fn set_physical(&mut self, p: u8, value: u64, nat: bool) {
+        self.values[usize::from(p)] = value;
+        self.nats[usize::from(p)] = nat;
     }
 
     /// The selected r16-r31 bank (0 or 1).
