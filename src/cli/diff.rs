@@ -244,7 +244,7 @@ pub fn run(req: &DiffRequest) -> Result<String, CliError> {
                     [(&a, Some(a.image()?)), (&b, Some(b.image()?))].map(|(v, image)| TracedSide {
                         trace: v.trace,
                         image,
-                        label: &v.label,
+                        label: &v.name.name,
                         source: Some(&v.source),
                     }),
                 )?,
@@ -289,7 +289,7 @@ fn compiled(req: &DiffRequest, a: &'static traces::Trace) -> Result<String, CliE
         Ok(Side { name: n.name.clone(), built: n.built.clone(), model, report: run.report, groups: run.groups })
     };
     let d = CycleDiff::new(side(&a)?, side(&b)?, None);
-    let extra = calls(req, [&a, &b].map(|(trace, label)| TracedSide { trace, image: None, label, source: None }))?;
+    let extra = calls(req, [&a, &b].map(|(trace, n)| TracedSide { trace, image: None, label: &n.name, source: None }))?;
     Ok(render(req, &d)? + &extra)
 }
 
@@ -453,7 +453,7 @@ impl TraceVersion {
 struct TracedSide<'a> {
     trace: &'a traces::Trace,
     image: Option<emu_core::image::Image>,
-    label: &'a String,
+    label: &'a str,
     source: Option<&'a str>,
 }
 
