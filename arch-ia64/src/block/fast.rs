@@ -3,7 +3,7 @@
 use crate::bundle::SlotUnit;
 use crate::exec::op::{BrKind, CmpType, LoadKind, Op, Rel, Update};
 use crate::exec::predecode::Exec;
-use crate::exec::{to_data_order, Flow};
+use crate::exec::{read_plain, write_plain, Flow};
 use crate::state::State;
 use emu_core::memory::Memory;
 
@@ -232,20 +232,10 @@ pub(crate) fn run(f: Fast, st: &mut State, mem: &mut Memory) -> Option<Flow> {
 #[inline]
 fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8) -> bool {
     let (addr, nat) = st.gr.read_fast(base);
-    if nat || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
+    if nat {
         return false;
     }
-    let n = usize::from(size);
-    let v = match size {
-        1 => mem.read_u8(addr).map(u64::from),
-        2 => mem.read_u16(addr).map(u64::from),
-        4 => mem.read_u32(addr).map(u64::from),
-        _ => mem.read_u64(addr),
-    };
-    match v {
-        Ok(v) => st.gr.try_write(d, to_data_order(st, mem, v, n), false),
-        Err(_) => false,
-    }
+    read_plain(st, mem, addr, size).is_some_and(|v| st.gr.try_write(d, v, false))
 }
 
 /// The common case of a store: a NaT-free value to a NaT-free, naturally aligned, untranslated
@@ -254,19 +244,5 @@ fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8) -> bool {
 fn store(st: &mut State, mem: &mut Memory, base: u8, src: u8, size: u8) -> bool {
     let (addr, addr_nat) = st.gr.read_fast(base);
     let (value, nat) = st.gr.read_fast(src);
-    if addr_nat || nat || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
-        return false;
-    }
-    let v = to_data_order(st, mem, value, usize::from(size));
-    let written = match size {
-        1 => mem.write_u8(addr, v as u8),
-        2 => mem.write_u16(addr, v as u16),
-        4 => mem.write_u32(addr, v as u32),
-        _ => mem.write_u64(addr, v),
-    };
-    if written.is_err() {
-        return false;
-    }
-    st.alat.invalidate_overlap(addr, u64::from(size));
-    true
+    !addr_nat && !nat && write_plain(st, mem, addr, size, value)
 }

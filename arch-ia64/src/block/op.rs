@@ -4,7 +4,7 @@
 
 use super::fast::{Fast, Logic};
 use crate::exec::op::Rel;
-use crate::exec::to_data_order;
+use crate::exec::{mask, read_plain, relation, write_plain};
 use crate::state::rse::RegFile;
 use crate::state::State;
 use emu_core::memory::Memory;
@@ -205,32 +205,6 @@ pub(crate) fn resolve(f: Fast, gr: &RegFile) -> Kind {
     }
 }
 
-/// `len` low bits set (1..=64).
-#[inline]
-fn mask(len: u8) -> u64 {
-    if len >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << len) - 1
-    }
-}
-
-/// The relation a compare tests (cmp4 compares the low 32 bits, signed or not).
-#[inline]
-fn relation(rel: Rel, a: u64, b: u64, four: bool) -> bool {
-    let (sa, sb) = if four { (a as u32 as i32 as i64, b as u32 as i32 as i64) } else { (a as i64, b as i64) };
-    let (ua, ub) = if four { (a & 0xFFFF_FFFF, b & 0xFFFF_FFFF) } else { (a, b) };
-    match rel {
-        Rel::Eq => ua == ub,
-        Rel::Ne => ua != ub,
-        Rel::Lt => sa < sb,
-        Rel::Ltu => ua < ub,
-        Rel::Gt => sa > sb,
-        Rel::Le => sa <= sb,
-        Rel::Ge => sa >= sb,
-    }
-}
-
 /// A normal compare's targets: the result and its complement, or both cleared by a NaT.
 #[inline]
 fn compare(st: &mut State, p1: u8, p2: u8, result: bool, nat: bool) {
@@ -327,13 +301,14 @@ pub(crate) fn run(k: Kind, st: &mut State, mem: &mut Memory) -> Out {
         }
         Kind::Extr { d, src, pos, len, signed } => {
             let (a, nat) = gr.get_physical(src);
-            let field = (a >> pos) & mask(len);
-            let v = if signed && len < 64 && (field >> (len - 1)) & 1 == 1 { field | !mask(len) } else { field };
+            let field = (a >> pos) & mask(u32::from(len));
+            let v =
+                if signed && len < 64 && (field >> (len - 1)) & 1 == 1 { field | !mask(u32::from(len)) } else { field };
             gr.set_physical(d, v, nat);
         }
         Kind::DepZ { d, src, pos, len } => {
             let (a, nat) = gr.get_physical(src);
-            gr.set_physical(d, (a & mask(len)) << pos, nat);
+            gr.set_physical(d, (a & mask(u32::from(len))) << pos, nat);
         }
         Kind::MovToBr { b, src } => {
             let (v, nat) = gr.get_physical(src);
@@ -355,23 +330,12 @@ pub(crate) fn run(k: Kind, st: &mut State, mem: &mut Memory) -> Out {
 #[inline]
 fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8) -> bool {
     let (addr, nat) = st.gr.get_physical(base);
-    if nat || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
+    if nat {
         return false;
     }
-    let v = match size {
-        1 => mem.read_u8(addr).map(u64::from),
-        2 => mem.read_u16(addr).map(u64::from),
-        4 => mem.read_u32(addr).map(u64::from),
-        _ => mem.read_u64(addr),
-    };
-    match v {
-        Ok(v) => {
-            let v = to_data_order(st, mem, v, usize::from(size));
-            st.gr.set_physical(d, v, false);
-            true
-        }
-        Err(_) => false,
-    }
+    let Some(v) = read_plain(st, mem, addr, size) else { return false };
+    st.gr.set_physical(d, v, false);
+    true
 }
 
 /// As the per-slot handler's store: NaT-free value and address, aligned, untranslated,
@@ -380,19 +344,5 @@ fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8) -> bool {
 fn store(st: &mut State, mem: &mut Memory, base: u8, src: u8, size: u8) -> bool {
     let (addr, addr_nat) = st.gr.get_physical(base);
     let (value, nat) = st.gr.get_physical(src);
-    if addr_nat || nat || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
-        return false;
-    }
-    let v = to_data_order(st, mem, value, usize::from(size));
-    let written = match size {
-        1 => mem.write_u8(addr, v as u8),
-        2 => mem.write_u16(addr, v as u16),
-        4 => mem.write_u32(addr, v as u32),
-        _ => mem.write_u64(addr, v),
-    };
-    if written.is_err() {
-        return false;
-    }
-    st.alat.invalidate_overlap(addr, u64::from(size));
-    true
+    !addr_nat && !nat && write_plain(st, mem, addr, size, value)
 }

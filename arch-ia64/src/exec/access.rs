@@ -81,6 +81,49 @@ pub(super) fn store(st: &State, mem: &mut Memory, ctx: &Ctx, addr: u64, size: u8
     .map_err(|f| memory(ctx, f))
 }
 
+/// The fast handlers' common case of a data read (issue 17): `size` bytes (1, 2, 4, 8) at a
+/// naturally aligned, untranslated `addr` that reads, in PSR.be's byte order. `None` when it
+/// does not apply (alignment then cannot fault whatever PSR.ac, and translation is the
+/// identity), having changed nothing: the reference executor then runs the slot.
+#[inline]
+pub(crate) fn read_plain(st: &State, mem: &Memory, addr: u64, size: u8) -> Option<u64> {
+    if st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
+        return None;
+    }
+    let v = match size {
+        1 => mem.read_u8(addr).map(u64::from),
+        2 => mem.read_u16(addr).map(u64::from),
+        4 => mem.read_u32(addr).map(u64::from),
+        _ => mem.read_u64(addr),
+    };
+    v.ok().map(|v| to_data_order(st, mem, v, usize::from(size)))
+}
+
+/// The fast handlers' common case of a data write (issue 17): the low `size` bytes of `value`
+/// to a naturally aligned, untranslated, writable `addr`, in PSR.be's byte order; the ALAT
+/// entries it overlaps go. `false` when it does not apply or faults, having changed nothing.
+#[inline]
+pub(crate) fn write_plain(st: &mut State, mem: &mut Memory, addr: u64, size: u8, value: u64) -> bool {
+    if st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
+        return false;
+    }
+    let v = to_data_order(st, mem, value, usize::from(size));
+    let written = match size {
+        1 => mem.write_u8(addr, v as u8),
+        2 => mem.write_u16(addr, v as u16),
+        4 => mem.write_u32(addr, v as u32),
+        _ => mem.write_u64(addr, v),
+    };
+    if written.is_err() {
+        return false;
+    }
+    // Most paths run with an empty ALAT: nothing to invalidate then.
+    if !st.alat.entries().is_empty() {
+        st.alat.invalidate_overlap(addr, u64::from(size));
+    }
+    true
+}
+
 /// The `n`-byte value `v` as read in the memory's byte order, moved to (or from) the data byte
 /// order PSR.be selects: the same when they agree, byte-reversed within its `n` bytes when not.
 #[inline]

@@ -16,7 +16,7 @@ fn p4(sum: u64, base: u64) -> u64 {
 }
 
 /// The low `len` bits set (all 64 from 64 on).
-pub(super) fn mask(len: u32) -> u64 {
+pub(crate) fn mask(len: u32) -> u64 {
     if len >= 64 {
         u64::MAX
     } else {
@@ -151,7 +151,7 @@ fn logic(op: Op, a: u64, b: u64) -> u64 {
 }
 
 /// Whether `a rel b` holds (on the low 32 bits, sign-extended for the signed relations, when `four`).
-pub(super) fn relation(rel: Rel, a: u64, b: u64, four: bool) -> bool {
+pub(crate) fn relation(rel: Rel, a: u64, b: u64, four: bool) -> bool {
     let (sa, sb) = if four { (a as u32 as i32 as i64, b as u32 as i32 as i64) } else { (a as i64, b as i64) };
     let (ua, ub) = if four { (a & 0xFFFF_FFFF, b & 0xFFFF_FFFF) } else { (a, b) };
     match rel {

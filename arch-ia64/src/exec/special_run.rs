@@ -3,7 +3,7 @@
 //! having changed nothing) whenever anything unusual could happen, so that the executor
 //! runs the generic semantics instead.
 
-use super::access::to_data_order;
+use super::access::{read_plain, write_plain};
 use super::alu::{mask as bit_mask, relation};
 use super::fp_bits::fmerge;
 use super::special::{ArDst, ArSrc, Special, Upd};
@@ -126,20 +126,10 @@ fn unat_bit(addr: u64) -> u64 {
 #[inline]
 fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8, fill: bool, upd: Upd) -> bool {
     let (addr, nat) = st.gr.read_fast(base);
-    if nat || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
+    if nat || (upd != Upd::None && (d == base || !st.gr.try_write(base, addr, false))) {
         return false;
     }
-    if upd != Upd::None && (d == base || !st.gr.try_write(base, addr, false)) {
-        return false;
-    }
-    let v = match size {
-        1 => mem.read_u8(addr).map(u64::from),
-        2 => mem.read_u16(addr).map(u64::from),
-        4 => mem.read_u32(addr).map(u64::from),
-        _ => mem.read_u64(addr),
-    };
-    let Ok(v) = v else { return false };
-    let v = to_data_order(st, mem, v, usize::from(size));
+    let Some(v) = read_plain(st, mem, addr, size) else { return false };
     let nat = fill && st.ar[usize::from(ar::UNAT)] & unat_bit(addr) != 0;
     if !st.gr.try_write(d, v, nat) {
         return false;
@@ -161,25 +151,11 @@ fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8, fill: bool, upd
 fn store(st: &mut State, mem: &mut Memory, base: u8, src: u8, size: u8, spill: bool, upd: Upd) -> bool {
     let (addr, addr_nat) = st.gr.read_fast(base);
     let (value, nat) = st.gr.read_fast(src);
-    if addr_nat || (nat && !spill) || st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
+    if addr_nat || (nat && !spill) || (upd != Upd::None && !st.gr.try_write(base, addr, false)) {
         return false;
     }
-    if upd != Upd::None && !st.gr.try_write(base, addr, false) {
+    if !write_plain(st, mem, addr, size, value) {
         return false;
-    }
-    let v = to_data_order(st, mem, value, usize::from(size));
-    let written = match size {
-        1 => mem.write_u8(addr, v as u8),
-        2 => mem.write_u16(addr, v as u16),
-        4 => mem.write_u32(addr, v as u32),
-        _ => mem.write_u64(addr, v),
-    };
-    if written.is_err() {
-        return false;
-    }
-    // Most paths run with an empty ALAT: nothing to invalidate then.
-    if !st.alat.entries().is_empty() {
-        st.alat.invalidate_overlap(addr, u64::from(size));
     }
     if spill {
         let unat = &mut st.ar[usize::from(ar::UNAT)];

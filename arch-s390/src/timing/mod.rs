@@ -153,21 +153,7 @@ impl S390Model {
 
     /// Opens a new group at the earliest cycle allowed from `not_before`; returns its cycle.
     fn open_group(&mut self, not_before: u64) -> u64 {
-        let mut cycle = self.group_cycle;
-        if self.groups_in_cycle >= self.params.groups_per_cycle {
-            cycle += 1;
-        }
-        let want = not_before.max(self.fetch_ready);
-        if want > cycle {
-            cycle = want;
-        }
-        if cycle != self.group_cycle {
-            self.groups_in_cycle = 0;
-        }
-        self.group_cycle = cycle;
-        self.groups_in_cycle += 1;
-        self.group_used = Some(0);
-        self.summary.groups += 1;
+        let cycle = self.open_group_untimed(not_before);
         if let Some(t) = self.timeline.as_mut() {
             t.groups.push(GroupRecord { first_cycle: cycle, slots: Vec::new(), waited: Vec::new() });
         }

@@ -195,9 +195,10 @@ impl S390Model {
         cycle
     }
 
-    /// [`S390Model::open_group`] with no timeline recording.
+    /// Opens a new group at the earliest cycle allowed from `not_before`, recording nothing;
+    /// returns its cycle ([`S390Model::open_group`] adds the timeline record).
     #[inline(always)]
-    fn open_group_untimed(&mut self, not_before: u64) -> u64 {
+    pub(super) fn open_group_untimed(&mut self, not_before: u64) -> u64 {
         let mut cycle = self.group_cycle;
         if self.groups_in_cycle >= self.params.groups_per_cycle {
             cycle += 1;
