@@ -14,28 +14,22 @@ use arch_ia64::encode;
 use arch_ia64::run::{prepare, RunConfig};
 use arch_ia64::table::{table, DecodeUnit, Flags, Unit};
 use emu_core::cpu::{Cpu, Machine, StopWhen};
-use emu_core::image::{Image, Section, SectionKind};
-use emu_core::memory::{Endian, Memory};
+use emu_core::image::SectionKind;
+use emu_core::memory::Memory;
 use emu_core::preprocess::{FsLoader, PreprocessOptions};
 use emu_core::rng::Xorshift64;
-use emu_core::scenario::Workload;
 use std::path::Path;
-use traces::{Prepared, IA64_CPU_HZ};
+use traces::Prepared;
+
+#[path = "common/engine_diff.rs"]
+mod engine_diff;
+#[path = "common/scenario_diff.rs"]
+mod scenario_diff;
+use engine_diff::{code_image, memory_image};
+use scenario_diff::{diff_workload, scenario_traces};
 
 const CODE_BASE: u64 = 0x0010_0000;
 const BUDGET: u64 = 3000;
-
-/// Every mapped byte, region by region (permissions ignored), for comparing memories.
-fn memory_image(mem: &Memory) -> Vec<(u64, Vec<u8>)> {
-    mem.regions()
-        .map(|r| {
-            let len = r.size.min(1 << 22) as usize;
-            let mut bytes = vec![0u8; len];
-            let ok = mem.peek_bytes(r.base, &mut bytes).is_ok();
-            (r.base, if ok { bytes } else { Vec::new() })
-        })
-        .collect()
-}
 
 /// Asserts two CPUs and memories ended the same.
 fn assert_same(what: &str, fast: (&Ia64Cpu, &Memory), reference: (&Ia64Cpu, &Memory)) {
@@ -51,14 +45,7 @@ fn assert_same(what: &str, fast: (&Ia64Cpu, &Memory), reference: (&Ia64Cpu, &Mem
 
 /// Runs `code` at [`CODE_BASE`] under the default harness on both engines and compares.
 fn diff_run(what: &str, code: &[u8], iva: bool, timing: bool) {
-    let mut image = Image::new(Endian::Little);
-    image.sections.push(Section {
-        name: ".text".into(),
-        addr: CODE_BASE,
-        data: code.to_vec(),
-        kind: SectionKind::Code,
-        align: 16,
-    });
+    let image = code_image(CODE_BASE, code);
     let mut sets = vec![
         ("r2".to_string(), "stack".to_string()),
         ("r3".to_string(), "task".to_string()),
@@ -291,20 +278,9 @@ fn every_corpus_program_runs_alike_on_both_engines() {
 
 #[test]
 fn every_ia64_catalogue_scenario_runs_alike_on_both_engines() {
-    let w = Workload {
-        syscalls: 40,
-        user_cycles: 1500,
-        kernel_cycles: 300,
-        hz: 250_000,
-        cpu_hz: IA64_CPU_HZ,
-        irq_every: None,
-        guest: false,
-    };
+    let w = diff_workload(40);
     let mut n = 0;
-    for trace in traces::catalogue()
-        .iter()
-        .filter(|t| t.arch == traces::Arch::Ia64 && t.binding(traces::PathKind::SyscallEnter).is_some())
-    {
+    for trace in scenario_traces(traces::Arch::Ia64) {
         for timing in [true, false] {
             let what = format!("{} (timing {timing})", trace.name);
             let run = |engine: Engine| {
@@ -339,14 +315,7 @@ fn diff_run_timeline(what: &str, code: &[u8], iva: bool, timing: bool, timeline:
 /// Runs `code` on both engines with `budget` and the end label `until` (through
 /// [`Cpu::run_until`]) and compares.
 fn diff_run_with(what: &str, code: &[u8], iva: bool, timing: bool, timeline: bool, budget: u64, until: Option<u64>) {
-    let mut image = Image::new(Endian::Little);
-    image.sections.push(Section {
-        name: ".text".into(),
-        addr: CODE_BASE,
-        data: code.to_vec(),
-        kind: SectionKind::Code,
-        align: 16,
-    });
+    let image = code_image(CODE_BASE, code);
     let mut sets = vec![
         ("r2".to_string(), "stack".to_string()),
         ("r3".to_string(), "task".to_string()),
@@ -413,20 +382,9 @@ fn every_corpus_program_runs_alike_with_the_model_on_and_no_timeline() {
 
 #[test]
 fn every_ia64_catalogue_scenario_runs_alike_with_no_timeline() {
-    let w = Workload {
-        syscalls: 40,
-        user_cycles: 1500,
-        kernel_cycles: 300,
-        hz: 250_000,
-        cpu_hz: IA64_CPU_HZ,
-        irq_every: None,
-        guest: false,
-    };
+    let w = diff_workload(40);
     let mut n = 0;
-    for trace in traces::catalogue()
-        .iter()
-        .filter(|t| t.arch == traces::Arch::Ia64 && t.binding(traces::PathKind::SyscallEnter).is_some())
-    {
+    for trace in scenario_traces(traces::Arch::Ia64) {
         let what = format!("{} (timing on, no timeline)", trace.name);
         let run = |engine: Engine| {
             let Prepared::Ia64(mut s) = trace.prepare(None, &w, true).unwrap_or_else(|e| panic!("{what}: {e}")) else {

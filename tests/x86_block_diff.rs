@@ -5,39 +5,20 @@
 
 use arch_x86::block::Engine;
 use emu_core::cpu::Cpu;
-use emu_core::memory::Memory;
-use emu_core::scenario::Workload;
-use traces::{Prepared, IA64_CPU_HZ};
+use traces::Prepared;
 
-/// Every mapped byte, region by region.
-fn memory_image(mem: &Memory) -> Vec<(u64, Vec<u8>)> {
-    mem.regions()
-        .map(|r| {
-            let len = r.size.min(1 << 22) as usize;
-            let mut bytes = vec![0u8; len];
-            let ok = mem.peek_bytes(r.base, &mut bytes).is_ok();
-            (r.base, if ok { bytes } else { Vec::new() })
-        })
-        .collect()
-}
+#[path = "common/engine_diff.rs"]
+mod engine_diff;
+#[path = "common/scenario_diff.rs"]
+mod scenario_diff;
+use engine_diff::memory_image;
+use scenario_diff::{diff_workload, scenario_traces};
 
 #[test]
 fn every_x86_catalogue_scenario_runs_alike_on_both_engines() {
-    let base = Workload {
-        syscalls: 60,
-        user_cycles: 1500,
-        kernel_cycles: 300,
-        // Ticks often enough that the tick path runs too.
-        hz: 250_000,
-        cpu_hz: IA64_CPU_HZ,
-        irq_every: None,
-        guest: false,
-    };
+    let base = diff_workload(60);
     let mut n = 0;
-    for trace in traces::catalogue()
-        .iter()
-        .filter(|t| t.arch == traces::Arch::X86_64 && t.binding(traces::PathKind::SyscallEnter).is_some())
-    {
+    for trace in scenario_traces(traces::Arch::X86_64) {
         let w = trace.workload(&base);
         for (timing, timeline) in [(true, false), (true, true), (false, false)] {
             let what = format!("{} (timing {timing}, timeline {timeline})", trace.name);

@@ -12,24 +12,15 @@ use arch_x86::block::Engine;
 use arch_x86::cpu::X86Cpu;
 use arch_x86::run::{load_object, prepare, RunConfig, SENTINEL};
 use emu_core::cpu::{Cpu, Machine, StopWhen};
-use emu_core::image::{Image, Section, SectionKind};
-use emu_core::memory::{Endian, Memory};
+use emu_core::image::Image;
 use emu_core::rng::Xorshift64;
+
+#[path = "../../tests/common/engine_diff.rs"]
+mod engine_diff;
+use engine_diff::{code_image, memory_image};
 
 const CODE_BASE: u64 = 0x0040_0000;
 const DATA: u64 = 0x7100_0000;
-
-/// Every mapped byte, region by region.
-fn memory_image(mem: &Memory) -> Vec<(u64, Vec<u8>)> {
-    mem.regions()
-        .map(|r| {
-            let len = r.size.min(1 << 22) as usize;
-            let mut bytes = vec![0u8; len];
-            let ok = mem.peek_bytes(r.base, &mut bytes).is_ok();
-            (r.base, if ok { bytes } else { Vec::new() })
-        })
-        .collect()
-}
 
 /// Asserts two machines ended the same.
 fn assert_same(what: &str, a: &Machine<X86Cpu>, b: &Machine<X86Cpu>) {
@@ -93,19 +84,6 @@ fn diff_image(
         ran = a.cpu.instructions();
     }
     ran
-}
-
-/// An image of one code section at [`CODE_BASE`].
-fn code_image(code: &[u8]) -> Image {
-    let mut image = Image::new(Endian::Little);
-    image.sections.push(Section {
-        name: ".text".into(),
-        addr: CODE_BASE,
-        data: code.to_vec(),
-        kind: SectionKind::Code,
-        align: 16,
-    });
-    image
 }
 
 // ---------------------------------------------------------------------------------------
@@ -493,7 +471,7 @@ fn random_programs_run_alike_on_both_engines() {
     let mut programs = 0;
     for case in 0..300u64 {
         let code = gen.program();
-        let image = code_image(&code);
+        let image = code_image(CODE_BASE, &code);
         let setup = random_setup(case * 7919 + 1);
         let what = format!("random program {case} ({} bytes)", code.len());
         // Budgets that end runs inside blocks too; an `until` inside the code.
@@ -580,7 +558,7 @@ fn every_x86_trace_object_function_runs_alike_on_both_engines() {
 fn the_sentinel_and_until_pc_stop_where_the_step_loop_stops() {
     // add rax, rcx; add rax, rcx; add rax, rcx; ret: `until` on every instruction boundary.
     let code = [0x48, 0x01, 0xc8, 0x48, 0x01, 0xc8, 0x48, 0x01, 0xc8, 0xc3];
-    let image = code_image(&code);
+    let image = code_image(CODE_BASE, &code);
     for at in [3u64, 6, 9, 10, 0] {
         let setup = |m: &mut Machine<X86Cpu>| m.cpu.state.set_reg(1, 5);
         diff_image("until", &image, None, &setup, 100, Some(CODE_BASE + at));
@@ -591,7 +569,7 @@ fn the_sentinel_and_until_pc_stop_where_the_step_loop_stops() {
     // call L; add rax, rcx; ret; L: add rax, rcx; ret — the call is followed inside a block,
     // so `until` at its target stops inside one.
     let code = [0xe8, 0x04, 0, 0, 0, 0x48, 0x01, 0xc8, 0xc3, 0x48, 0x01, 0xc8, 0xc3];
-    let image = code_image(&code);
+    let image = code_image(CODE_BASE, &code);
     for at in [0u64, 5, 8, 9, 12] {
         let setup = |m: &mut Machine<X86Cpu>| m.cpu.state.set_reg(1, 5);
         diff_image("until in a followed call", &image, None, &setup, 100, Some(CODE_BASE + at));
