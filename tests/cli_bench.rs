@@ -283,3 +283,21 @@ fn callgrind_counts_host_instructions_per_instruction_and_per_call() {
         assert_eq!(r["host_insns_per_syscall"].is_f64(), scenario, "{r}");
     }
 }
+
+#[test]
+fn a_row_in_a_run_of_several_has_the_peak_memory_it_has_alone() {
+    // Every row runs in a process of its own: the rows before it (here the IA-64 and x86-64
+    // loops, whose set-up leaves more heap behind) do not add to its peak. In one process the
+    // s390x row read 9.0 MiB after them and 6.6 MiB alone.
+    let peak = |args: &[&str]| -> f64 {
+        let out = stdout_of(&bench(&[args, &["--format", "json"]].concat()));
+        let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+        let rows = doc["rows"].as_array().expect("rows");
+        let last = rows.last().expect("a row");
+        assert_eq!(last["core"], "s390x", "{out}");
+        last["peak_rss_kib"].as_u64().expect("peak memory") as f64 / 1024.0
+    };
+    let alone = peak(&["--row", "s390x loop/alu on"]);
+    let after_others = peak(&["--only", "loop/alu on"]);
+    assert!((after_others - alone).abs() < 1.0, "{after_others:.1} MiB after other rows, {alone:.1} MiB alone");
+}

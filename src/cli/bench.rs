@@ -14,7 +14,9 @@
 //! Host figures (issue 17; how each is read: [`super::bench_host`]) only feed the columns that
 //! say so: `cpu s` is the CPU time (user + system, never wall time) of the measured run, and
 //! `M insns/s` and `M cycles/s` are per CPU second; `peak MiB` is the row's peak resident
-//! memory; `host/insn` (with `--callgrind`) is the host instructions callgrind counts per
+//! memory. Unless `--row` names the one row to run here, every row runs in a fresh process of
+//! its own ([`super::bench_rerun`]), so that these figures are the row's alone, whatever ran
+//! before it. `host/insn` (with `--callgrind`) is the host instructions callgrind counts per
 //! emulated instruction, by the run-length difference of two re-runs of the row at N and 2N
 //! iterations (`--callgrind-iterations`) or system calls (`--callgrind-syscalls`), counting
 //! only inside the measured run ([`bench_measured_region`]). Scenario rows are repeated per
@@ -22,6 +24,7 @@
 //! `--callgrind`) host instructions per call, and the peak memory.
 
 use super::bench_host;
+use super::bench_rerun::Rerun;
 use super::scenario::{ScenarioFormat, IA64_CPU_HZ};
 use super::CliError;
 use emu_core::cpu::{Cpu, Machine, StopReason, StopWhen};
@@ -200,11 +203,13 @@ pub fn cases() -> Vec<Case> {
 
 /// What one run measured.
 #[derive(Debug, Clone, Copy)]
-struct Measured {
-    instructions: u64,
-    cycles: u64,
+pub(super) struct Measured {
+    /// Instructions the CPU retired.
+    pub(super) instructions: u64,
+    /// Cycles its clock advanced, less those a scenario skips.
+    pub(super) cycles: u64,
     /// CPU seconds of the measured run.
-    seconds: f64,
+    pub(super) seconds: f64,
 }
 
 /// The measured part of every row: `f` runs inside this function, which is never inlined so
@@ -252,7 +257,8 @@ pub struct Row {
 }
 
 impl Row {
-    fn new(case: &Case, m: Measured, syscalls: Option<u64>, peak_rss_kib: Option<u64>) -> Row {
+    /// The row of `case` from what its run measured (the rates are worked out here).
+    pub(super) fn new(case: &Case, m: Measured, syscalls: Option<u64>, peak_rss_kib: Option<u64>) -> Row {
         let per_s = |n: u64| if m.seconds > 0.0 { n as f64 / m.seconds / 1e6 } else { 0.0 };
         Row {
             core: case.core.name(),
@@ -425,18 +431,16 @@ pub struct CallgrindRuns {
     pub syscalls: u64,
 }
 
-/// How to re-run a row under callgrind: the valgrind and acctemu executables and the run
-/// lengths.
+/// How to re-run a row under callgrind: the valgrind executable, the acctemu re-run and the
+/// run lengths.
 #[derive(Debug, Clone)]
 pub struct Callgrind {
     /// The valgrind executable.
     pub valgrind: PathBuf,
-    /// The acctemu executable that re-runs the row (`acctemu bench --row LABEL`).
-    pub exe: PathBuf,
+    /// The re-run of the row (`acctemu bench --row LABEL`) that valgrind runs.
+    pub rerun: Rerun,
     /// The run lengths.
     pub runs: CallgrindRuns,
-    /// `--max-paths` of the re-runs.
-    pub max_paths: u64,
 }
 
 impl Callgrind {
@@ -448,14 +452,12 @@ impl Callgrind {
         let valgrind = bench_host::find_valgrind().ok_or_else(|| {
             CliError::Usage("bench --callgrind: valgrind is not installed (not on PATH; VALGRIND names another)".into())
         })?;
-        let exe = std::env::current_exe()
-            .map_err(|e| CliError::Bench(format!("--callgrind: cannot find the acctemu executable: {e}")))?;
         if runs.iterations == 0 || runs.syscalls == 0 {
             return Err(CliError::Usage(
                 "bench: --callgrind-iterations and --callgrind-syscalls must be at least 1".into(),
             ));
         }
-        Ok(Callgrind { valgrind, exe, runs, max_paths })
+        Ok(Callgrind { valgrind, rerun: Rerun::this_exe(max_paths)?, runs })
     }
 
     /// Fills `row`'s host-instruction columns: the case re-run at N and 2N under callgrind.
@@ -477,23 +479,8 @@ impl Callgrind {
 
     /// Host instructions of the measured run and the instructions it emulated, for one re-run.
     fn count(&self, case: &Case, iterations: u64, syscalls: u64) -> Result<(u64, u64), String> {
-        let args: Vec<String> = [
-            "bench",
-            "--row",
-            &case.label(),
-            "--iterations",
-            &iterations.to_string(),
-            "--syscalls",
-            &syscalls.to_string(),
-            "--max-paths",
-            &self.max_paths.to_string(),
-            "--format",
-            "json",
-        ]
-        .iter()
-        .map(|a| a.to_string())
-        .collect();
-        let (ir, stdout) = bench_host::callgrind(&self.valgrind, &self.exe, &args)?;
+        let args = self.rerun.args(case, iterations, syscalls);
+        let (ir, stdout) = bench_host::callgrind(&self.valgrind, &self.rerun.exe, &args)?;
         let doc: serde_json::Value =
             serde_json::from_str(&stdout).map_err(|e| format!("the re-run's JSON does not parse: {e}"))?;
         let insns = doc["rows"][0]["instructions"]
@@ -571,32 +558,29 @@ pub fn per_call_line(r: &Row) -> Option<String> {
     ))
 }
 
-/// Runs `cases` one after the other. In text format the header and each row are written to
-/// `out` as soon as they are known, then the per-system-call table of the scenario rows; in
-/// JSON the whole document is written at the end. Write errors (a closed pipe) are ignored.
+/// Where the rows of [`run_cases`] run, and whether callgrind counts them.
+#[derive(Debug, Clone, Default)]
+pub struct Runs {
+    /// Each row in a fresh process of its own ([`Rerun`]: its peak memory and CPU time are
+    /// then its own, whatever ran before it); `None`: here, one after the other.
+    pub isolated: Option<Rerun>,
+    /// Each row also re-run under callgrind.
+    pub callgrind: Option<Callgrind>,
+}
+
+/// Runs `cases` one after the other, each where `runs` says and counted under callgrind if it
+/// says so. In text format the header and each row are written to `out` as soon as they are
+/// known, then the per-system-call table of the scenario rows; in JSON the whole document is
+/// written at the end. Write errors (a closed pipe) are ignored.
 ///
 /// # Errors
-/// The first case that fails.
+/// The first case that fails, or its re-runs.
 pub fn run_cases(
     cases: &[Case],
     iterations: u64,
     syscalls: u64,
     format: ScenarioFormat,
-    out: &mut dyn std::io::Write,
-) -> Result<Vec<Row>, CliError> {
-    run_cases_with(cases, iterations, syscalls, format, None, out)
-}
-
-/// [`run_cases`], each row also counted under callgrind when `callgrind` says how.
-///
-/// # Errors
-/// The first case that fails, or its callgrind re-runs.
-pub fn run_cases_with(
-    cases: &[Case],
-    iterations: u64,
-    syscalls: u64,
-    format: ScenarioFormat,
-    callgrind: Option<&Callgrind>,
+    runs: &Runs,
     out: &mut dyn std::io::Write,
 ) -> Result<Vec<Row>, CliError> {
     let text = format == ScenarioFormat::Text;
@@ -605,8 +589,11 @@ pub fn run_cases_with(
     }
     let mut rows = Vec::with_capacity(cases.len());
     for case in cases {
-        let mut row = case.run(iterations, syscalls)?;
-        if let Some(cg) = callgrind {
+        let mut row = match &runs.isolated {
+            Some(rerun) => rerun.run(case, iterations, syscalls)?,
+            None => case.run(iterations, syscalls)?,
+        };
+        if let Some(cg) = &runs.callgrind {
             cg.measure(case, &mut row)?;
         }
         if text {
@@ -625,7 +612,7 @@ pub fn run_cases_with(
         }
     } else {
         let mut doc = serde_json::json!({ "iterations": iterations, "syscalls": syscalls, "rows": rows });
-        if let Some(cg) = callgrind {
+        if let Some(cg) = &runs.callgrind {
             doc["callgrind"] = serde_json::json!({
                 "iterations": [cg.runs.iterations, cg.runs.iterations.saturating_mul(2)],
                 "syscalls": [cg.runs.syscalls, cg.runs.syscalls.saturating_mul(2)],
@@ -667,7 +654,10 @@ pub fn run(req: &BenchRequest, out: &mut dyn std::io::Write) -> Result<Vec<Row>,
         }
         None => None,
     };
-    run_cases_with(&selected, req.iterations, req.syscalls, req.format, callgrind.as_ref(), out)
+    // `--row` is how a row runs in its own process (the re-runs themselves); every other
+    // selection gives each row a process of its own.
+    let isolated = if req.row.is_some() { None } else { Some(Rerun::this_exe(req.max_paths)?) };
+    run_cases(&selected, req.iterations, req.syscalls, req.format, &Runs { isolated, callgrind }, out)
 }
 
 /// Refuses `--syscalls` values whose scenario rows, together, would run more paths than
