@@ -4,8 +4,8 @@
 //! `ACCTEMU_BENCH_ITERATIONS=N` changes the iterations (default 3,000,000). Throughput is
 //! measured here, never asserted by a test.
 
+use acctemu::cli::bench::rerun::Rerun;
 use acctemu::cli::bench::{cases, run_cases, Core, Runs, Work};
-use acctemu::cli::bench_rerun::Rerun;
 use acctemu::cli::limits::DEFAULT_MAX_PATHS;
 use acctemu::cli::scenario::ScenarioFormat;
 

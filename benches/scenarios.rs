@@ -4,8 +4,8 @@
 //! `SCENARIO_BENCH_SYSCALLS=N` changes the number of system calls (default 200,000).
 //! Throughput is measured here, never asserted.
 
+use acctemu::cli::bench::rerun::Rerun;
 use acctemu::cli::bench::{cases, run_cases, Runs, Work};
-use acctemu::cli::bench_rerun::Rerun;
 use acctemu::cli::limits::DEFAULT_MAX_PATHS;
 use acctemu::cli::scenario::ScenarioFormat;
 

@@ -15,7 +15,7 @@
 //! say so: `cpu s` is the CPU time (user + system, never wall time) of the measured run, and
 //! `M insns/s` and `M cycles/s` are per CPU second; `peak MiB` is the row's peak resident
 //! memory. Unless `--row` names the one row to run here, every row runs in a fresh process of
-//! its own ([`super::bench_rerun`]), so that these figures are the row's alone, whatever ran
+//! its own ([`rerun`]), so that these figures are the row's alone, whatever ran
 //! before it. `host/insn` (with `--callgrind`) is the host instructions callgrind counts per
 //! emulated instruction, by the run-length difference of two re-runs of the row at N and 2N
 //! iterations (`--callgrind-iterations`) or system calls (`--callgrind-syscalls`), counting
@@ -23,13 +23,15 @@
 //! system call in a second table: instructions, cycles, CPU microseconds and (with
 //! `--callgrind`) host instructions per call, and the peak memory.
 
+pub mod rerun;
+
 use super::bench_host;
-use super::bench_rerun::Rerun;
 use super::scenario::{ScenarioFormat, IA64_CPU_HZ};
 use super::CliError;
 use emu_core::cpu::{Cpu, Machine, StopReason, StopWhen};
 use emu_core::preprocess::FsLoader;
 use emu_core::scenario::{Accounted, PathKind, PathRun, ScenarioMachine, Workload};
+use rerun::Rerun;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -203,13 +205,13 @@ pub fn cases() -> Vec<Case> {
 
 /// What one run measured.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Measured {
+struct Measured {
     /// Instructions the CPU retired.
-    pub(super) instructions: u64,
+    instructions: u64,
     /// Cycles its clock advanced, less those a scenario skips.
-    pub(super) cycles: u64,
+    cycles: u64,
     /// CPU seconds of the measured run.
-    pub(super) seconds: f64,
+    seconds: f64,
 }
 
 /// The measured part of every row: `f` runs inside this function, which is never inlined so
@@ -258,7 +260,7 @@ pub struct Row {
 
 impl Row {
     /// The row of `case` from what its run measured (the rates are worked out here).
-    pub(super) fn new(case: &Case, m: Measured, syscalls: Option<u64>, peak_rss_kib: Option<u64>) -> Row {
+    fn new(case: &Case, m: Measured, syscalls: Option<u64>, peak_rss_kib: Option<u64>) -> Row {
         let per_s = |n: u64| if m.seconds > 0.0 { n as f64 / m.seconds / 1e6 } else { 0.0 };
         Row {
             core: case.core.name(),

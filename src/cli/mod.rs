@@ -4,7 +4,6 @@ pub mod asm;
 pub mod attribution;
 pub mod bench;
 pub mod bench_host; // CPU time, peak memory and callgrind counts of `bench` (issue 17, w5-bench)
-pub mod bench_rerun; // a bench row in a fresh process of its own (issue 17, w8-ski)
 pub mod binary;
 pub mod call_trace; // scenario/diff --trace-out and --pressure (issue 18, w7-traceout)
 pub mod catalogue;

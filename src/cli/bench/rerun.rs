@@ -5,10 +5,10 @@
 //! the row's own: in one process a row's peak memory would include the heap the rows before it
 //! left behind (the allocator keeps what they freed, so resetting `VmHWM` only brings it down
 //! to that), and a row's figures would depend on which rows ran before it. The callgrind
-//! re-runs ([`super::bench::Callgrind`]) use the same command line.
+//! re-runs ([`super::Callgrind`]) use the same command line.
 
-use super::bench::{Case, Measured, Row, Work};
-use super::CliError;
+use super::{Case, Measured, Row, Work};
+use crate::cli::CliError;
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -35,7 +35,7 @@ impl Rerun {
     /// The arguments of `exe` that run `case` alone: `iterations` loop iterations or `syscalls`
     /// system calls, this process's size limits, JSON out.
     pub fn args(&self, case: &Case, iterations: u64, syscalls: u64) -> Vec<String> {
-        let limits = super::limits();
+        let limits = crate::cli::limits();
         [
             "--max-input-size",
             &limits.max_input_size.to_string(),
