@@ -248,3 +248,79 @@ impl X86Model {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{TimingClass as T, X86Params, XReg};
+    use super::*;
+
+    /// A random register-only record at `addr`.
+    fn rec(m: &X86Model, rng: &mut emu_core::rng::Xorshift64, addr: u64, class: T) -> IssueRec {
+        let mut reg = || match rng.next_u64() % 18 {
+            16 | 17 => XReg::Flags,
+            n => XReg::Gpr(n as u8),
+        };
+        let srcs = [reg(), reg(), reg()];
+        let dsts = [reg(), reg()];
+        let (ns, nd) = ((addr % 4) as usize, (addr % 3) as usize);
+        IssueRec::new(Some(m), addr, class, &srcs[..ns], &dsts[..nd])
+    }
+
+    /// Blocks timed as a whole leave exactly the state issuing their records one by one does,
+    /// whatever came before (long latencies, busy pipes, a full reorder buffer, pending
+    /// front-end holds), and both outcomes happen.
+    #[test]
+    fn a_block_timed_whole_matches_its_records_one_by_one() {
+        let mut rng = emu_core::rng::Xorshift64::new(0xb10c_7173);
+        let mut a = X86Model::new(X86Params::zen4());
+        let body = [T::Alu, T::Lea, T::Mov, T::MovImm, T::Shift, T::Imul, T::Cmov, T::Setcc, T::Nop, T::Jmp];
+        let div = T::Div { bytes: 8, signed: false };
+        let noise = [T::Imul, div, div, T::Alu, div, T::Mul];
+        let blocks: Vec<Vec<IssueRec>> = (0..40u64)
+            .map(|b| {
+                let n = 4 + (rng.next_u64() % 12) as usize;
+                (0..n as u64)
+                    .map(|i| {
+                        let class = if i + 1 == n as u64 { T::Jcc } else { body[(rng.next_u64() % 10) as usize] };
+                        rec(&a, &mut rng, 0x1000 * b + i, class)
+                    })
+                    .collect()
+            })
+            .collect();
+        let plans: Vec<BlockTiming> = blocks.iter().map(|b| a.plan_block(b).expect("planned")).collect();
+        let mut b = a.clone();
+        for step in 0..20_000u64 {
+            if rng.next_u64() % 3 == 0 {
+                let class = noise[(rng.next_u64() % 6) as usize];
+                let r = rec(&a, &mut rng, 0x9000 + step % 64, class);
+                let taken = rng.next_u64() % 2 == 0;
+                a.issue_rec(&r, None, None, taken);
+                b.issue_rec(&r, None, None, taken);
+                continue;
+            }
+            let k = (rng.next_u64() % blocks.len() as u64) as usize;
+            let taken = rng.next_u64() % 2 == 0;
+            a.issue_block(&plans[k], blocks[k].iter(), taken);
+            for r in &blocks[k] {
+                b.issue_rec(r, None, None, taken);
+            }
+            let what = format!("step {step}, block {k}");
+            assert_eq!(a.summary(), b.summary(), "{what}");
+            assert_eq!((a.ready, a.producer, a.stalls), (b.ready, b.producer, b.stalls), "{what}");
+            assert_eq!(
+                (a.fe_cycle, a.fe_used, a.has_group, a.fe_min, a.fe_cause),
+                (b.fe_cycle, b.fe_used, b.has_group, b.fe_min, b.fe_cause),
+                "{what}"
+            );
+            assert_eq!(
+                (a.seq, a.rob_pos, a.max_complete, a.last_retire),
+                (b.seq, b.rob_pos, b.max_complete, b.last_retire),
+                "{what}"
+            );
+            assert!(a.rob == b.rob, "{what}: reorder buffer");
+            assert_eq!(format!("{:?}", a.pipes), format!("{:?}", b.pipes), "{what}: pipes");
+        }
+        let (whole, one_by_one) = a.block_outcomes();
+        assert!(whole > 100 && one_by_one > 100, "timed whole {whole}, record by record {one_by_one}");
+    }
+}
