@@ -290,16 +290,16 @@ mod tests {
         let plans: Vec<BlockTiming> = blocks.iter().map(|b| a.plan_block(b).expect("planned")).collect();
         let mut b = a.clone();
         for step in 0..20_000u64 {
-            if rng.next_u64() % 3 == 0 {
+            if rng.next_u64().is_multiple_of(3) {
                 let class = noise[(rng.next_u64() % 6) as usize];
                 let r = rec(&a, &mut rng, 0x9000 + step % 64, class);
-                let taken = rng.next_u64() % 2 == 0;
+                let taken = rng.next_u64().is_multiple_of(2);
                 a.issue_rec(&r, None, None, taken);
                 b.issue_rec(&r, None, None, taken);
                 continue;
             }
             let k = (rng.next_u64() % blocks.len() as u64) as usize;
-            let taken = rng.next_u64() % 2 == 0;
+            let taken = rng.next_u64().is_multiple_of(2);
             a.issue_block(&plans[k], blocks[k].iter(), taken);
             for r in &blocks[k] {
                 b.issue_rec(r, None, None, taken);
