@@ -36,6 +36,18 @@ fn assert_same(what: &str, a: &Machine<X86Cpu>, b: &Machine<X86Cpu>) {
     assert!(memory_image(&a.mem) == memory_image(&b.mem), "{what}: memory differs");
 }
 
+thread_local! {
+    /// Blocks the block engine timed as a whole, and ones whose live state sent them record by
+    /// record, over this test's runs (each test runs on its own thread).
+    static OUTCOMES: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Both outcomes of timing a block as a whole happened in this test's runs.
+fn assert_both_block_outcomes(what: &str) {
+    let (ready, not) = OUTCOMES.with(|o| o.get());
+    assert!(ready > 0 && not > 0, "{what}: blocks timed whole {ready}, record by record {not}");
+}
+
 /// The three ways of timing a run: no model, the model, the model with a timeline.
 const MODES: [(bool, bool); 3] = [(false, false), (true, false), (true, true)];
 
@@ -81,6 +93,10 @@ fn diff_image(
             eprintln!("{what}: {} insns, {ra:?}", a.cpu.instructions());
         }
         assert_same(&what, &a, &b);
+        if let Some(m) = a.cpu.model() {
+            let (ready, not) = m.block_outcomes();
+            OUTCOMES.with(|o| o.set((o.get().0 + ready, o.get().1 + not)));
+        }
         ran = a.cpu.instructions();
     }
     ran
@@ -482,6 +498,7 @@ fn random_programs_run_alike_on_both_engines() {
     }
     assert_eq!(programs, 300);
     assert!(total > 10_000, "the random programs ran only {total} instructions");
+    assert_both_block_outcomes("random programs");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -545,6 +562,7 @@ fn every_test_object_function_runs_alike_on_both_engines() {
     let (n, insns) = diff_objects(&dir, 4);
     assert!(n > 50, "expected the test objects' functions, found {n}");
     assert!(insns > 1000, "{insns}");
+    assert_both_block_outcomes("test objects");
 }
 
 #[test]

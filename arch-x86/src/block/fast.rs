@@ -250,6 +250,27 @@ impl Fast {
         })
     }
 
+    /// Whether the form touches registers only (no memory, no executor, no clock): what a
+    /// block timed as a whole may hold ([`crate::timing::BlockTiming`]).
+    pub(crate) fn registers_only(&self) -> bool {
+        matches!(
+            self,
+            Fast::Nop
+                | Fast::MovRR { .. }
+                | Fast::MovRI { .. }
+                | Fast::Lea { .. }
+                | Fast::Alu { .. }
+                | Fast::IncDec { .. }
+                | Fast::ShiftImm { .. }
+                | Fast::CmpNarrow { .. }
+                | Fast::Extend { .. }
+                | Fast::Cmov { .. }
+                | Fast::Setcc { .. }
+                | Fast::Jmp { .. }
+                | Fast::Jcc { .. }
+        )
+    }
+
     /// Runs the form against `st` and `mem` and issues it to `t` (never [`Fast::Generic`]: the
     /// caller runs those).
     #[inline(always)]

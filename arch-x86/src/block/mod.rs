@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use emu_core::code_cache::InsnIndex;
 
 use crate::decode::{Insn, Op};
-use crate::timing::{IssueRec, X86Model};
+use crate::timing::{BlockTiming, IssueRec, X86Model};
 use fast::Fast;
 
 /// Which engine `Cpu::run_until` uses.
@@ -94,6 +94,9 @@ pub(crate) struct Block {
     /// The block a taken jump led to last time, and that jump's target (ret and indirect jumps
     /// change target; direct ones keep it).
     pub(crate) jump: (u64, u32),
+    /// Its timing as a whole, for a block of register-only forms under a model
+    /// ([`crate::timing::BlockTiming`]).
+    pub(crate) timing: Option<Box<BlockTiming>>,
 }
 
 /// Every block built so far, by start address.
@@ -131,6 +134,7 @@ impl Blocks {
         &mut self,
         addr: u64,
         sentinel: u64,
+        model: Option<&X86Model>,
         mut fetch: impl FnMut(u64) -> Result<(InsnIndex, Rec, bool), E>,
     ) -> Result<u32, E> {
         let first = self.recs.len() as u32;
@@ -169,7 +173,13 @@ impl Blocks {
         let recs = self.recs.get(first as usize..).unwrap_or(&[]);
         let nops = recs.iter().filter(|r| r.nop).count() as u32;
         let class_nops = recs.iter().filter(|r| r.class_nop).count() as u32;
-        self.blocks.push(Block { first, len, lo, hi, nops, class_nops, fall: NONE, jump: (0, NONE) });
+        let timing = match model {
+            Some(m) if recs.iter().all(|r| r.fast.registers_only()) => {
+                m.plan_block(&recs.iter().map(|r| r.issue).collect::<Vec<_>>()).map(Box::new)
+            }
+            _ => None,
+        };
+        self.blocks.push(Block { first, len, lo, hi, nops, class_nops, fall: NONE, jump: (0, NONE), timing });
         self.by_addr.insert(addr, id);
         Ok(id)
     }

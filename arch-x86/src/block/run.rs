@@ -125,7 +125,7 @@ impl X86Cpu {
             return Ok(id);
         }
         let (code, decoder, model) = (&mut self.code, &mut self.decoder, self.model.as_ref());
-        self.blocks.build(rip, self.config.sentinel, |at| {
+        self.blocks.build(rip, self.config.sentinel, model, |at| {
             let index = match code.find(at) {
                 Some(index) => index,
                 None => {
@@ -147,8 +147,17 @@ impl X86Cpu {
         let X86Cpu { state, config, code, model, blocks, instructions, nops, idle, .. } = self;
         let recs = blocks.recs.get(first as usize..(first + limit) as usize).unwrap_or(&[]);
         let untimed = *instructions + *idle;
+        let planned = blocks.blocks.get(id as usize).and_then(|b| b.timing.as_deref());
         let ended = match model {
-            Some(m) if MODE == FAST => exec_recs(recs, state, mem, code, config, &mut Modelled(m), untimed),
+            Some(m) if MODE == FAST => match planned {
+                Some(plan) => {
+                    // Register-only records: run untimed, then time the block as a whole.
+                    let ended = exec_recs(recs, state, mem, code, config, &mut Untimed, untimed);
+                    issue_planned(m, plan, recs, &ended);
+                    ended
+                }
+                None => exec_recs(recs, state, mem, code, config, &mut Modelled(m), untimed),
+            },
             Some(_) if MODE == TIMELINE => {
                 exec_recs(recs, state, mem, code, config, &mut Recorded { model, code }, untimed)
             }
@@ -171,6 +180,25 @@ impl X86Cpu {
             m.count_issued(u64::from(ran), class_nops);
         }
         ended
+    }
+}
+
+/// Times the register-only records of a planned block that `ended` so: the whole block through
+/// its plan, or the records that ran one by one (none of them read memory or the clock, so
+/// timing them after they ran is what timing them as they ran does).
+fn issue_planned(m: &mut X86Model, plan: &crate::timing::BlockTiming, recs: &[Rec], ended: &Ended) {
+    let (ran, taken) = match ended {
+        Ok((n, flow)) => (*n, matches!(flow, Flow::Jump(_))),
+        Err((n, _)) => (*n, false),
+    };
+    let ran = recs.get(..ran as usize).unwrap_or(&[]);
+    match ended {
+        Ok(_) => m.issue_block(plan, ran.iter().map(|r| &r.issue), taken),
+        Err(_) => {
+            for r in ran {
+                m.issue_rec(&r.issue, None, None, false);
+            }
+        }
     }
 }
 

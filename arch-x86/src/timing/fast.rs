@@ -9,7 +9,9 @@
 //! differential test, `arch-x86/tests/block_diff.rs`, checks it); it keeps no timeline, and the
 //! CPU calls it only while none is recorded.
 
-use super::{plan, Cause, Forward, Serialise, TimingClass, X86Model, XReg, CAUSES, FLAGS, MEMORY_SLOT, ROB_SLOT, RSP};
+use super::{
+    plan, Cause, Forward, Hold, Serialise, TimingClass, X86Model, XReg, CAUSES, FLAGS, MEMORY_SLOT, ROB_SLOT, RSP,
+};
 
 /// Scoreboard entries (16 GPRs and the flags): a record lists each at most once.
 const ENTRIES: usize = FLAGS + 1;
@@ -34,26 +36,26 @@ pub struct IssueRec {
     /// Register result latency of the class.
     lat: u64,
     /// Pipe group index and the group's pipe count (`count` 0: no pipe, the group unused).
-    pipe: u8,
-    pipe_count: u64,
+    pub(super) pipe: u8,
+    pub(super) pipe_count: u64,
     /// Plan slot of the class (for the rare rules).
     slot: u8,
-    nsrc: u8,
-    ndst: u8,
+    pub(super) nsrc: u8,
+    pub(super) ndst: u8,
     /// Scoreboard indices read, in [`super::IssueInfo::srcs`] order (the first latest one is
     /// the cause charged); rsp left out for stack-engine classes.
-    srcs: [u8; ENTRIES],
+    pub(super) srcs: [u8; ENTRIES],
     /// Scoreboard indices written, rsp left out for stack-engine classes.
-    dsts: [u8; ENTRIES],
+    pub(super) dsts: [u8; ENTRIES],
     /// The first [`FAST_SRCS`] sources and [`FAST_DSTS`] destinations, padded.
     srcs4: [u8; FAST_SRCS],
     dsts3: [u8; FAST_DSTS],
     /// A stack-engine class writing rsp: rsp is ready no later than dispatch.
-    rsp_dst: bool,
+    pub(super) rsp_dst: bool,
     /// Serialising, a division, a sequencer instruction or a locked RMW.
-    rare: bool,
-    /// A class with a front-end rule after it (branches, microcode, fences).
-    hold: bool,
+    pub(super) rare: bool,
+    /// Its class's front-end rule (branches, microcode, fences), resolved.
+    pub(super) hold: Option<Hold>,
     /// How a load's value is timed ([`LoadKind`]).
     load: LoadKind,
     /// A store's data is the result (read-modify-writes), not the execution start.
@@ -115,24 +117,7 @@ impl IssueRec {
             rsp_dst: false,
             rare: class.serialises().is_some()
                 || matches!(class, T::Div { .. } | T::Rdtsc | T::Popf | T::Pushf | T::LockedRmw),
-            hold: matches!(
-                class,
-                T::Jmp
-                    | T::JmpIndirect
-                    | T::Jcc
-                    | T::Call
-                    | T::CallIndirect
-                    | T::Ret
-                    | T::Rdtsc
-                    | T::Popf
-                    | T::Pause
-                    | T::Pushf
-                    | T::Cli
-                    | T::Sti
-                    | T::Rdtscp
-                    | T::Lfence
-                    | T::Mfence
-            ),
+            hold: model.and_then(|m| Hold::of(&m.params, class)),
         };
         for &src in srcs {
             let Some(k) = src.index() else { continue };
@@ -183,7 +168,19 @@ impl X86Model {
     #[inline(always)]
     pub fn issue_rec(&mut self, r: &IssueRec, load: Option<(u64, u8)>, store: Option<(u64, u8)>, taken: bool) -> u64 {
         let dispatch = self.dispatch_fast();
+        self.issue_at(r, dispatch, load, store, taken)
+    }
 
+    /// The rest of [`X86Model::issue_rec`] for a record already dispatched at `dispatch`.
+    #[inline(always)]
+    pub(super) fn issue_at(
+        &mut self,
+        r: &IssueRec,
+        dispatch: u64,
+        load: Option<(u64, u8)>,
+        store: Option<(u64, u8)>,
+        taken: bool,
+    ) -> u64 {
         let mut start = dispatch;
         let mut cause = NO_CAUSE;
         // As many of the padded first sources as the record has (a pad is always ready).
@@ -272,9 +269,8 @@ impl X86Model {
         }
         let extends = complete.saturating_sub(self.max_complete.max(self.fe_cycle + 1));
         let waited = start - dispatch;
-        if let Some(c) = self.stalls.get_mut(cause) {
-            *c += waited.min(extends);
-        }
+        // `NO_CAUSE` is a spare counter no summary reads: charging it is cheaper than a test.
+        self.stalls[cause & 31] += waited.min(extends);
         if mem_wait > 0 {
             if let Some(c) = self.stalls.get_mut(MEMORY_SLOT) {
                 *c += mem_wait.min(extends.saturating_sub(waited));
@@ -290,8 +286,8 @@ impl X86Model {
         if self.rob_pos >= self.rob.len() {
             self.rob_pos = 0;
         }
-        if r.hold {
-            self.front_end_after_class(r.class, taken, dispatch, start);
+        if let Some(h) = r.hold {
+            self.hold_front_end(h, taken, dispatch, start);
         }
         start
     }
@@ -327,9 +323,9 @@ impl X86Model {
 
     /// [`X86Model::dispatch`] without a timeline; a new group is opened out of line.
     #[inline(always)]
-    fn dispatch_fast(&mut self) -> u64 {
+    pub(super) fn dispatch_fast(&mut self) -> u64 {
         let mut c = self.fe_min.max(self.fe_cycle);
-        if self.has_group && c == self.fe_cycle && self.fe_used >= self.params.issue_width.max(1) {
+        if self.has_group && c == self.fe_cycle && self.fe_used >= self.width {
             c += 1;
         }
         // `seq >= rob_size` needs no test: until then the slot was never written and holds 0.
@@ -439,6 +435,6 @@ mod tests {
         let a = IssueRec::new(Some(&model), 0x10, TimingClass::Alu, &[XReg::Gpr(4)], &[XReg::Gpr(4), XReg::Flags]);
         assert_eq!(&a.srcs[..usize::from(a.nsrc)], &[4]);
         assert_eq!(&a.dsts[..usize::from(a.ndst)], &[4, 16]);
-        assert!(!a.rsp_dst && !a.rare && !a.hold);
+        assert!(!a.rsp_dst && !a.rare && a.hold.is_none());
     }
 }

@@ -59,6 +59,7 @@
 //! chains), partial-register and partial-flag merges, the stack-sync uop after explicit rsp use,
 //! store commit bandwidth, and the pipe ring forgetting reservations more than 256 cycles apart.
 
+mod block;
 mod class;
 mod fast;
 mod params;
@@ -71,6 +72,7 @@ mod calib_tests;
 #[cfg(test)]
 mod tests;
 
+pub use block::BlockTiming;
 pub use class::{Microcode, Serialise, TimingClass};
 pub use fast::IssueRec;
 pub use params::{Core, X86Params, PRESETS};
@@ -183,6 +185,7 @@ const DIVIDER_SLOT: usize = MICROCODE_SLOT + Microcode::ALL.len();
 const ROB_SLOT: usize = DIVIDER_SLOT + 1;
 const BRANCH_SLOT: usize = ROB_SLOT + 1;
 const CAUSES: usize = BRANCH_SLOT + 1;
+const _: () = assert!(CAUSES < 32);
 
 impl Cause {
     fn stall(self) -> StallCause {
@@ -236,10 +239,50 @@ impl Cause {
     };
 }
 
+/// A class's front-end rule: nothing dispatches before `after` cycles past its dispatch (or,
+/// `from_start`, its execution), the delay charged to `cause`; `if_taken`: only when the
+/// branch is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Hold {
+    from_start: bool,
+    after: u64,
+    cause: Cause,
+    if_taken: bool,
+}
+
+impl Hold {
+    /// The rule of `class` under `p`, if it has one.
+    fn of(p: &X86Params, class: TimingClass) -> Option<Hold> {
+        use TimingClass as T;
+        let at = |after, cause| Some(Hold { from_start: false, after, cause, if_taken: false });
+        let after_start = |after, cause| Some(Hold { from_start: true, after, cause, if_taken: false });
+        match class {
+            T::Jmp | T::JmpIndirect => at(1 + p.taken_branch_bubble, Cause::Branch),
+            T::Jcc => {
+                Some(Hold { from_start: false, after: 1 + p.taken_branch_bubble, cause: Cause::Branch, if_taken: true })
+            }
+            T::Call | T::CallIndirect => at(p.call.max(1), Cause::Branch),
+            T::Ret => at(p.ret.max(1), Cause::Branch),
+            T::Rdtsc => at(p.delivery(p.rdtsc_uops), Cause::Microcode(Microcode::Rdtsc)),
+            T::Popf => at(p.delivery(p.popf_uops), Cause::Microcode(Microcode::Popf)),
+            T::Pause => at(p.pause, Cause::Microcode(Microcode::Pause)),
+            T::Pushf => at(p.delivery(p.pushf_uops), Cause::Microcode(Microcode::PushfCliSti)),
+            T::Cli => at(p.cli, Cause::Microcode(Microcode::PushfCliSti)),
+            T::Sti => at(p.sti, Cause::Microcode(Microcode::PushfCliSti)),
+            T::Rdtscp => after_start(p.rdtscp, Cause::Serial(Serialise::Rdtscp)),
+            T::Lfence => after_start(p.lfence, Cause::Serial(Serialise::Lfence)),
+            T::Mfence => after_start(p.mfence, Cause::Serial(Serialise::Mfence)),
+            _ => None,
+        }
+    }
+}
+
 /// The x86-64 timing model: feed it every executed instruction in program order.
 #[derive(Debug, Clone)]
 pub struct X86Model {
     params: X86Params,
+    /// `issue_width`, at least 1 (what dispatch compares with).
+    width: u64,
     /// Per-class rules resolved against `params` (issue 17).
     plans: plan::Plans,
     /// Ready cycle per GPR, then the flags. Spare slots past the flags (issue 17): an
@@ -277,8 +320,11 @@ pub struct X86Model {
     instructions: u64,
     nops: u64,
     groups: u64,
-    stalls: [u64; CAUSES],
+    /// Cycles charged per cause slot; slots from [`CAUSES`] on are spares nothing reports.
+    stalls: [u64; 32],
     timeline: Option<Timeline>,
+    /// Blocks [`X86Model::issue_block`] applied in one step, and issued record by record.
+    block_outcomes: [u64; 2],
 }
 
 impl X86Model {
@@ -286,6 +332,7 @@ impl X86Model {
     pub fn new(params: X86Params) -> X86Model {
         let rob = vec![0; usize::try_from(params.rob_size.max(1)).unwrap_or(1)];
         let mut model = X86Model {
+            width: params.issue_width.max(1),
             params,
             plans: plan::EMPTY,
             ready: [0; 32],
@@ -309,8 +356,9 @@ impl X86Model {
             instructions: 0,
             nops: 0,
             groups: 0,
-            stalls: [0; CAUSES],
+            stalls: [0; 32],
             timeline: None,
+            block_outcomes: [0; 2],
         };
         model.plans = plan::plans(&model);
         model
@@ -543,7 +591,7 @@ impl X86Model {
     /// Finds the dispatch cycle of the next instruction and records it.
     fn dispatch(&mut self, addr: u64) -> u64 {
         let mut c = self.fe_min.max(self.fe_cycle);
-        if self.has_group && c == self.fe_cycle && self.fe_used >= self.params.issue_width.max(1) {
+        if self.has_group && c == self.fe_cycle && self.fe_used >= self.width {
             c += 1;
         }
         let rob_free = self.rob.get(self.rob_slot()).copied().unwrap_or(0);
@@ -576,32 +624,25 @@ impl X86Model {
 
     /// Front-end effects of an instruction that dispatched at `dispatch` and executes at `start`.
     fn front_end_after_class(&mut self, class: TimingClass, taken: bool, dispatch: u64, start: u64) {
-        use TimingClass as T;
-        let p = &self.params;
-        let hold = match class {
-            T::Jmp | T::JmpIndirect => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
-            T::Jcc if taken => Some((dispatch + 1 + p.taken_branch_bubble, Cause::Branch)),
-            T::Call | T::CallIndirect => Some((dispatch + p.call.max(1), Cause::Branch)),
-            T::Ret => Some((dispatch + p.ret.max(1), Cause::Branch)),
-            T::Rdtsc => Some((dispatch + p.delivery(p.rdtsc_uops), Cause::Microcode(Microcode::Rdtsc))),
-            T::Popf => Some((dispatch + p.delivery(p.popf_uops), Cause::Microcode(Microcode::Popf))),
-            T::Pause => Some((dispatch + p.pause, Cause::Microcode(Microcode::Pause))),
-            T::Pushf => Some((dispatch + p.delivery(p.pushf_uops), Cause::Microcode(Microcode::PushfCliSti))),
-            T::Cli => Some((dispatch + p.cli, Cause::Microcode(Microcode::PushfCliSti))),
-            T::Sti => Some((dispatch + p.sti, Cause::Microcode(Microcode::PushfCliSti))),
-            T::Rdtscp => Some((start + p.rdtscp, Cause::Serial(Serialise::Rdtscp))),
-            T::Lfence => Some((start + p.lfence, Cause::Serial(Serialise::Lfence))),
-            T::Mfence => Some((start + p.mfence, Cause::Serial(Serialise::Mfence))),
-            _ => None,
-        };
-        if let Some((min, cause)) = hold {
-            if min > self.fe_min.max(self.fe_cycle + 1) {
-                self.fe_min = min;
-                self.fe_cause = Some(cause);
-            } else if min > self.fe_cycle {
-                // Ends the group without losing a cycle.
-                self.fe_min = self.fe_min.max(min);
-            }
+        if let Some(h) = Hold::of(&self.params, class) {
+            self.hold_front_end(h, taken, dispatch, start);
+        }
+    }
+
+    /// Applies the front-end rule `h` of an instruction that dispatched at `dispatch`, executes
+    /// at `start` and (a branch) was `taken` or not.
+    #[inline]
+    fn hold_front_end(&mut self, h: Hold, taken: bool, dispatch: u64, start: u64) {
+        if h.if_taken && !taken {
+            return;
+        }
+        let min = if h.from_start { start } else { dispatch } + h.after;
+        if min > self.fe_min.max(self.fe_cycle + 1) {
+            self.fe_min = min;
+            self.fe_cause = Some(h.cause);
+        } else if min > self.fe_cycle {
+            // Ends the group without losing a cycle.
+            self.fe_min = self.fe_min.max(min);
         }
     }
 

@@ -8,14 +8,15 @@ const WINDOW: usize = 256;
 /// Uses of one pipe group per cycle.
 #[derive(Debug, Clone)]
 pub(crate) struct Pipes {
-    tag: Box<[u64; WINDOW]>,
-    used: Box<[u64; WINDOW]>,
+    /// Per ring slot: the cycle it holds (`u64::MAX`: none yet) and the pipes used in it, side
+    /// by side so one probe touches one place.
+    ring: Box<[(u64, u64); WINDOW]>,
 }
 
 impl Pipes {
     /// An idle group.
     pub(crate) fn new() -> Pipes {
-        Pipes { tag: Box::new([u64::MAX; WINDOW]), used: Box::new([0; WINDOW]) }
+        Pipes { ring: Box::new([(u64::MAX, 0); WINDOW]) }
     }
 
     /// Takes one of `count` pipes in the first cycle at or after `from` that has one free, looking
@@ -28,7 +29,7 @@ impl Pipes {
         for c in from..from + WINDOW as u64 {
             // WINDOW is a power of two: the mask is `c % WINDOW` and keeps the index in bounds.
             let i = (c as usize) & (WINDOW - 1);
-            let (tag, used) = (&mut self.tag[i], &mut self.used[i]);
+            let (tag, used) = &mut self.ring[i];
             if *tag != c {
                 *tag = c;
                 *used = 0;
@@ -39,6 +40,34 @@ impl Pipes {
             }
         }
         from + WINDOW as u64
+    }
+
+    /// Whether no cycle of `from..=to` holds a reservation (what a block timed as a whole
+    /// needs of the cycles its reservations look at, issue 17).
+    #[inline]
+    pub(crate) fn free(&self, from: u64, to: u64) -> bool {
+        (from..=to).all(|c| self.ring[(c as usize) & (WINDOW - 1)].0 != c)
+    }
+
+    /// Reserves what `cycles` lists (cycle after `c`, pipes used) in cycles that held none: the
+    /// state reserving them one by one leaves.
+    #[inline]
+    pub(crate) fn fill(&mut self, c: u64, cycles: &[(u64, u64)]) {
+        for &(rel, used) in cycles {
+            let at = c + rel;
+            self.ring[(at as usize) & (WINDOW - 1)] = (at, used);
+        }
+    }
+
+    /// The cycles of the window from `base` that hold reservations, relative to `base`, with
+    /// the pipes used in each.
+    pub(crate) fn reserved_from(&self, base: u64) -> Vec<(u64, u64)> {
+        (base..base + WINDOW as u64)
+            .filter_map(|c| match self.ring[(c as usize) & (WINDOW - 1)] {
+                (tag, used) if tag == c => Some((c - base, used)),
+                _ => None,
+            })
+            .collect()
     }
 }
 
