@@ -5,11 +5,39 @@
 use super::build::{Block, NONE};
 use crate::code::Code;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Hashes a block entry with one multiplication (w8-iv2): the keys are code addresses, not
+/// input an adversary picks, and the default SipHash costs ~100 host instructions a lookup,
+/// with several lookups a system call (each path's first block, the exits after an
+/// interruption or a renaming change).
+#[derive(Debug, Clone, Copy, Default)]
+struct EntryHasher(u64);
+
+impl Hasher for EntryHasher {
+    fn finish(&self) -> u64 {
+        // The table indexes by the low bits: fold the well-mixed high ones down.
+        self.0 ^ (self.0 >> 29)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        // Fibonacci hashing: the high bits (which the table's control bytes use) depend on
+        // every bit of the address.
+        self.0 = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
 
 /// Blocks by entry (bundle | slot), and entries where no block can start.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Blocks {
-    by_entry: HashMap<u64, u32>,
+    by_entry: HashMap<u64, u32, BuildHasherDefault<EntryHasher>>,
     pub(crate) list: Vec<Block>,
 }
 

@@ -3,6 +3,7 @@
 use crate::bundle::SlotUnit;
 use crate::exec::op::{BrKind, CmpType, LoadKind, Op, Rel, Update};
 use crate::exec::predecode::Exec;
+use crate::exec::special::Special;
 use crate::exec::{read_plain, write_plain, Flow};
 use crate::state::State;
 use emu_core::memory::Memory;
@@ -87,6 +88,9 @@ pub(crate) enum Fast {
     MovToBr { b: u8, src: u8 },
     /// `mov d=b`.
     MovFromBr { d: u8, b: u8 },
+    /// A system form's handler that needs no context (w8-iv2: [`Special::runs_plain`]), with
+    /// its row's privilege (cpl 0 only).
+    Sys { s: Special, privileged: bool },
 }
 
 /// A predicate operand, if it names p0-p63.
@@ -103,13 +107,20 @@ fn reg(v: i64) -> Option<u8> {
 impl Fast {
     /// The handler for `e`, or [`Fast::Generic`].
     pub(crate) fn of(e: &Exec) -> Fast {
+        let system = || {
+            if e.special.runs_plain() {
+                Fast::Sys { s: e.special, privileged: e.privileged }
+            } else {
+                Fast::Generic
+            }
+        };
         if e.privileged {
-            return Fast::Generic;
+            return system();
         }
         if e.nop {
             return Fast::Nop;
         }
-        Fast::specialised(e).unwrap_or_default()
+        Fast::specialised(e).unwrap_or_else(system)
     }
 
     fn specialised(e: &Exec) -> Option<Fast> {
@@ -186,7 +197,8 @@ pub(crate) fn run(f: Fast, st: &mut State, mem: &mut Memory) -> Option<Flow> {
         | Fast::Extr { .. }
         | Fast::DepZ { .. }
         | Fast::MovToBr { .. }
-        | Fast::MovFromBr { .. } => false,
+        | Fast::MovFromBr { .. }
+        | Fast::Sys { .. } => false,
         Fast::Add { d, a, b, carry } => {
             let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
             st.gr.try_write(d, a.wrapping_add(b).wrapping_add(u64::from(carry)), na | nb)

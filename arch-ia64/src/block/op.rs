@@ -4,7 +4,8 @@
 
 use super::fast::{Fast, Logic};
 use crate::exec::op::Rel;
-use crate::exec::{mask, read_plain, relation, write_plain};
+use crate::exec::special::Special;
+use crate::exec::{mask, read_plain, relation, run_special, write_plain};
 use crate::state::rse::RegFile;
 use crate::state::State;
 use emu_core::memory::Memory;
@@ -134,6 +135,11 @@ pub(crate) enum Kind {
         d: u8,
         b: u8,
     },
+    /// A system form's context-free handler (w8-iv2), logical registers and all.
+    Sys {
+        s: Special,
+        privileged: bool,
+    },
 }
 
 /// One operation of a block: what it does and its qualifying predicate (0 when it always
@@ -202,6 +208,7 @@ pub(crate) fn resolve(f: Fast, gr: &RegFile) -> Kind {
         Fast::DepZ { d, src, pos, len } => with(d, &|d| Kind::DepZ { d, src: p(src), pos, len }),
         Fast::MovToBr { b, src } => Kind::MovToBr { b, src: p(src) },
         Fast::MovFromBr { d, b } => with(d, &|d| Kind::MovFromBr { d, b }),
+        Fast::Sys { s, privileged } => Kind::Sys { s, privileged },
     }
 }
 
@@ -320,6 +327,12 @@ pub(crate) fn run(k: Kind, st: &mut State, mem: &mut Memory) -> Out {
         Kind::MovFromBr { d, b } => {
             let v = st.br[usize::from(b & 7)];
             st.gr.set_physical(d, v, false);
+        }
+        // At cpl != 0 the reference executor raises the Privileged Operation fault.
+        Kind::Sys { s, privileged } => {
+            if privileged && st.psr.cpl() != 0 || !run_special(s, st, mem) {
+                return Out::Generic;
+            }
         }
     }
     Out::Next

@@ -29,6 +29,8 @@ mod unaligned; // memory forms (issue 12)
 pub(crate) use access::{read_plain, write_plain};
 // The block engine's compare and field ops share the reference executor's rules.
 pub(crate) use alu::{mask, relation};
+/// The system forms' handlers that need no context run as block operations (w8-iv2).
+pub(crate) use special_run::run_plain as run_special;
 /// Instruction-address translation for the fetch, and the RSE's untranslated references (TLB,
 /// issue 12).
 pub use tlb::{instruction_address, rse_references};

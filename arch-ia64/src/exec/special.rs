@@ -175,6 +175,24 @@ impl Special {
         Special::specialised(op, o).unwrap_or_default()
     }
 
+    /// Whether the handler may run as a block operation (w8-iv2; `special_run::run_plain`):
+    /// it reads neither the slot's address nor the clock (`mov =ip`, the ar.itc moves), its
+    /// instruction does nothing when predicated off (not the `.unc` compares), and it changes
+    /// nothing a block run depends on (the renaming, PSR.bn, a pending interrupt: no handler
+    /// does).
+    pub fn runs_plain(&self) -> bool {
+        !matches!(
+            self,
+            Special::None
+                | Special::MovFromIp { .. }
+                | Special::MovFromAr { ar: ArSrc::Itc, .. }
+                | Special::MovToAr { ar: ArDst::Itc, .. }
+                | Special::MovToArImm { ar: ArDst::Itc, .. }
+                | Special::Cmp { .. }
+                | Special::CmpImm { .. }
+        )
+    }
+
     fn specialised(op: Op, o: &[i64; 5]) -> Option<Special> {
         Some(match op {
             Op::Load { size, kind: kind @ (LoadKind::Plain | LoadKind::Fill), update, .. }

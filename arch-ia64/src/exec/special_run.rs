@@ -17,19 +17,53 @@ use emu_core::memory::Memory;
 /// The caller has checked the qualifying predicate and the privilege level.
 #[inline]
 pub(super) fn run(s: Special, st: &mut State, mem: &mut Memory, ctx: &Ctx) -> Option<Flow> {
+    // The forms that read the slot's address or clock; every other runs as a block op does.
     let done = match s {
-        Special::None => false,
-        Special::Load { d, base, size, fill, upd } => load(st, mem, d, base, size, fill, upd),
-        Special::Store { base, src, size, spill, upd } => store(st, mem, base, src, size, spill, upd),
-        Special::MovFromAr { d, ar } => match read_ar(st, ar, ctx) {
-            Some(v) => st.gr.try_write(d, v, false),
-            None => false,
-        },
-        Special::MovToAr { ar, src } => match st.gr.read_fast(src) {
-            (v, false) => write_ar(st, ar, v, ctx),
+        Special::MovFromAr { d, ar: ArSrc::Itc } => {
+            !(st.psr.contains(Psr::SI) && st.psr.cpl() != 0) && st.gr.try_write(d, ctx.itc, false)
+        }
+        Special::MovToAr { ar: ArDst::Itc, src } => match st.gr.read_fast(src) {
+            (v, false) => write_itc(st, v, ctx.itc),
             (_, true) => false,
         },
-        Special::MovToArImm { ar, imm } => write_ar(st, ar, imm as u64, ctx),
+        Special::MovToArImm { ar: ArDst::Itc, imm } => write_itc(st, imm as u64, ctx.itc),
+        Special::MovFromIp { d } => st.gr.try_write(d, ctx.ip, false),
+        s => run_plain(s, st, mem),
+    };
+    done.then_some(Flow::Next)
+}
+
+/// `mov ar.itc=v` at clock `itc`: cpl 0 only; the clock's offset moves.
+#[inline]
+fn write_itc(st: &mut State, v: u64, itc: u64) -> bool {
+    if st.psr.cpl() != 0 {
+        return false;
+    }
+    st.itc_offset = st.itc_offset.wrapping_add(v.wrapping_sub(itc));
+    true
+}
+
+/// Runs a handler that needs neither the slot's address nor the clock (w8-iv2: what
+/// [`Special::runs_plain`] admits, the block engine's system op, with no `Ctx` and no
+/// `Result`); `true` when it ran, `false` (nothing changed) when the generic semantics must
+/// run: the forms that need the address or the clock always decline here. The caller has
+/// checked the qualifying predicate and the privilege level.
+#[inline]
+pub(crate) fn run_plain(s: Special, st: &mut State, mem: &mut Memory) -> bool {
+    match s {
+        Special::None
+        | Special::MovFromIp { .. }
+        | Special::MovFromAr { ar: ArSrc::Itc, .. }
+        | Special::MovToAr { ar: ArDst::Itc, .. }
+        | Special::MovToArImm { ar: ArDst::Itc, .. } => false,
+        Special::Load { d, base, size, fill, upd } => load(st, mem, d, base, size, fill, upd),
+        Special::Store { base, src, size, spill, upd } => store(st, mem, base, src, size, spill, upd),
+        Special::MovFromAr { d, ar } => st.gr.try_write(d, read_ar(st, ar), false),
+        Special::MovToAr { ar, src } => match st.gr.read_fast(src) {
+            (v, false) => write_ar(st, ar, v),
+            (_, true) => false,
+        },
+        Special::MovToArImm { ar, imm } => write_ar(st, ar, imm as u64),
         Special::MovFromCr { d, cr, interruption } => {
             !(interruption && st.psr.contains(Psr::IC)) && st.gr.try_write(d, st.cr[usize::from(cr)], false)
         }
@@ -56,7 +90,6 @@ pub(super) fn run(s: Special, st: &mut State, mem: &mut Memory, ctx: &Ctx) -> Op
             }
             (_, true) => false,
         },
-        Special::MovFromIp { d } => st.gr.try_write(d, ctx.ip, false),
         Special::Movl { d, imm } => st.gr.try_write(d, imm, false),
         Special::PsrMask { bits, set } => {
             let now = st.psr.bits();
@@ -100,8 +133,7 @@ pub(super) fn run(s: Special, st: &mut State, mem: &mut Memory, ctx: &Ctx) -> Op
             st.psr.insert(if high { Psr::MFH } else { Psr::MFL });
             true
         }
-    };
-    done.then_some(Flow::Next)
+    }
 }
 
 /// The two predicates of a normal compare: a NaT source clears both; otherwise p1 = result,
@@ -167,29 +199,29 @@ fn store(st: &mut State, mem: &mut Memory, base: u8, src: u8, size: u8, spill: b
     }
 }
 
-/// `mov r1=ar` as the generic semantics read it, or `None` for an ar.itc read that PSR.si
-/// forbids.
+/// `mov r1=ar` of an AR other than ar.itc, as the generic semantics read it.
 #[inline]
-fn read_ar(st: &State, src: ArSrc, ctx: &Ctx) -> Option<u64> {
-    Some(match src {
+fn read_ar(st: &State, src: ArSrc) -> u64 {
+    match src {
         ArSrc::Bsp => st.gr.bsp(),
         ArSrc::Bspstore => st.gr.bspstore(),
         ArSrc::Rnat => st.gr.rnat(),
-        ArSrc::Itc if st.psr.contains(Psr::SI) && st.psr.cpl() != 0 => return None,
-        ArSrc::Itc => ctx.itc,
+        // Read with the clock by `run`: never reaches here.
+        ArSrc::Itc => 0,
         ArSrc::Plain(n) => st.ar[usize::from(n)],
-    })
+    }
 }
 
-/// `mov ar=` as the generic semantics write it, or `false` (nothing written) where they
-/// fault.
+/// `mov ar=` of an AR other than ar.itc as the generic semantics write it, or `false`
+/// (nothing written) where they fault.
 #[inline]
-fn write_ar(st: &mut State, dst: ArDst, v: u64, ctx: &Ctx) -> bool {
+fn write_ar(st: &mut State, dst: ArDst, v: u64) -> bool {
     match dst {
-        ArDst::Kernel(_) | ArDst::Itc if st.psr.cpl() != 0 => return false,
+        // Written with the clock by `run`.
+        ArDst::Itc => return false,
+        ArDst::Kernel(_) if st.psr.cpl() != 0 => return false,
         ArDst::Bspstore | ArDst::Rnat if st.ar[usize::from(ar::RSC)] & 3 != 0 => return false,
         ArDst::Kernel(n) | ArDst::Plain(n) => st.ar[usize::from(n)] = v,
-        ArDst::Itc => st.itc_offset = st.itc_offset.wrapping_add(v.wrapping_sub(ctx.itc)),
         ArDst::Bspstore => st.gr.set_bspstore(v),
         ArDst::Rnat => st.gr.set_rnat(v),
         ArDst::Rsc => {
