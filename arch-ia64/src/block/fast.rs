@@ -87,6 +87,12 @@ pub(crate) enum Fast {
     MovToBr { b: u8, src: u8 },
     /// `mov d=b`.
     MovFromBr { d: u8, b: u8 },
+    /// `br.call b1=target` (IP-relative), returning to bundle `ret`.
+    Call { b1: u8, target: u64, ret: u64 },
+    /// `br.call b1=via` (through branch register `via`), returning to bundle `ret`.
+    CallIndirect { b1: u8, via: u8, ret: u64 },
+    /// `br.ret via`.
+    Ret { via: u8 },
 }
 
 /// A predicate operand, if it names p0-p63.
@@ -110,6 +116,24 @@ impl Fast {
             return Fast::Nop;
         }
         Fast::specialised(e).unwrap_or_default()
+    }
+
+    /// The form a block gives the slot `e` at bundle `ip`: the calls, whose return address is
+    /// the slot's own, and returns (blocks only); otherwise the slot's handler `fast`.
+    pub(crate) fn in_block(e: &Exec, ip: u64, fast: Fast) -> Fast {
+        let o = &e.ops;
+        let breg = |v: i64| (v & 7) as u8;
+        match e.op {
+            _ if e.privileged => fast,
+            Op::Branch { kind: BrKind::Call, indirect: false } => {
+                Fast::Call { b1: breg(o[0]), target: o[1] as u64, ret: ip.wrapping_add(16) }
+            }
+            Op::Branch { kind: BrKind::Call, indirect: true } => {
+                Fast::CallIndirect { b1: breg(o[0]), via: breg(o[1]), ret: ip.wrapping_add(16) }
+            }
+            Op::Branch { kind: BrKind::Ret, indirect: true } => Fast::Ret { via: breg(o[0]) },
+            _ => fast,
+        }
     }
 
     fn specialised(e: &Exec) -> Option<Fast> {
@@ -186,7 +210,10 @@ pub(crate) fn run(f: Fast, st: &mut State, mem: &mut Memory) -> Option<Flow> {
         | Fast::Extr { .. }
         | Fast::DepZ { .. }
         | Fast::MovToBr { .. }
-        | Fast::MovFromBr { .. } => false,
+        | Fast::MovFromBr { .. }
+        | Fast::Call { .. }
+        | Fast::CallIndirect { .. }
+        | Fast::Ret { .. } => false,
         Fast::Add { d, a, b, carry } => {
             let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
             st.gr.try_write(d, a.wrapping_add(b).wrapping_add(u64::from(carry)), na | nb)

@@ -4,7 +4,7 @@
 
 use super::fast::{Fast, Logic};
 use crate::exec::op::Rel;
-use crate::exec::{mask, read_plain, relation, write_plain};
+use crate::exec::{call, mask, read_plain, relation, ret as exec_ret, return_frame, write_plain};
 use crate::state::rse::RegFile;
 use crate::state::State;
 use emu_core::memory::Memory;
@@ -134,6 +134,20 @@ pub(crate) enum Kind {
         d: u8,
         b: u8,
     },
+    Call {
+        b1: u8,
+        target: u64,
+        ret: u64,
+    },
+    CallIndirect {
+        b1: u8,
+        via: u8,
+        ret: u64,
+    },
+    /// Declines when the return needs the backing store (a fill, a spill) or could fault.
+    Ret {
+        via: u8,
+    },
 }
 
 /// One operation of a block: what it does and its qualifying predicate (0 when it always
@@ -202,6 +216,9 @@ pub(crate) fn resolve(f: Fast, gr: &RegFile) -> Kind {
         Fast::DepZ { d, src, pos, len } => with(d, &|d| Kind::DepZ { d, src: p(src), pos, len }),
         Fast::MovToBr { b, src } => Kind::MovToBr { b, src: p(src) },
         Fast::MovFromBr { d, b } => with(d, &|d| Kind::MovFromBr { d, b }),
+        Fast::Call { b1, target, ret } => Kind::Call { b1, target, ret },
+        Fast::CallIndirect { b1, via, ret } => Kind::CallIndirect { b1, via, ret },
+        Fast::Ret { via } => Kind::Ret { via },
     }
 }
 
@@ -215,12 +232,19 @@ fn compare(st: &mut State, p1: u8, p2: u8, result: bool, nat: bool) {
 /// Runs the common case of `k` (its predicate is true).
 #[inline(always)]
 pub(crate) fn run(k: Kind, st: &mut State, mem: &mut Memory) -> Out {
+    run_at(&k, st, mem)
+}
+
+/// [`run`] on an operation in place: each form reads only its own operands (the model-off
+/// block loop, issue 17).
+#[inline(always)]
+pub(crate) fn run_at(k: &Kind, st: &mut State, mem: &mut Memory) -> Out {
     let gr = &mut st.gr;
     let two = |gr: &RegFile, a: u8, b: u8| {
         let ((a, na), (b, nb)) = (gr.get_physical(a), gr.get_physical(b));
         (a, b, na | nb)
     };
-    match k {
+    match *k {
         Kind::Generic => return Out::Generic,
         Kind::Add { d, a, b, carry } => {
             let (a, b, nat) = two(gr, a, b);
@@ -321,6 +345,27 @@ pub(crate) fn run(k: Kind, st: &mut State, mem: &mut Memory) -> Out {
             let v = st.br[usize::from(b & 7)];
             st.gr.set_physical(d, v, false);
         }
+        Kind::Call { b1, target, ret } => {
+            call(st, b1, ret);
+            return Out::Taken(target);
+        }
+        Kind::CallIndirect { b1, via, ret } => {
+            // The target is read before b1 is written (`br.call b6=b6`).
+            let target = st.br[usize::from(via & 7)] & !0xF;
+            call(st, b1, ret);
+            return Out::Taken(target);
+        }
+        Kind::Ret { via } => {
+            if !st.gr.returns_in_file(return_frame(st)) {
+                return Out::Generic;
+            }
+            let target = st.br[usize::from(via & 7)] & !0xF;
+            // Cannot fail now (checked above), so nothing is left half done.
+            if exec_ret(st, mem).is_err() {
+                return Out::Generic;
+            }
+            return Out::Taken(target);
+        }
     }
     Out::Next
 }
@@ -333,7 +378,14 @@ fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8) -> bool {
     if nat {
         return false;
     }
-    let Some(v) = read_plain(st, mem, addr, size) else { return false };
+    // Each size its own inlined copy, so the access's size checks fold away.
+    let v = match size {
+        8 => read_plain(st, mem, addr, 8),
+        4 => read_plain(st, mem, addr, 4),
+        2 => read_plain(st, mem, addr, 2),
+        _ => read_plain(st, mem, addr, 1),
+    };
+    let Some(v) = v else { return false };
     st.gr.set_physical(d, v, false);
     true
 }
@@ -344,5 +396,12 @@ fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8) -> bool {
 fn store(st: &mut State, mem: &mut Memory, base: u8, src: u8, size: u8) -> bool {
     let (addr, addr_nat) = st.gr.get_physical(base);
     let (value, nat) = st.gr.get_physical(src);
-    !addr_nat && !nat && write_plain(st, mem, addr, size, value)
+    !addr_nat
+        && !nat
+        && match size {
+            8 => write_plain(st, mem, addr, 8, value),
+            4 => write_plain(st, mem, addr, 4, value),
+            2 => write_plain(st, mem, addr, 2, value),
+            _ => write_plain(st, mem, addr, 1, value),
+        }
 }

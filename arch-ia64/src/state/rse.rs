@@ -609,6 +609,16 @@ impl RegFile {
         self.restore_frame(new, usize::from(new.sol), mem)
     }
 
+    /// Whether [`RegFile::ret`] to `pfm_bits` can neither fail nor touch memory (issue 17: the
+    /// block engine's return): a well-formed frame whose sol registers are all dirty in the
+    /// file, leaving room for its sof, so no fill, spill or BSPSTORE move happens.
+    #[inline]
+    pub(crate) fn returns_in_file(&self, pfm_bits: u64) -> bool {
+        let new = Cfm::from_bits(pfm_bits);
+        let n = usize::from(new.sol);
+        new.check().is_ok() && n <= self.ndirty && self.ndirty - n + self.nclean + usize::from(new.sof) <= N
+    }
+
     /// The frame part of `rfi` with IFS.v = 1: restore CFM from IFS.ifm (`ifm_bits`),
     /// popping its sof registers; registers no longer in the file are filled. (With
     /// IFS.v = 0 the executor does not call this.)
