@@ -378,14 +378,7 @@ fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8) -> bool {
     if nat {
         return false;
     }
-    // Each size its own inlined copy, so the access's size checks fold away.
-    let v = match size {
-        8 => read_plain(st, mem, addr, 8),
-        4 => read_plain(st, mem, addr, 4),
-        2 => read_plain(st, mem, addr, 2),
-        _ => read_plain(st, mem, addr, 1),
-    };
-    let Some(v) = v else { return false };
+    let Some(v) = read_plain(st, mem, addr, size) else { return false };
     st.gr.set_physical(d, v, false);
     true
 }
@@ -396,12 +389,5 @@ fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8) -> bool {
 fn store(st: &mut State, mem: &mut Memory, base: u8, src: u8, size: u8) -> bool {
     let (addr, addr_nat) = st.gr.get_physical(base);
     let (value, nat) = st.gr.get_physical(src);
-    !addr_nat
-        && !nat
-        && match size {
-            8 => write_plain(st, mem, addr, 8, value),
-            4 => write_plain(st, mem, addr, 4, value),
-            2 => write_plain(st, mem, addr, 2, value),
-            _ => write_plain(st, mem, addr, 1, value),
-        }
+    !addr_nat && !nat && write_plain(st, mem, addr, size, value)
 }

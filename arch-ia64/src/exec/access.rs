@@ -84,9 +84,8 @@ pub(super) fn store(st: &State, mem: &mut Memory, ctx: &Ctx, addr: u64, size: u8
 /// The fast handlers' common case of a data read (issue 17): `size` bytes (1, 2, 4, 8) at a
 /// naturally aligned, untranslated `addr` that reads, in PSR.be's byte order. `None` when it
 /// does not apply (alignment then cannot fault whatever PSR.ac, and translation is the
-/// identity), having changed nothing: the reference executor then runs the slot. (Inlined
-/// into the block operations, one copy per constant size.)
-#[inline(always)]
+/// identity), having changed nothing: the reference executor then runs the slot.
+#[inline]
 pub(crate) fn read_plain(st: &State, mem: &Memory, addr: u64, size: u8) -> Option<u64> {
     if st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
         return None;
@@ -103,7 +102,7 @@ pub(crate) fn read_plain(st: &State, mem: &Memory, addr: u64, size: u8) -> Optio
 /// The fast handlers' common case of a data write (issue 17): the low `size` bytes of `value`
 /// to a naturally aligned, untranslated, writable `addr`, in PSR.be's byte order; the ALAT
 /// entries it overlaps go. `false` when it does not apply or faults, having changed nothing.
-#[inline(always)]
+#[inline]
 pub(crate) fn write_plain(st: &mut State, mem: &mut Memory, addr: u64, size: u8, value: u64) -> bool {
     if st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
         return false;
