@@ -318,8 +318,11 @@ impl RegFile {
         // Names beyond the frame point at the out-of-frame slot; the frame's at the ring.
         let sof = usize::from(c.sof).min(96);
         let old = ((self.rename_key >> 8) & 0x7F) as usize;
-        if let Some(beyond) = self.map.get_mut(32 + sof..32 + old.clamp(sof, 96)) {
-            beyond.fill(OUTSIDE as u8);
+        // (Only when the frame shrank: a call or return that grows it fills nothing.)
+        if old > sof {
+            if let Some(beyond) = self.map.get_mut(32 + sof..32 + old.min(96)) {
+                beyond.fill(OUTSIDE as u8);
+            }
         }
         let rotating = usize::from(c.sor) * 8;
         let rrb = usize::from(c.rrb_gr);
