@@ -87,8 +87,9 @@ pub(crate) enum Fast {
     MovToBr { b: u8, src: u8 },
     /// `mov d=b`.
     MovFromBr { d: u8, b: u8 },
-    /// `br.call b1=target` (IP-relative), returning to bundle `ret`.
-    Call { b1: u8, target: u64, ret: u64 },
+    /// `br.call b1=target` (IP-relative), returning to bundle `ret`; the target is `ret + disp`
+    /// (so the block operation stays as small as the others).
+    Call { b1: u8, disp: i32, ret: u64 },
     /// `br.call b1=via` (through branch register `via`), returning to bundle `ret`.
     CallIndirect { b1: u8, via: u8, ret: u64 },
     /// `br.ret via`.
@@ -126,7 +127,12 @@ impl Fast {
         match e.op {
             _ if e.privileged => fast,
             Op::Branch { kind: BrKind::Call, indirect: false } => {
-                Fast::Call { b1: breg(o[0]), target: o[1] as u64, ret: ip.wrapping_add(16) }
+                let ret = ip.wrapping_add(16);
+                i32::try_from((o[1] as u64).wrapping_sub(ret) as i64).map_or(fast, |disp| Fast::Call {
+                    b1: breg(o[0]),
+                    disp,
+                    ret,
+                })
             }
             Op::Branch { kind: BrKind::Call, indirect: true } => {
                 Fast::CallIndirect { b1: breg(o[0]), via: breg(o[1]), ret: ip.wrapping_add(16) }

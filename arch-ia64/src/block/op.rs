@@ -136,7 +136,7 @@ pub(crate) enum Kind {
     },
     Call {
         b1: u8,
-        target: u64,
+        disp: i32,
         ret: u64,
     },
     CallIndirect {
@@ -216,7 +216,7 @@ pub(crate) fn resolve(f: Fast, gr: &RegFile) -> Kind {
         Fast::DepZ { d, src, pos, len } => with(d, &|d| Kind::DepZ { d, src: p(src), pos, len }),
         Fast::MovToBr { b, src } => Kind::MovToBr { b, src: p(src) },
         Fast::MovFromBr { d, b } => with(d, &|d| Kind::MovFromBr { d, b }),
-        Fast::Call { b1, target, ret } => Kind::Call { b1, target, ret },
+        Fast::Call { b1, disp, ret } => Kind::Call { b1, disp, ret },
         Fast::CallIndirect { b1, via, ret } => Kind::CallIndirect { b1, via, ret },
         Fast::Ret { via } => Kind::Ret { via },
     }
@@ -345,9 +345,9 @@ pub(crate) fn run_at(k: &Kind, st: &mut State, mem: &mut Memory) -> Out {
             let v = st.br[usize::from(b & 7)];
             st.gr.set_physical(d, v, false);
         }
-        Kind::Call { b1, target, ret } => {
+        Kind::Call { b1, disp, ret } => {
             call(st, b1, ret);
-            return Out::Taken(target);
+            return Out::Taken(ret.wrapping_add(disp as i64 as u64));
         }
         Kind::CallIndirect { b1, via, ret } => {
             // The target is read before b1 is written (`br.call b6=b6`).
