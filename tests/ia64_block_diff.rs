@@ -702,6 +702,61 @@ fn random_system_source(seed: u64, n: usize) -> String {
     src
 }
 
+/// Source of a loop calling random procedures (issue 17, w8-iuntimed: the block engine's calls
+/// and returns): frames of random sizes, nested deep enough that the register stack spills on
+/// the way down and fills on the way back, direct, indirect and predicated calls, and
+/// predicated returns.
+fn random_call_source(seed: u64) -> String {
+    let mut rng = Xorshift64::new(seed | 1);
+    let procs = 4usize;
+    let mut src = String::from(
+        "\t.text\n\talloc r33=ar.pfs,0,8,4,0\n\tmov r34=b0\n\tmovl r35=0x100000\n\tmov r36=5\n\t;;\n\
+         \tmov ar.lc=r36\n\tadds r40=1,r0\n\tadds r41=2,r0\n\t;;\n",
+    );
+    let call = |rng: &mut Xorshift64, from: usize, scratch: &str, base: &str| -> String {
+        let to = from + rng.below((procs - from) as u64) as usize;
+        let qp = if rng.below(3) == 0 { "(p6) " } else { "" };
+        if rng.below(2) == 0 {
+            format!("\t{qp}br.call.sptk.many b0=proc{to}\n\t;;\n")
+        } else {
+            format!(
+                "\tmovl {scratch}=proc{to}\n\t;;\n\tadd {scratch}={scratch},{base}\n\t;;\n\tmov b6={scratch}\n\t;;\n\
+                 \t{qp}br.call.sptk.many b0=b6\n\t;;\n"
+            )
+        }
+    };
+    src.push_str("top:\n\tadds r37=3,r37\n\t;;\n\tcmp.eq p6,p7=r37,r40\n\t;;\n");
+    for _ in 0..1 + rng.below(3) {
+        src.push_str(&call(&mut rng, 0, "r38", "r35"));
+        src.push_str("\tadd r37=r37,r8\n\t;;\n");
+    }
+    src.push_str("\tbr.cloop.sptk.few top\n\t;;\n\tmov b0=r34\n\tmov ar.pfs=r33\n\t;;\n\tbr.ret.sptk.many b0\n\t;;\n");
+    for i in 0..procs {
+        let ins = rng.below(4) as usize;
+        let locals = 4 + rng.below(28) as usize;
+        let outs = rng.below(5) as usize;
+        let (pfs, b0, base, scratch) = (32 + ins, 33 + ins, 34 + ins, 35 + ins);
+        let top = 32 + ins + locals + outs - 1;
+        src.push_str(&format!(
+            "proc{i}:\n\talloc r{pfs}=ar.pfs,{ins},{locals},{outs},0\n\tmov r{b0}=b0\n\tmovl r{base}=0x100000\n\t;;\n\
+             \tadd r8=r8,r{}\n\tadds r{top}={},r{top}\n\t;;\n\tadd r{}=r{top},r8\n\t;;\n\
+             \tld8 r{scratch}=[r12]\n\t;;\n\tadd r{scratch}=r{scratch},r8\n\t;;\n\tst8 [r12]=r{scratch}\n\t;;\n",
+            32 + rng.below((ins + locals) as u64),
+            rng.below(64),
+            32 + ins + locals - 1,
+        ));
+        if i + 1 < procs && rng.below(4) != 0 {
+            src.push_str(&call(&mut rng, i + 1, &format!("r{scratch}"), &format!("r{base}")));
+        }
+        src.push_str(&format!("\tmov b0=r{b0}\n\tmov ar.pfs=r{pfs}\n\tcmp.ne p6,p7=r8,r0\n\t;;\n"));
+        if rng.below(3) == 0 {
+            src.push_str("\t(p7) br.ret.sptk.many b0\n\t;;\n\tadds r8=1,r8\n\t;;\n");
+        }
+        src.push_str("\tbr.ret.sptk.many b0\n\t;;\n");
+    }
+    src
+}
+
 #[test]
 fn random_system_forms_run_alike_in_blocks() {
     for seed in 0..120u64 {
@@ -714,5 +769,15 @@ fn random_system_forms_run_alike_in_blocks() {
         let extra = [("psr", format!("{psr:#x}"))];
         let what = format!("system forms, seed {seed}:\n{src}");
         diff_run_sets(&what, &code, seed % 2 == 0, timing, false, BUDGET, None, &extra);
+    }
+}
+
+#[test]
+fn random_calls_and_returns_run_alike_on_both_engines() {
+    for seed in 0..48u64 {
+        let src = random_call_source(0xCA11_0000 + seed);
+        let code = text_bytes(&src);
+        let (timing, timeline) = [(false, false), (true, false), (false, false), (true, true)][seed as usize % 4];
+        diff_run_timeline(&format!("calls, seed {seed}:\n{src}"), &code, seed % 2 == 0, timing, timeline);
     }
 }

@@ -139,7 +139,7 @@ impl Block {
             let op = if e.nop {
                 NONE
             } else {
-                b.logical.push(here.fast);
+                b.logical.push(Fast::in_block(&e, ip, here.fast));
                 b.ops.push(BlockOp { kind: Kind::Generic, qp, pos: 0, clock: here.clock });
                 b.execs.push(e);
                 b.exits.push(Exit {

@@ -91,6 +91,13 @@ pub(crate) enum Fast {
     /// A system form's handler that needs no context (w8-iv2: [`Special::runs_plain`]), with
     /// its row's privilege (cpl 0 only).
     Sys { s: Special, privileged: bool },
+    /// `br.call b1=target` (IP-relative), returning to bundle `ret`; the target is `ret + disp`
+    /// (so the block operation stays as small as the others).
+    Call { b1: u8, disp: i32, ret: u64 },
+    /// `br.call b1=via` (through branch register `via`), returning to bundle `ret`.
+    CallIndirect { b1: u8, via: u8, ret: u64 },
+    /// `br.ret via`.
+    Ret { via: u8 },
 }
 
 /// A predicate operand, if it names p0-p63.
@@ -121,6 +128,29 @@ impl Fast {
             return Fast::Nop;
         }
         Fast::specialised(e).unwrap_or_else(system)
+    }
+
+    /// The form a block gives the slot `e` at bundle `ip`: the calls, whose return address is
+    /// the slot's own, and returns (blocks only); otherwise the slot's handler `fast`.
+    pub(crate) fn in_block(e: &Exec, ip: u64, fast: Fast) -> Fast {
+        let o = &e.ops;
+        let breg = |v: i64| (v & 7) as u8;
+        match e.op {
+            _ if e.privileged => fast,
+            Op::Branch { kind: BrKind::Call, indirect: false } => {
+                let ret = ip.wrapping_add(16);
+                i32::try_from((o[1] as u64).wrapping_sub(ret) as i64).map_or(fast, |disp| Fast::Call {
+                    b1: breg(o[0]),
+                    disp,
+                    ret,
+                })
+            }
+            Op::Branch { kind: BrKind::Call, indirect: true } => {
+                Fast::CallIndirect { b1: breg(o[0]), via: breg(o[1]), ret: ip.wrapping_add(16) }
+            }
+            Op::Branch { kind: BrKind::Ret, indirect: true } => Fast::Ret { via: breg(o[0]) },
+            _ => fast,
+        }
     }
 
     fn specialised(e: &Exec) -> Option<Fast> {
@@ -198,7 +228,10 @@ pub(crate) fn run(f: Fast, st: &mut State, mem: &mut Memory) -> Option<Flow> {
         | Fast::DepZ { .. }
         | Fast::MovToBr { .. }
         | Fast::MovFromBr { .. }
-        | Fast::Sys { .. } => false,
+        | Fast::Sys { .. }
+        | Fast::Call { .. }
+        | Fast::CallIndirect { .. }
+        | Fast::Ret { .. } => false,
         Fast::Add { d, a, b, carry } => {
             let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
             st.gr.try_write(d, a.wrapping_add(b).wrapping_add(u64::from(carry)), na | nb)

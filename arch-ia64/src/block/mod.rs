@@ -25,7 +25,7 @@ mod op;
 pub(crate) use build::{Block, Exit, TimedSlot, NONE};
 pub(crate) use cache::Blocks;
 pub(crate) use fast::{run, Fast};
-pub(crate) use op::{run as run_op, Kind, Out};
+pub(crate) use op::{run as run_op, run_at as run_op_at, Kind, Out};
 
 /// Which executor a CPU uses for instruction semantics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -5,7 +5,7 @@
 use super::fast::{Fast, Logic};
 use crate::exec::op::Rel;
 use crate::exec::special::Special;
-use crate::exec::{mask, read_plain, relation, run_special, write_plain};
+use crate::exec::{call, mask, read_plain, relation, ret as exec_ret, return_frame, run_special, write_plain};
 use crate::state::rse::RegFile;
 use crate::state::State;
 use emu_core::memory::Memory;
@@ -140,6 +140,20 @@ pub(crate) enum Kind {
         s: Special,
         privileged: bool,
     },
+    Call {
+        b1: u8,
+        disp: i32,
+        ret: u64,
+    },
+    CallIndirect {
+        b1: u8,
+        via: u8,
+        ret: u64,
+    },
+    /// Declines when the return needs the backing store (a fill, a spill) or could fault.
+    Ret {
+        via: u8,
+    },
 }
 
 /// One operation of a block: what it does and its qualifying predicate (0 when it always
@@ -209,6 +223,9 @@ pub(crate) fn resolve(f: Fast, gr: &RegFile) -> Kind {
         Fast::MovToBr { b, src } => Kind::MovToBr { b, src: p(src) },
         Fast::MovFromBr { d, b } => with(d, &|d| Kind::MovFromBr { d, b }),
         Fast::Sys { s, privileged } => Kind::Sys { s, privileged },
+        Fast::Call { b1, disp, ret } => Kind::Call { b1, disp, ret },
+        Fast::CallIndirect { b1, via, ret } => Kind::CallIndirect { b1, via, ret },
+        Fast::Ret { via } => Kind::Ret { via },
     }
 }
 
@@ -222,12 +239,19 @@ fn compare(st: &mut State, p1: u8, p2: u8, result: bool, nat: bool) {
 /// Runs the common case of `k` (its predicate is true).
 #[inline(always)]
 pub(crate) fn run(k: Kind, st: &mut State, mem: &mut Memory) -> Out {
+    run_at(&k, st, mem)
+}
+
+/// [`run`] on an operation in place: each form reads only its own operands (the model-off
+/// block loop, issue 17).
+#[inline(always)]
+pub(crate) fn run_at(k: &Kind, st: &mut State, mem: &mut Memory) -> Out {
     let gr = &mut st.gr;
     let two = |gr: &RegFile, a: u8, b: u8| {
         let ((a, na), (b, nb)) = (gr.get_physical(a), gr.get_physical(b));
         (a, b, na | nb)
     };
-    match k {
+    match *k {
         Kind::Generic => return Out::Generic,
         Kind::Add { d, a, b, carry } => {
             let (a, b, nat) = two(gr, a, b);
@@ -333,6 +357,27 @@ pub(crate) fn run(k: Kind, st: &mut State, mem: &mut Memory) -> Out {
             if privileged && st.psr.cpl() != 0 || !run_special(s, st, mem) {
                 return Out::Generic;
             }
+        }
+        Kind::Call { b1, disp, ret } => {
+            call(st, b1, ret);
+            return Out::Taken(ret.wrapping_add(disp as i64 as u64));
+        }
+        Kind::CallIndirect { b1, via, ret } => {
+            // The target is read before b1 is written (`br.call b6=b6`).
+            let target = st.br[usize::from(via & 7)] & !0xF;
+            call(st, b1, ret);
+            return Out::Taken(target);
+        }
+        Kind::Ret { via } => {
+            if !st.gr.returns_in_file(return_frame(st)) {
+                return Out::Generic;
+            }
+            let target = st.br[usize::from(via & 7)] & !0xF;
+            // Cannot fail now (checked above), so nothing is left half done.
+            if exec_ret(st, mem).is_err() {
+                return Out::Generic;
+            }
+            return Out::Taken(target);
         }
     }
     Out::Next

@@ -10,7 +10,7 @@
 //! itself. Everything a slot does is what the per-slot step does for it, in the same order.
 
 use super::{CpuConfig, Ia64Cpu};
-use crate::block::{run_op, Exit, Kind, Out, NONE};
+use crate::block::{run_op, run_op_at, Block, Exit, Kind, Out, NONE};
 use crate::exec::interrupt::Interruption;
 use crate::exec::predecode::Exec;
 use crate::exec::{execute, nullified, Ctx, ExecError, ExecResult, Flow};
@@ -57,6 +57,37 @@ fn generic(st: &mut State, mem: &mut Memory, e: &Exec, x: &Exit, cycle: u64, cpu
         gate: cpu.gate,
     };
     execute(st, mem, e, &ctx)
+}
+
+/// Operation `k` of block `b` run by the reference executor, model off (`cycles`: the untimed
+/// cycles before the block): `Some` when execution leaves the block there.
+#[inline(never)]
+fn untimed_generic(
+    st: &mut State,
+    mem: &mut Memory,
+    b: &Block,
+    k: usize,
+    cycles: u64,
+    config: &CpuConfig,
+) -> Option<Leave> {
+    let (Some(e), Some(x)) = (b.execs.get(k), b.exits.get(k)) else { return Some(Leave::After(k)) };
+    let key = st.gr.rename_key();
+    match generic(st, mem, e, x, cycles + u64::from(x.groups_before), config) {
+        Ok(Flow::Next) => {
+            st.gr.set_bank(st.psr.bank());
+            changed(st, key).then_some(Leave::After(k))
+        }
+        flow => Some(Leave::At(k, flow)),
+    }
+}
+
+/// What operation `k` of block `b`, a reference-executor slot whose predicate is false, still
+/// does.
+#[inline(never)]
+fn nullified_at(st: &mut State, b: &Block, k: usize) {
+    if let Some(e) = b.execs.get(k) {
+        nullified(st, e);
+    }
 }
 
 /// Whether a slot changed what a block run depends on: the renaming its operands were
@@ -166,82 +197,127 @@ impl Ia64Cpu {
             idle = BlockRun::Continue;
             b.resolve_for(&self.state.gr);
             let i = index as usize;
-            let leave = if self.timing.is_some() { self.run_timed(i, mem) } else { self.run_untimed(i, mem) };
-            let Some(b) = self.blocks.list.get(i) else { return idle };
-            match leave {
-                // Through the end: the fall-through block next.
-                Leave::End => {
-                    let (fall, next, slots) = (b.fall, b.fall_next, b.slots);
-                    self.retire(slots, b.nops, b.groups);
-                    *executed += u64::from(slots);
-                    self.state.ip = fall.0;
-                    self.state.psr = self.state.psr.with_ri(fall.1);
-                    let pc = fall.0 | u64::from(fall.1);
-                    if until_pc == Some(pc) {
-                        return BlockRun::End(RanEnd::Pc);
-                    }
-                    index = if next != NONE { next } else { self.successor(i, pc, false) };
-                }
-                // The block's own branch taken: its target's block next (as `conclude` does).
-                // (A branch the reference executor took, a call or return, moves on the same
-                // way; it may have changed the renaming, which the next block checks.)
-                Leave::Taken(k, target) | Leave::At(k, Ok(Flow::Branch(target))) if k + 1 == b.ops.len() => {
-                    let Some(x) = b.exits.get(k).copied() else { return idle };
-                    let cached = b.taken_next;
-                    self.retire(x.insns, x.nops, x.groups_before + 1);
-                    *executed += u64::from(x.insns);
-                    if let Some(t) = &mut self.timing {
-                        t.taken_branch();
-                    }
-                    self.state.ip = target & !0xF;
-                    self.state.psr = self.state.psr.with_ri(0);
-                    self.state.gr.set_bank(self.state.psr.bank());
-                    let pc = target & !0xF;
-                    let event = if target == self.config.sentinel { StepEvent::Sentinel } else { StepEvent::Continue };
-                    if let Some(end) = Ran::after_step(event, x.ip | u64::from(x.slot), pc, stop, until_pc) {
-                        return BlockRun::End(end);
-                    }
-                    index = if cached.0 == pc && cached.1 != NONE { cached.1 } else { self.successor(i, pc, true) };
-                    if !self.state.interrupts.idle() || self.state.tlb.enabled {
-                        *hint = index;
-                        return idle;
-                    }
-                }
-                leave => return self.leave(i, leave, stop, until_pc, executed, hint),
+            // One copy of the exit handling per engine, so each runner's exits jump straight
+            // to their handling (no exit record in between).
+            let next = if self.timing.is_none() {
+                let leave = self.run_untimed(i, mem);
+                self.next_block(i, leave, stop, until_pc, executed, hint)
+            } else {
+                let leave = self.run_timed(i, mem);
+                self.next_block(i, leave, stop, until_pc, executed, hint)
+            };
+            match next {
+                Ok(next) => index = next,
+                Err(BlockRun::PerSlot) => return idle,
+                Err(run) => return run,
             }
         }
     }
 
-    /// A block's operations with the model off.
+    /// Moves on from block `index` as `leave` says: `Ok` with the next block's index when the
+    /// run goes on block to block, else what [`Ia64Cpu::run_block`] returns ([`BlockRun::PerSlot`]
+    /// meaning "what it returns when no block runs next").
+    #[inline(always)]
+    fn next_block(
+        &mut self,
+        i: usize,
+        leave: Leave,
+        stop: &StopWhen,
+        until_pc: Option<u64>,
+        executed: &mut u64,
+        hint: &mut u32,
+    ) -> Result<u32, BlockRun> {
+        let Some(b) = self.blocks.list.get(i) else { return Err(BlockRun::PerSlot) };
+        let last = b.ops.len().wrapping_sub(1);
+        match leave {
+            // Through the end: the fall-through block next.
+            Leave::End => {
+                let (fall, next, slots) = (b.fall, b.fall_next, b.slots);
+                self.retire(slots, b.nops, b.groups);
+                *executed += u64::from(slots);
+                self.state.ip = fall.0;
+                self.state.psr = self.state.psr.with_ri(fall.1);
+                let pc = fall.0 | u64::from(fall.1);
+                if until_pc == Some(pc) {
+                    return Err(BlockRun::End(RanEnd::Pc));
+                }
+                Ok(if next != NONE { next } else { self.successor(i, pc, false) })
+            }
+            // The block's own branch taken: its target's block next (as `conclude` does).
+            // A specialised branch changes nothing the block engine depends on but the renaming
+            // (calls and returns), which the next block checks.
+            Leave::Taken(k, target) if k == last => self.taken(i, k, target, false, stop, until_pc, executed, hint),
+            // A branch the reference executor took moves on the same way; it may also have
+            // switched the bank or raised the engine's conditions.
+            Leave::At(k, Ok(Flow::Branch(target))) if k == last => {
+                self.taken(i, k, target, true, stop, until_pc, executed, hint)
+            }
+            leave => Err(self.leave(i, leave, stop, until_pc, executed, hint)),
+        }
+    }
+
+    /// Block `i`'s last operation `k` branched to `target` (`generic`: the reference executor
+    /// ran it): retires the block, moves there and gives the target's block, as
+    /// [`Ia64Cpu::next_block`] does.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn taken(
+        &mut self,
+        i: usize,
+        k: usize,
+        target: u64,
+        generic: bool,
+        stop: &StopWhen,
+        until_pc: Option<u64>,
+        executed: &mut u64,
+        hint: &mut u32,
+    ) -> Result<u32, BlockRun> {
+        let Some(b) = self.blocks.list.get(i) else { return Err(BlockRun::PerSlot) };
+        let Some(x) = b.exits.get(k).copied() else { return Err(BlockRun::PerSlot) };
+        let (cached, at) = (b.taken_next, x.ip | u64::from(x.slot));
+        self.retire(x.insns, x.nops, x.groups_before + 1);
+        *executed += u64::from(x.insns);
+        if let Some(t) = &mut self.timing {
+            t.taken_branch();
+        }
+        let pc = target & !0xF;
+        self.state.ip = pc;
+        self.state.psr = self.state.psr.with_ri(0);
+        if generic {
+            self.state.gr.set_bank(self.state.psr.bank());
+        }
+        let event = if target == self.config.sentinel { StepEvent::Sentinel } else { StepEvent::Continue };
+        if let Some(end) = Ran::after_step(event, at, pc, stop, until_pc) {
+            return Err(BlockRun::End(end));
+        }
+        let index = if cached.0 == pc && cached.1 != NONE { cached.1 } else { self.successor(i, pc, true) };
+        if generic && (!self.state.interrupts.idle() || self.state.tlb.enabled) {
+            *hint = index;
+            return Err(BlockRun::PerSlot);
+        }
+        Ok(index)
+    }
+
+    /// A block's operations with the model off. The loop touches only the operations; what
+    /// the reference executor needs (records, exits) is read off the hot path.
     #[inline(always)]
     fn run_untimed(&mut self, index: usize, mem: &mut Memory) -> Leave {
         let Ia64Cpu { state: st, blocks, config, untimed_cycles, .. } = self;
         let Some(b) = blocks.list.get(index) else { return Leave::End };
-        let key = st.gr.rename_key();
         for (k, op) in b.ops.iter().enumerate() {
             if op.qp != 0 && !st.p(op.qp) {
                 if op.kind == Kind::Generic {
-                    if let Some(e) = b.execs.get(k) {
-                        nullified(st, e);
-                    }
+                    nullified_at(st, b, k);
                 }
                 continue;
             }
-            match run_op(op.kind, st, mem) {
+            match run_op_at(&op.kind, st, mem) {
                 Out::Next => {}
                 Out::Taken(target) => return Leave::Taken(k, target),
                 Out::Break(imm) => return Leave::Break(k, imm),
                 Out::Generic => {
-                    let (Some(e), Some(x)) = (b.execs.get(k), b.exits.get(k)) else { return Leave::After(k) };
-                    let cycle = *untimed_cycles + u64::from(x.groups_before);
-                    match generic(st, mem, e, x, cycle, config) {
-                        Ok(Flow::Next) => {
-                            st.gr.set_bank(st.psr.bank());
-                            if changed(st, key) {
-                                return Leave::After(k);
-                            }
-                        }
-                        flow => return Leave::At(k, flow),
+                    if let Some(leave) = untimed_generic(st, mem, b, k, *untimed_cycles, config) {
+                        return leave;
                     }
                 }
             }

@@ -79,6 +79,40 @@ pub(super) fn execute(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx) -> 
     }
 }
 
+/// What `br.call` does besides branching: PFS saves the frame marker, EC and the privilege
+/// level, the caller's outputs become the frame, and `b1` (low 3 bits) gets the return bundle
+/// `ret`. (Shared by the executor and the block engine's call, issue 17.)
+#[inline]
+pub(crate) fn call(st: &mut State, b1: u8, ret: u64) {
+    let cfm = st.gr.cfm().to_bits();
+    let ec = st.ar[ar::EC as usize] & 0x3F;
+    st.ar[ar::PFS as usize] = (cfm & PFM_MASK) | (ec << 52) | (u64::from(st.psr.cpl()) << 62);
+    st.gr.call();
+    st.br[usize::from(b1 & 7)] = ret;
+}
+
+/// What `br.ret` does besides branching: the frame PFS.pfm names comes back, EC from PFS.pec,
+/// and the privilege level drops to PFS.ppl if that is lower. On an error (a malformed frame,
+/// a fill or spill fault) only the register stack may have moved. The block engine runs it
+/// only when [`crate::state::rse::RegFile::returns_in_file`] says it cannot fail.
+#[inline]
+pub(crate) fn ret(st: &mut State, mem: &mut Memory) -> Result<(), RseError> {
+    let pfs = st.ar[ar::PFS as usize];
+    st.gr.ret(pfs & PFM_MASK, mem)?;
+    st.ar[ar::EC as usize] = (pfs >> 52) & 0x3F;
+    let ppl = (pfs >> 62) as u8;
+    if st.psr.cpl() < ppl {
+        st.psr = st.psr.with_cpl(ppl);
+    }
+    Ok(())
+}
+
+/// PFS.pfm, the frame a `br.ret` restores, of the current PFS.
+#[inline]
+pub(crate) fn return_frame(st: &State) -> u64 {
+    st.ar[ar::PFS as usize] & PFM_MASK
+}
+
 fn branch(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx, kind: BrKind, indirect: bool) -> ExecResult {
     let o = &e.ops;
     let target_of = |st: &State, i: usize| if indirect { st.br[(o[i] & 7) as usize] & !0xF } else { o[i] as u64 };
@@ -87,23 +121,12 @@ fn branch(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx, kind: BrKind, i
         BrKind::Ia => Err(unimplemented(ctx, "br.ia (transfer to the IA-32 instruction set)")),
         BrKind::Call => {
             let target = target_of(st, 1);
-            let b1 = (o[0] & 7) as usize;
-            let cfm = st.gr.cfm().to_bits();
-            let ec = st.ar[ar::EC as usize] & 0x3F;
-            st.ar[ar::PFS as usize] = (cfm & PFM_MASK) | (ec << 52) | (u64::from(st.psr.cpl()) << 62);
-            st.gr.call();
-            st.br[b1] = ctx.ip + 16;
+            call(st, o[0] as u8, ctx.ip + 16);
             Ok(Flow::Branch(target))
         }
         BrKind::Ret => {
             let target = target_of(st, 0);
-            let pfs = st.ar[ar::PFS as usize];
-            st.gr.ret(pfs & PFM_MASK, mem).map_err(|err| rse_trap(ctx, err))?;
-            st.ar[ar::EC as usize] = (pfs >> 52) & 0x3F;
-            let ppl = (pfs >> 62) as u8;
-            if st.psr.cpl() < ppl {
-                st.psr = st.psr.with_cpl(ppl);
-            }
+            ret(st, mem).map_err(|err| rse_trap(ctx, err))?;
             Ok(Flow::Branch(target))
         }
         BrKind::Cloop => {

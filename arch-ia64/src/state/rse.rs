@@ -318,8 +318,11 @@ impl RegFile {
         // Names beyond the frame point at the out-of-frame slot; the frame's at the ring.
         let sof = usize::from(c.sof).min(96);
         let old = ((self.rename_key >> 8) & 0x7F) as usize;
-        if let Some(beyond) = self.map.get_mut(32 + sof..32 + old.clamp(sof, 96)) {
-            beyond.fill(OUTSIDE as u8);
+        // (Only when the frame shrank: a call or return that grows it fills nothing.)
+        if old > sof {
+            if let Some(beyond) = self.map.get_mut(32 + sof..32 + old.min(96)) {
+                beyond.fill(OUTSIDE as u8);
+            }
         }
         let rotating = usize::from(c.sor) * 8;
         let rrb = usize::from(c.rrb_gr);
@@ -607,6 +610,16 @@ impl RegFile {
     pub fn ret(&mut self, pfm_bits: u64, mem: &mut Memory) -> Result<(), RseError> {
         let new = Cfm::from_bits(pfm_bits);
         self.restore_frame(new, usize::from(new.sol), mem)
+    }
+
+    /// Whether [`RegFile::ret`] to `pfm_bits` can neither fail nor touch memory (issue 17: the
+    /// block engine's return): a well-formed frame whose sol registers are all dirty in the
+    /// file, leaving room for its sof, so no fill, spill or BSPSTORE move happens.
+    #[inline]
+    pub(crate) fn returns_in_file(&self, pfm_bits: u64) -> bool {
+        let new = Cfm::from_bits(pfm_bits);
+        let n = usize::from(new.sol);
+        new.check().is_ok() && n <= self.ndirty && self.ndirty - n + self.nclean + usize::from(new.sof) <= N
     }
 
     /// The frame part of `rfi` with IFS.v = 1: restore CFM from IFS.ifm (`ifm_bits`),
