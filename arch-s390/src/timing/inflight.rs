@@ -17,6 +17,16 @@ impl Inflight {
         self.len
     }
 
+    /// The completion of the micro-op `k` places after the oldest (0 when there is none).
+    #[inline(always)]
+    pub(super) fn at(&self, k: usize) -> u64 {
+        if k >= self.len {
+            return 0;
+        }
+        let mask = self.ring.len().wrapping_sub(1);
+        self.ring.get((self.head + k) & mask).copied().unwrap_or(0)
+    }
+
     /// Forgets every micro-op.
     pub(super) fn clear(&mut self) {
         self.head = 0;
