@@ -2,6 +2,7 @@
 //! chain, building it on first reach), one block's instructions, and the generic path for
 //! instructions without a specialised handler.
 
+use emu_core::code_cache::CodeCache;
 use emu_core::cpu::{Cpu, Ran, RanEnd, RunError, StopWhen};
 use emu_core::memory::Memory;
 
@@ -141,23 +142,28 @@ impl S390Cpu {
         let untimed = model.as_ref().is_some_and(|m| m.timeline().is_none());
         // The whole block with no timeline: timed per block once it has run.
         let per_block = untimed && block.timing.as_ref().is_some_and(|t| t.len() == limit);
-        let mut done = 0u64;
-        let exit = loop {
-            let Some(rec) = recs.get(done as usize) else {
-                // Only an instruction record missing from the code cache gets here.
-                break Exit::Failed { done, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } };
+        if model.is_none() || per_block {
+            let exit = run_plain(recs, state, mem, code, model.as_ref(), *instructions + *idle, config.freq_mhz);
+            let (issued, taken) = match &exit {
+                Exit::At { done, flow, .. } => (*done, matches!(flow, Flow::Jump(_))),
+                Exit::Failed { done, .. } => (*done, false),
             };
+            *instructions += issued;
+            // The failing instruction of a failed run does not issue.
+            if let (Some(m), Some(t)) = (model.as_mut(), block.timing.as_mut()) {
+                m.issue_block(t, usize::try_from(issued).unwrap_or(usize::MAX), taken);
+            }
+            return exit;
+        }
+        let mut done = 0u64;
+        for rec in recs {
             let flow = match rec.fast {
                 Fast::Generic => {
-                    let Some(insn) = code.insn(rec.insn) else {
-                        break Exit::Failed { done, error: ExecError::Fetch { addr: rec.addr, fault: no_block() } };
-                    };
+                    let Some(insn) = code.insn(rec.insn) else { break };
                     let clock = *instructions + *idle;
                     match generic(insn, state, mem, model.as_ref(), clock, config.freq_mhz) {
                         Ok((flow, issues)) => {
-                            if let (Some(m), Some(p), false, Some(ss_len)) =
-                                (model.as_mut(), rec.plan.as_ref(), per_block, issues)
-                            {
+                            if let (Some(m), Some(p), Some(ss_len)) = (model.as_mut(), rec.plan.as_ref(), issues) {
                                 m.issue_planned(p, matches!(flow, Flow::Jump(_)), ss_len);
                                 if m.timeline().is_some() {
                                     label(m, Some(insn));
@@ -167,13 +173,13 @@ impl S390Cpu {
                         }
                         Err(error) => {
                             state.psw_addr = rec.addr;
-                            break Exit::Failed { done, error };
+                            return Exit::Failed { done, error };
                         }
                     }
                 }
                 fast => match fast.run(state, mem) {
                     Ok(flow) => {
-                        if let (Some(m), Some(p), false) = (model.as_mut(), rec.plan.as_ref(), per_block) {
+                        if let (Some(m), Some(p)) = (model.as_mut(), rec.plan.as_ref()) {
                             let taken = matches!(flow, Flow::Jump(_));
                             let ss_len = fast.ss_len();
                             if untimed && ss_len == 0 {
@@ -193,26 +199,69 @@ impl S390Cpu {
                             Some(insn) => ExecError::from_trap(trap, insn),
                             None => ExecError::Fetch { addr: rec.addr, fault: no_block() },
                         };
-                        break Exit::Failed { done, error };
+                        return Exit::Failed { done, error };
                     }
                 },
             };
             *instructions += 1;
             done += 1;
             if flow != Flow::Next || done == limit as u64 {
-                break Exit::At { done, flow, addr: rec.addr, next: rec.next, len: rec.len };
+                return Exit::At { done, flow, addr: rec.addr, next: rec.next, len: rec.len };
             }
-        };
-        // The block's timing, now that it is known how far it ran (the failing instruction
-        // of a failed run does not issue).
-        if let (Some(m), Some(t), true) = (model.as_mut(), block.timing.as_mut(), per_block) {
-            let (issued, taken) = match &exit {
-                Exit::At { done, flow, .. } => (*done, matches!(flow, Flow::Jump(_))),
-                Exit::Failed { done, .. } => (*done, false),
-            };
-            m.issue_block(t, usize::try_from(issued).unwrap_or(usize::MAX), taken);
         }
-        exit
+        // Only an instruction record missing from the code cache gets here.
+        Exit::Failed { done, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } }
+    }
+}
+
+/// Runs `recs` in order with no model to issue to (the core has none, or the block is timed
+/// per block afterwards), up to the first that does not fall through or the last. `clock` is
+/// the cycle count without a model before the first.
+#[inline(always)]
+fn run_plain(
+    recs: &[Rec],
+    state: &mut S390State,
+    mem: &mut Memory,
+    code: &CodeCache<Insn>,
+    model: Option<&S390Model>,
+    clock: u64,
+    freq_mhz: u64,
+) -> Exit {
+    let mut done = 0u64;
+    for rec in recs {
+        let flow = match rec.fast {
+            Fast::Generic => {
+                let Some(insn) = code.insn(rec.insn) else {
+                    return Exit::Failed { done, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } };
+                };
+                match generic(insn, state, mem, model, clock + done, freq_mhz) {
+                    Ok((flow, _)) => flow,
+                    Err(error) => {
+                        state.psw_addr = rec.addr;
+                        return Exit::Failed { done, error };
+                    }
+                }
+            }
+            fast => match fast.run(state, mem) {
+                Ok(flow) => flow,
+                Err(trap) => {
+                    state.psw_addr = rec.addr;
+                    let error = match code.insn(rec.insn) {
+                        Some(insn) => ExecError::from_trap(trap, insn),
+                        None => ExecError::Fetch { addr: rec.addr, fault: no_block() },
+                    };
+                    return Exit::Failed { done, error };
+                }
+            },
+        };
+        done += 1;
+        if flow != Flow::Next {
+            return Exit::At { done, flow, addr: rec.addr, next: rec.next, len: rec.len };
+        }
+    }
+    match recs.last() {
+        Some(rec) => Exit::At { done, flow: Flow::Next, addr: rec.addr, next: rec.next, len: rec.len },
+        None => Exit::Failed { done, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } },
     }
 }
 

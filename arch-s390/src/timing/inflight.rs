@@ -68,16 +68,17 @@ impl Inflight {
     /// Adds `n` micro-ops completing at `cycle` as the youngest.
     #[inline(always)]
     pub(super) fn push_n(&mut self, cycle: u64, n: u64) {
-        for _ in 0..n {
-            if self.len == self.ring.len() {
-                self.grow();
-            }
-            let mask = self.ring.len() - 1;
-            if let Some(slot) = self.ring.get_mut((self.head + self.len) & mask) {
+        let n = usize::try_from(n).unwrap_or(0);
+        while self.len + n > self.ring.len() {
+            self.grow();
+        }
+        let mask = self.ring.len().wrapping_sub(1);
+        for k in 0..n {
+            if let Some(slot) = self.ring.get_mut((self.head + self.len + k) & mask) {
                 *slot = cycle;
             }
-            self.len += 1;
         }
+        self.len += n;
     }
 
     /// Adds a micro-op completing at `cycle` as the youngest.
