@@ -44,6 +44,8 @@ struct Outcome {
     summary: emu_core::timing::TimingSummary,
     timeline: Option<emu_core::timing::Timeline>,
     program_code: u16,
+    /// Block runs timed in one step and per instruction ([`S390Cpu::block_timing_counts`]).
+    block_timing: (u64, u64),
 }
 
 fn memory_of(mem: &Memory) -> Vec<(u64, Vec<u8>)> {
@@ -65,6 +67,7 @@ fn outcome(m: &Machine<S390Cpu>, result: String) -> Outcome {
         summary: m.cpu.summary(),
         timeline: m.cpu.model().and_then(|t| t.timeline()).cloned(),
         program_code: m.cpu.last_program_code,
+        block_timing: m.cpu.block_timing_counts(),
     }
 }
 
@@ -190,6 +193,7 @@ fn random_programs_run_the_same_on_blocks_and_steps() {
     let snippets = snippets();
     let mut cases = 0;
     let mut insns = 0;
+    let mut block_timing = (0, 0);
     for seed in 1..=600u64 {
         let mut rng = Xorshift64::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let pieces = 4 + rng.below(60) as usize;
@@ -207,8 +211,11 @@ fn random_programs_run_the_same_on_blocks_and_steps() {
         same(&format!("seed {seed} (timing {timing}, handlers {handlers})"), &b, &s);
         cases += 1;
         insns += s.counts.instructions;
+        block_timing = (block_timing.0 + b.block_timing.0, block_timing.1 + b.block_timing.1);
     }
     assert!(insns > 10 * cases, "the random programs ran only {insns} instructions in {cases} cases");
+    // The timing per block was reached both ways: applied from a known entry state, and not.
+    assert!(block_timing.0 > 100 && block_timing.1 > 100, "block timing hits and misses: {block_timing:?}");
 }
 
 /// MVC's edge cases: the one-byte-overlap fill, a backward overlap, a destination and then a
@@ -287,6 +294,11 @@ fn the_bench_loops_run_the_same_on_blocks_and_steps() {
             let b = run_image(obj, entry, setup, Engine::Blocks, &[(2, 300)]);
             let s = run_image(obj, entry, setup, Engine::Steps, &[(2, 300)]);
             same(&format!("{entry} (timing, timeline: {setup:?})"), &b, &s);
+            if setup == (true, false) {
+                // The loops reach a steady state: their blocks are timed in one step.
+                let (hits, misses) = b.block_timing;
+                assert!(hits > 5 * misses && misses > 0, "{entry}: block timing hits {hits} misses {misses}");
+            }
         }
     }
 }

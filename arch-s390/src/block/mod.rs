@@ -26,7 +26,7 @@ use std::collections::HashMap;
 
 use emu_core::code_cache::InsnIndex;
 
-use crate::timing::IssuePlan;
+use crate::timing::{BlockTiming, IssuePlan};
 
 /// How [`emu_core::cpu::Cpu::run_until`] runs the s390x core.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -75,6 +75,9 @@ pub(crate) struct Block {
     sentinel_inside: bool,
     /// Successors seen: exit address and block.
     chain: [(u64, u32); 2],
+    /// Its timing per block, when the core has a model and no instruction of the block is
+    /// costed or clocked per run ([`BlockTiming::new`]).
+    timing: Option<BlockTiming>,
 }
 
 impl Block {
@@ -95,5 +98,14 @@ impl Blocks {
     /// Blocks built so far.
     pub(crate) fn len(&self) -> usize {
         self.list.len()
+    }
+
+    /// Over every block timed per block: block runs timed in one step from an entry state
+    /// seen before, and ones timed per instruction (first seen, or a partial run).
+    pub(crate) fn timing_counts(&self) -> (u64, u64) {
+        self.list.iter().filter_map(|b| b.timing.as_ref()).fold((0, 0), |(h, m), t| {
+            let (hits, misses) = t.hits_misses();
+            (h + u64::from(hits), m + u64::from(misses))
+        })
     }
 }

@@ -2,6 +2,7 @@
 //! chain, building it on first reach), one block's instructions, and the generic path for
 //! instructions without a specialised handler.
 
+use emu_core::code_cache::CodeCache;
 use emu_core::cpu::{Cpu, Ran, RanEnd, RunError, StopWhen};
 use emu_core::memory::Memory;
 
@@ -10,7 +11,7 @@ use crate::cpu::{decode_at, ExecError, S390Cpu};
 use crate::decode::Insn;
 use crate::exec::{execute, pgm, Ctx, Flow};
 use crate::state::S390State;
-use crate::timing::{units_of, IssuePlan, S390Model};
+use crate::timing::{units_of, BlockTiming, S390Model};
 
 /// How a block's run ended.
 enum Exit {
@@ -82,6 +83,8 @@ impl S390Cpu {
     /// Builds the block starting at `pc`.
     fn build(&mut self, mem: &Memory, pc: u64) -> Result<u32, ExecError> {
         let mut recs: Vec<Rec> = Vec::new();
+        // The block's issue records for its timing per block, while every one is static.
+        let mut plans = self.model.as_ref().map(|_| Vec::new());
         let mut addr = pc;
         loop {
             let index = match self.code.find(addr) {
@@ -97,6 +100,18 @@ impl S390Cpu {
             let Some(insn) = self.code.insn(index) else { break };
             let fast = Fast::of(insn);
             let plan = self.model.as_ref().map(|m| m.plan(insn));
+            // Clock readers need the model's cycle where they run, and a privileged one may
+            // not issue: both are timed per instruction.
+            let per_insn = fast == Fast::Generic && (insn.reads_clocks || insn.privileged);
+            match (self.model.as_ref(), fast.ss_len()) {
+                _ if per_insn => plans = None,
+                (Some(m), ss_len) if ss_len > 0 => plans.as_mut().map_or((), |v| v.push(m.plan_sized(insn, ss_len))),
+                (_, _) => {
+                    if let (Some(v), Some(p)) = (plans.as_mut(), plan) {
+                        v.push(p);
+                    }
+                }
+            }
             recs.push(Rec { fast, insn: index, addr, next: insn.next(), len: insn.len, plan });
             if fast.ends_block(insn) || recs.len() >= MAX_BLOCK {
                 break;
@@ -106,7 +121,8 @@ impl S390Cpu {
         let last = recs.last().map_or(pc, |r| r.addr);
         let sentinel = self.config.sentinel;
         let id = u32::try_from(self.blocks.list.len()).unwrap_or(NO_BLOCK - 1);
-        let block = Block { start: pc, last, recs, sentinel_inside: false, chain: [(0, NO_BLOCK); 2] };
+        let timing = plans.and_then(BlockTiming::new).filter(|t| t.len() == recs.len());
+        let block = Block { start: pc, last, recs, sentinel_inside: false, chain: [(0, NO_BLOCK); 2], timing };
         let block = Block { sentinel_inside: block.inside(sentinel), ..block };
         self.blocks.list.push(block);
         self.blocks.by_start.insert(pc, id);
@@ -117,21 +133,44 @@ impl S390Cpu {
     /// does not fall through.
     fn run_block(&mut self, id: u32, mem: &mut Memory, budget: u64) -> Exit {
         let S390Cpu { state, config, code, model, instructions, idle, blocks, .. } = self;
-        let Some(block) = blocks.list.get(id as usize) else {
+        let Some(block) = blocks.list.get_mut(id as usize) else {
             return Exit::Failed { done: 0, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } };
         };
         let limit = usize::try_from(budget).unwrap_or(usize::MAX).min(block.recs.len());
         let recs = block.recs.get(..limit).unwrap_or_default();
         // No timeline: the handlers' records (never SS ones) skip the model's own checks.
         let untimed = model.as_ref().is_some_and(|m| m.timeline().is_none());
+        // The whole block with no timeline: timed per block once it has run.
+        let per_block = untimed && block.timing.as_ref().is_some_and(|t| t.len() == limit);
+        if model.is_none() || per_block {
+            let exit = run_plain(recs, state, mem, code, model.as_ref(), *instructions + *idle, config.freq_mhz);
+            let (issued, taken) = match &exit {
+                Exit::At { done, flow, .. } => (*done, matches!(flow, Flow::Jump(_))),
+                Exit::Failed { done, .. } => (*done, false),
+            };
+            *instructions += issued;
+            // The failing instruction of a failed run does not issue.
+            if let (Some(m), Some(t)) = (model.as_mut(), block.timing.as_mut()) {
+                m.issue_block(t, usize::try_from(issued).unwrap_or(usize::MAX), taken);
+            }
+            return exit;
+        }
         let mut done = 0u64;
         for rec in recs {
             let flow = match rec.fast {
                 Fast::Generic => {
                     let Some(insn) = code.insn(rec.insn) else { break };
-                    let untimed = *instructions + *idle;
-                    match generic(insn, rec.plan.as_ref(), state, mem, model, untimed, config.freq_mhz) {
-                        Ok(flow) => flow,
+                    let clock = *instructions + *idle;
+                    match generic(insn, state, mem, model.as_ref(), clock, config.freq_mhz) {
+                        Ok((flow, issues)) => {
+                            if let (Some(m), Some(p), Some(ss_len)) = (model.as_mut(), rec.plan.as_ref(), issues) {
+                                m.issue_planned(p, matches!(flow, Flow::Jump(_)), ss_len);
+                                if m.timeline().is_some() {
+                                    label(m, Some(insn));
+                                }
+                            }
+                            flow
+                        }
                         Err(error) => {
                             state.psw_addr = rec.addr;
                             return Exit::Failed { done, error };
@@ -175,6 +214,57 @@ impl S390Cpu {
     }
 }
 
+/// Runs `recs` in order with no model to issue to (the core has none, or the block is timed
+/// per block afterwards), up to the first that does not fall through or the last. `clock` is
+/// the cycle count without a model before the first.
+#[inline(always)]
+fn run_plain(
+    recs: &[Rec],
+    state: &mut S390State,
+    mem: &mut Memory,
+    code: &CodeCache<Insn>,
+    model: Option<&S390Model>,
+    clock: u64,
+    freq_mhz: u64,
+) -> Exit {
+    let mut done = 0u64;
+    for rec in recs {
+        let flow = match rec.fast {
+            Fast::Generic => {
+                let Some(insn) = code.insn(rec.insn) else {
+                    return Exit::Failed { done, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } };
+                };
+                match generic(insn, state, mem, model, clock + done, freq_mhz) {
+                    Ok((flow, _)) => flow,
+                    Err(error) => {
+                        state.psw_addr = rec.addr;
+                        return Exit::Failed { done, error };
+                    }
+                }
+            }
+            fast => match fast.run(state, mem) {
+                Ok(flow) => flow,
+                Err(trap) => {
+                    state.psw_addr = rec.addr;
+                    let error = match code.insn(rec.insn) {
+                        Some(insn) => ExecError::from_trap(trap, insn),
+                        None => ExecError::Fetch { addr: rec.addr, fault: no_block() },
+                    };
+                    return Exit::Failed { done, error };
+                }
+            },
+        };
+        done += 1;
+        if flow != Flow::Next {
+            return Exit::At { done, flow, addr: rec.addr, next: rec.next, len: rec.len };
+        }
+    }
+    match recs.last() {
+        Some(rec) => Exit::At { done, flow: Flow::Next, addr: rec.addr, next: rec.next, len: rec.len },
+        None => Exit::Failed { done, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } },
+    }
+}
+
 /// The fault an impossible lookup reports (a block or instruction index that is not there).
 fn no_block() -> emu_core::memory::MemFault {
     emu_core::memory::MemFault { kind: emu_core::memory::FaultKind::Unmapped, addr: 0, size: 0 }
@@ -188,23 +278,24 @@ fn label(m: &mut S390Model, insn: Option<&Insn>) {
 }
 
 /// An instruction without a specialised handler, as [`Cpu::step`] runs it: the privilege
-/// check, the clocks for the timer instructions, the reference executor, SPT's new timer, the
-/// model. `untimed` is the cycle count without a model.
+/// check, the clocks for the timer instructions, the reference executor, SPT's new timer.
+/// Answers its flow and, when it issues to the model (the caller issues it; a privileged one
+/// in the problem state does not), the bytes an SS instruction processed. `untimed` is the
+/// cycle count without a model.
 fn generic(
     insn: &Insn,
-    plan: Option<&IssuePlan>,
     state: &mut S390State,
     mem: &mut Memory,
-    model: &mut Option<S390Model>,
+    model: Option<&S390Model>,
     untimed: u64,
     freq_mhz: u64,
-) -> Result<Flow, ExecError> {
+) -> Result<(Flow, Option<u64>), ExecError> {
     if insn.privileged && state.problem_state() {
-        return Ok(Flow::Program(pgm::PRIVILEGED));
+        return Ok((Flow::Program(pgm::PRIVILEGED), None));
     }
     let units = if insn.reads_clocks {
-        let cycles = model.as_ref().map_or(untimed, S390Model::now);
-        let freq = model.as_ref().map_or(freq_mhz, |m| m.params().freq_mhz);
+        let cycles = model.map_or(untimed, S390Model::now);
+        let freq = model.map_or(freq_mhz, |m| m.params().freq_mhz);
         units_of(cycles, freq)
     } else {
         0
@@ -217,11 +308,5 @@ fn generic(
     if let Some(v) = spt {
         state.cpu_timer_base = v.wrapping_add(units);
     }
-    if let (Some(m), Some(p)) = (model.as_mut(), plan) {
-        m.issue_planned(p, matches!(flow, Flow::Jump(_)), ss_len);
-        if m.timeline().is_some() {
-            label(m, Some(insn));
-        }
-    }
-    Ok(flow)
+    Ok((flow, Some(ss_len)))
 }

@@ -17,6 +17,16 @@ impl Inflight {
         self.len
     }
 
+    /// The completion of the micro-op `k` places after the oldest (0 when there is none).
+    #[inline(always)]
+    pub(super) fn at(&self, k: usize) -> u64 {
+        if k >= self.len {
+            return 0;
+        }
+        let mask = self.ring.len().wrapping_sub(1);
+        self.ring.get((self.head + k) & mask).copied().unwrap_or(0)
+    }
+
     /// Forgets every micro-op.
     pub(super) fn clear(&mut self) {
         self.head = 0;
@@ -58,16 +68,17 @@ impl Inflight {
     /// Adds `n` micro-ops completing at `cycle` as the youngest.
     #[inline(always)]
     pub(super) fn push_n(&mut self, cycle: u64, n: u64) {
-        for _ in 0..n {
-            if self.len == self.ring.len() {
-                self.grow();
-            }
-            let mask = self.ring.len() - 1;
-            if let Some(slot) = self.ring.get_mut((self.head + self.len) & mask) {
+        let n = usize::try_from(n).unwrap_or(0);
+        while self.len + n > self.ring.len() {
+            self.grow();
+        }
+        let mask = self.ring.len().wrapping_sub(1);
+        for k in 0..n {
+            if let Some(slot) = self.ring.get_mut((self.head + self.len + k) & mask) {
                 *slot = cycle;
             }
-            self.len += 1;
         }
+        self.len += n;
     }
 
     /// Adds a micro-op completing at `cycle` as the youngest.

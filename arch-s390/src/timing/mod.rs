@@ -17,6 +17,7 @@
 
 mod costs;
 mod inflight;
+mod memo;
 mod params;
 mod plan;
 mod reserve;
@@ -24,6 +25,8 @@ mod reserve;
 pub use crate::decode::deps::{deps, Deps, Regs};
 pub use params::{Class, Cost, Grouping, S390Params, TimerKind, Unit, PRESETS};
 pub use plan::IssuePlan;
+
+pub(crate) use memo::BlockTiming;
 
 use reserve::Reservations;
 
@@ -103,6 +106,8 @@ pub struct S390Model {
     operand_stalls: [(bool, u64); CC + 1],
     /// The dispatch groups, when asked for (issue 16: `run --timeline`).
     timeline: Option<Timeline>,
+    /// Scratch for the per-block timing's records (kept to reuse its allocation).
+    memo_units: Reservations,
 }
 
 impl S390Model {
@@ -126,6 +131,7 @@ impl S390Model {
             stalls: [(false, 0); CAUSES.len()],
             operand_stalls: [(false, 0); CC + 1],
             timeline: None,
+            memo_units: Reservations::default(),
         }
     }
 

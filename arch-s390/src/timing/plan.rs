@@ -17,22 +17,35 @@ use crate::decode::Insn;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IssuePlan {
     /// The instruction as [`S390Model::issue`] takes it (not taken, no SS length).
-    info: IssueInfo,
+    pub(super) info: IssueInfo,
     /// Its class's cost.
-    cost: Cost,
+    pub(super) cost: Cost,
     /// An SS class: costed per instruction from the bytes processed.
-    dynamic: bool,
+    pub(super) dynamic: bool,
     /// Micro-ops it occupies.
-    uops: u64,
+    pub(super) uops: u64,
     /// Micro-ops that may stay in flight when it enters the window.
-    keep: usize,
+    pub(super) keep: usize,
     /// Units held: kind index, cycles, capacity (the first `n_needs`).
-    needs: [(usize, u64, u64); 2],
-    n_needs: usize,
+    pub(super) needs: [(usize, u64, u64); 2],
+    pub(super) n_needs: usize,
     /// How much later than the address its register operand is read.
-    late: u64,
+    pub(super) late: u64,
     /// A taken branch ends its group (branches, branch on count, calls).
-    branchy: bool,
+    pub(super) branchy: bool,
+}
+
+/// What [`S390Model::issue_probed`] reports of one instruction's unit reservation.
+pub(super) trait Probe {
+    /// The units `needs` (kind, cycles, capacity) were looked for from cycle `from` and held
+    /// from `start`: every reservation cycle read lies in `from..start + cycles`.
+    fn took(&mut self, from: u64, start: u64, needs: &[(usize, u64, u64)]);
+}
+
+/// The plain issue: nothing reported.
+impl Probe for () {
+    #[inline(always)]
+    fn took(&mut self, _: u64, _: u64, _: &[(usize, u64, u64)]) {}
 }
 
 impl S390Model {
@@ -41,6 +54,14 @@ impl S390Model {
         let info = IssueInfo::of(insn, false, 0);
         let cost = self.costs.cost(&self.params, insn.class, 0, insn.deps.storage);
         self.plan_with(info, cost)
+    }
+
+    /// The record of `insn` as an SS instruction processing `ss_len` bytes (MVC's length is
+    /// in the instruction, so its block handler's record is static).
+    pub(crate) fn plan_sized(&self, insn: &Insn, ss_len: u64) -> IssuePlan {
+        let info = IssueInfo::of(insn, false, ss_len);
+        let cost = self.costs.cost(&self.params, insn.class, ss_len, insn.deps.storage);
+        IssuePlan { dynamic: false, ..self.plan_with(info, cost) }
     }
 
     /// The record of `info` costing `cost`.
@@ -96,6 +117,13 @@ impl S390Model {
     /// MVC, through [`S390Model::issue_planned`]).
     #[inline(always)]
     pub fn issue_untimed(&mut self, p: &IssuePlan, taken: bool) -> u64 {
+        self.issue_probed(p, taken, &mut ())
+    }
+
+    /// [`S390Model::issue_untimed`], telling `probe` which reservation cycles it looked at and
+    /// which units it held (the per-block timing records a block's run this way, issue 17).
+    #[inline(always)]
+    pub(super) fn issue_probed<P: Probe>(&mut self, p: &IssuePlan, taken: bool, probe: &mut P) -> u64 {
         let c = &p.cost;
         // The in-flight completions only grow (each is the in-order completion so far), so
         // the latest one removed is the last.
@@ -141,7 +169,9 @@ impl S390Model {
         let operand_wait = start - d;
         let needs = p.needs.get(..p.n_needs).unwrap_or_default();
         self.units.forget_before(self.group_cycle);
+        let from = start;
         start = self.units.take(start, needs);
+        probe.took(from, start, needs);
         let finish = start.saturating_add(c.latency);
         // The wait is charged as far as it delays completion, naming the producer as it was
         // before this instruction's own writes.

@@ -41,6 +41,33 @@ impl Reservations {
         }
     }
 
+    /// Holds `units` more units of each kind in `cycle` (at or after the first cycle kept).
+    #[inline]
+    pub(super) fn add(&mut self, cycle: u64, units: [u64; KINDS]) {
+        if cycle < self.base {
+            // Never: the per-block timing adds only from the open group's cycle on.
+            for (k, &n) in units.iter().enumerate() {
+                for _ in 0..n {
+                    self.hold(cycle, k, 1);
+                }
+            }
+            return;
+        }
+        let Ok(d) = usize::try_from(cycle - self.base) else { return };
+        if d >= self.ring.len() {
+            self.grow(d + 1);
+        }
+        if d >= self.len {
+            self.len = d + 1;
+        }
+        let at = (self.head + d) & (self.ring.len() - 1);
+        if let Some(slot) = self.ring.get_mut(at) {
+            for (n, add) in slot.iter_mut().zip(units) {
+                *n += add;
+            }
+        }
+    }
+
     /// The first cycle at or after `from` when every unit of `units` (kind index, cycles held,
     /// capacity) is free for its cycles.
     #[inline]
