@@ -62,8 +62,8 @@ case "$mode" in
         [[ $# -eq 4 ]] || die "usage: $0 loop CORE WORKLOAD on|off N"
         core=$1 work=$2 timing=$3 n=$4
         label="$core $work $timing"
-        a=$(host_insns n "$bin" bench --only "$label" --iterations "$n" --syscalls 1 --format json)
-        b=$(host_insns 2n "$bin" bench --only "$label" --iterations $((2 * n)) --syscalls 1 --format json)
+        a=$(host_insns n "$bin" bench --row "$label" --iterations "$n" --syscalls 1 --format json)
+        b=$(host_insns 2n "$bin" bench --row "$label" --iterations $((2 * n)) --syscalls 1 --format json)
         ia=$(bench_insns "$tmp/out.n")
         ib=$(bench_insns "$tmp/out.2n")
         [[ -n $ia && -n $ib && $ib -gt $ia ]] || die "no instruction counts in the bench output"
