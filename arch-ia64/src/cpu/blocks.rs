@@ -171,7 +171,7 @@ fn block_step(
         t.exit_block(bt, k, skipped, groups());
         return leave;
     }
-    t.end_block(bt, skipped, groups());
+    t.end_block(bt, skipped);
     Leave::End
 }
 

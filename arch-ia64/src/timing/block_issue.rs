@@ -23,14 +23,18 @@
 //! issue at `start + i` with no wait, and the block step leaves the same state:
 //! - counts, groups and the split or port charges of every opening, added once;
 //! - the board: the last write to each resource in program order, which is the state after
-//!   all the group steps when every slot with destinations executed (a predicated-off one of
-//!   them, `cond_ops`, replays the groups, see below);
+//!   all the group steps when every slot with destinations executed, less the writes ready
+//!   by the cycle after the last group when every entry was (the board's horizon was at most
+//!   the block's cycle): no later wait can tell such an entry from the one it replaces;
 //! - the open group: the last group's, closed by its plan's end, as `begin_group` leaves it.
 //!
-//! # When the block leaves early, or a writer was predicated off
-//! [`Itanium2::exit_block`] and [`Itanium2::end_block`] then replay the groups up to the one
-//! left with the group step itself (`open_planned`, `end_group`): every group would have
-//! begun without waiting (above), so the replay is exactly the group-by-group path.
+//! A writer predicated off (`cond_ops`) changes only the writes: the others' then go in
+//! program order, as `end_group` makes them.
+//!
+//! # When the block leaves early
+//! [`Itanium2::exit_block`] then replays the groups up to the one left with the group step
+//! itself (`open_planned`, `end_group`): every group would have begun without waiting (above),
+//! so the replay is exactly the group-by-group path.
 //!
 //! # When a block never takes the step (`ok` false)
 //! Any of its groups can never take the group step; a write of an earlier group is not ready
@@ -81,6 +85,9 @@ pub struct BlockTiming {
     /// those ready after the block's last group in some lane (see `end_block`).
     writes: Vec<(u16, [u64; 4])>,
     n_late: usize,
+    /// Every write in program order, with the bit of the operation it is conditional on (0
+    /// when it writes whatever the predicate), for a run with a writer predicated off.
+    every: Vec<(u16, u64, [u64; 4])>,
     /// The latest of those ready cycles (less the block's cycle), for the board's horizon.
     reach: u64,
     /// Bit k: operation k has destinations it writes only when its predicate is true.
@@ -90,14 +97,16 @@ pub struct BlockTiming {
     groups: u64,
     instructions: u64,
     nops: u64,
-    /// The open group once the last one issued, and its plan's length and end.
+    /// The open group once the last one issued, and its plan's end.
     last: Group,
-    last_len: u8,
     last_end: Close,
+    /// The operation in the block's last slot (an exit there leaves nothing to replay), or
+    /// none (`usize::MAX`).
+    last_op: usize,
     /// Per operation: its group's index and its slot position there.
     ops: Vec<(u8, u8)>,
-    /// Per group: its first slot's bundle.
-    bundles: Vec<u64>,
+    /// Per group: its first slot's bundle and its first operation's index.
+    bundles: Vec<(u64, u8)>,
 }
 
 impl Default for BlockTiming {
@@ -108,6 +117,7 @@ impl Default for BlockTiming {
             live: Vec::new(),
             writes: Vec::new(),
             n_late: 0,
+            every: Vec::new(),
             reach: 0,
             cond_ops: 0,
             charges: Vec::new(),
@@ -115,8 +125,8 @@ impl Default for BlockTiming {
             instructions: 0,
             nops: 0,
             last: Group::default(),
-            last_len: 0,
             last_end: Close::Full(Full::Window),
+            last_op: usize::MAX,
             ops: Vec::new(),
             bundles: Vec::new(),
         }
@@ -129,25 +139,30 @@ impl BlockTiming {
     pub fn rebuild<'a>(&mut self, groups: impl IntoIterator<Item = BlockGroup<'a>>, n_ops: usize) {
         self.live.clear();
         self.writes.clear();
+        self.every.clear();
         self.charges.clear();
         self.ops.clear();
         self.bundles.clear();
         (self.reach, self.cond_ops, self.groups, self.instructions, self.nops) = (0, 0, 0, 0, 0);
+        self.last_op = usize::MAX;
         self.ok = n_ops <= 64 && self.gather(groups);
         self.ok &= self.ops.len() == n_ops && self.groups > 0;
+        if self.last_op != usize::MAX {
+            self.last_op = n_ops.wrapping_sub(1);
+        }
         // The board keeps the last write of each resource; those ready only after the block's
         // last group first.
-        let mut kept: Vec<(u16, [u64; 4])> = Vec::with_capacity(self.writes.len());
-        for &(index, lanes) in self.writes.iter().rev() {
-            if !kept.iter().any(|&(i, _)| i == index) {
-                kept.push((index, lanes));
-            }
-        }
         let groups = self.groups;
         let late = |lanes: &[u64; 4]| lanes.iter().take(3).any(|&l| l > groups);
-        kept.sort_by_key(|(_, lanes)| !late(lanes));
-        self.n_late = kept.iter().filter(|(_, lanes)| late(lanes)).count();
-        self.writes = kept;
+        self.writes.clear();
+        for (n, &(index, _, lanes)) in self.every.iter().enumerate().rev() {
+            let later = self.every.get(n + 1..).unwrap_or(&[]);
+            if !later.iter().any(|&(i, _, _)| i == index) {
+                self.writes.push((index, lanes));
+            }
+        }
+        self.writes.sort_by_key(|(_, lanes)| !late(lanes));
+        self.n_late = self.writes.iter().filter(|(_, lanes)| late(lanes)).count();
     }
 
     /// The per-group part of `rebuild`: false when the block can never take the step.
@@ -164,12 +179,12 @@ impl BlockTiming {
             }
             let offset_u64 = u64::from(offset);
             // Writes of earlier groups must be ready in time for this group's reads.
-            let earlier = self.writes.len();
+            let earlier = self.every.len();
             for &at in g.live.get(..usize::from(g.n_live)).unwrap_or(&[]) {
                 let (index, lane) = (at / 4, usize::from(at % 4));
-                let late = self.writes[..earlier]
+                let late = self.every[..earlier]
                     .iter()
-                    .any(|&(i, lanes)| i == index && lanes.get(lane).is_none_or(|&l| l > offset_u64));
+                    .any(|&(i, _, lanes)| i == index && lanes.get(lane).is_none_or(|&l| l > offset_u64));
                 if late {
                     return false;
                 }
@@ -180,14 +195,17 @@ impl BlockTiming {
             for d in g.dsts.get(..usize::from(g.n_dsts)).unwrap_or(&[]) {
                 let [data, address, branch] = d.lanes.map(|l| l + offset_u64);
                 let Ok(index) = u16::try_from(d.res.index()) else { return false };
-                self.writes.push((index, [data, address, branch, offset_u64]));
                 self.reach = self.reach.max(data).max(address).max(branch);
+                let mut cond = 0;
                 if d.bit & !g.always_mask != 0 {
                     let pos = d.bit.trailing_zeros() as usize;
                     let Some(&Some(k)) = bg.ops.get(pos) else { return false };
-                    self.cond_ops |= 1 << k;
+                    cond = 1 << k;
                 }
+                self.cond_ops |= cond;
+                self.every.push((index, cond, [data, address, branch, offset_u64]));
             }
+            let first_op = u8::try_from(self.ops.len()).unwrap_or(u8::MAX);
             for (pos, op) in bg.ops.iter().enumerate().take(usize::from(g.plan.len)) {
                 if let Some(k) = op {
                     if usize::from(*k) != self.ops.len() {
@@ -196,14 +214,17 @@ impl BlockTiming {
                     self.ops.push((offset, pos as u8)); // pos < GROUP_SLOTS
                 }
             }
-            self.bundles.push(bg.bundle);
+            self.bundles.push((bg.bundle, first_op));
             self.groups += 1;
             self.instructions += u64::from(g.plan.len);
             self.nops += u64::from(g.n_nops);
             let mut after = Group::default();
             after.start_planned(bg.bundle, &g.plan);
             after.closed = Some(g.plan.end);
-            (self.last, self.last_len, self.last_end) = (after, g.plan.len, g.plan.end);
+            (self.last, self.last_end) = (after, g.plan.end);
+            // Marks (for `rebuild`) whether the last slot so far is an operation.
+            let ends_with_op = bg.ops.get(usize::from(g.plan.len).saturating_sub(1)).copied().flatten().is_some();
+            self.last_op = if ends_with_op { 0 } else { usize::MAX };
             before = Some(after);
         }
         true
@@ -250,15 +271,7 @@ impl Itanium2 {
     /// Ends a block `begin_block` opened whose slots all issued; `skipped` bit k set when
     /// operation k was predicated off; `groups`, the block's resolved groups in order.
     #[inline(always)]
-    pub fn end_block<'a>(
-        &mut self,
-        bt: &BlockTiming,
-        skipped: u64,
-        groups: impl IntoIterator<Item = Option<&'a ResolvedGroup>>,
-    ) {
-        if skipped & bt.cond_ops != 0 {
-            return self.replay(bt, skipped, groups, None);
-        }
+    pub fn end_block(&mut self, bt: &BlockTiming, skipped: u64) {
         let start = self.cycle;
         self.instructions += bt.instructions;
         self.nops += bt.nops;
@@ -271,9 +284,19 @@ impl Itanium2 {
         // entry was when the board's horizon was at most `start`): no later wait can tell
         // them apart (a wait compares an entry with a cycle at least that one). The board then
         // differs from the group steps' only in entries both have ready.
-        let all = if self.board.horizon() <= start { bt.n_late } else { bt.writes.len() };
-        for &(index, lanes) in bt.writes.get(..all).unwrap_or(&[]) {
-            self.board.put_lanes(usize::from(index), start, lanes);
+        if skipped & bt.cond_ops == 0 {
+            let all = if self.board.horizon() <= start { bt.n_late } else { bt.writes.len() };
+            for &(index, lanes) in bt.writes.get(..all).unwrap_or(&[]) {
+                self.board.put_lanes(usize::from(index), start, lanes);
+            }
+        } else {
+            // A writer was predicated off: the writes of the others in program order, as the
+            // group steps make them (`end_group`).
+            for &(index, cond, lanes) in &bt.every {
+                if skipped & cond == 0 {
+                    self.board.put_lanes(usize::from(index), start, lanes);
+                }
+            }
         }
         self.board.raise(start + bt.reach);
         self.cycle = start + bt.groups - 1;
@@ -293,25 +316,25 @@ impl Itanium2 {
         skipped: u64,
         groups: impl IntoIterator<Item = Option<&'a ResolvedGroup>>,
     ) {
-        let (group, pos) = bt.ops.get(k).copied().unwrap_or((0, 0));
-        if u64::from(group) + 1 == bt.groups && pos + 1 == bt.last_len {
-            self.end_block(bt, skipped, groups);
+        if k == bt.last_op {
+            self.end_block(bt, skipped);
         } else {
-            self.replay(bt, skipped, groups, Some((usize::from(group), usize::from(pos) + 1)));
+            let (group, pos) = bt.ops.get(k).copied().unwrap_or((0, 0));
+            self.replay(bt, skipped, groups, (usize::from(group), usize::from(pos) + 1));
         }
     }
 
     /// The group steps of the block's groups after `begin_block` (which opened the first), up to
-    /// `stop` (group, slots issued of it) or all of them.
+    /// group `stop`, of which `issued` slots issued.
     #[inline(never)]
     fn replay<'a>(
         &mut self,
         bt: &BlockTiming,
         skipped: u64,
         groups: impl IntoIterator<Item = Option<&'a ResolvedGroup>>,
-        stop: Option<(usize, usize)>,
+        (stop, issued): (usize, usize),
     ) {
-        for (i, (g, &bundle)) in groups.into_iter().zip(&bt.bundles).enumerate() {
+        for (i, (g, &(bundle, first_op))) in groups.into_iter().zip(&bt.bundles).enumerate() {
             let Some(g) = g else { return };
             if i == 0 {
                 self.planned(g, bundle);
@@ -319,16 +342,15 @@ impl Itanium2 {
                 let now = self.now();
                 self.open_planned(g, bundle, now);
             }
-            let executed = bt
-                .ops
-                .iter()
-                .enumerate()
-                .filter(|&(k, &(group, _))| usize::from(group) == i && skipped >> k & 1 == 0)
+            let ops = bt.ops.iter().enumerate().skip(usize::from(first_op));
+            let executed = ops
+                .take_while(|&(_, &(group, _))| usize::from(group) == i)
+                .filter(|&(k, _)| skipped >> k & 1 == 0)
                 .fold(0u8, |m, (_, &(_, pos))| m | 1 << pos);
-            match stop {
-                Some((j, issued)) if j == i => return self.end_group(g, issued, executed),
-                _ => self.end_group(g, usize::from(g.plan.len), executed),
+            if i == stop {
+                return self.end_group(g, issued, executed);
             }
+            self.end_group(g, usize::from(g.plan.len), executed);
         }
     }
 }
