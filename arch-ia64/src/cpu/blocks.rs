@@ -8,6 +8,11 @@
 //! when the scenario's end label is not one of its inner slots; an operation that changes what
 //! the block depends on (the renaming, a pending interrupt, translation) leaves it after
 //! itself. Everything a slot does is what the per-slot step does for it, in the same order.
+//!
+//! With the model on, a block whose planned groups the model can issue in one step
+//! (`Itanium2::begin_block`, w8-itimed) runs its operations as with the model off, each at its
+//! group's cycle, and the model is told once at the exit which were predicated off; otherwise
+//! group by group, or slot by slot.
 
 use super::{CpuConfig, Ia64Cpu};
 use crate::block::{run_op, Exit, Kind, Out, NONE};
