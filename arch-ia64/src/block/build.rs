@@ -9,7 +9,7 @@ use crate::code::Code;
 use crate::exec::op::{BrKind, Op};
 use crate::exec::predecode::{Exec, SlotRec};
 use crate::state::rse::RegFile;
-use crate::timing::{ClockUse, GroupTiming, Itanium2, ResolvedGroup, SlotTiming};
+use crate::timing::{BlockGroup, BlockTiming, ClockUse, GroupTiming, Itanium2, ResolvedGroup, SlotTiming};
 
 /// Slots a block holds at most (bounds the work a budget check must allow for).
 pub(crate) const MAX_SLOTS: u32 = 48;
@@ -84,6 +84,8 @@ pub(crate) struct Block {
     /// Every slot, for the timing model, and the planned groups they form from the entry.
     pub(crate) timed: Vec<TimedSlot>,
     pub(crate) segments: Vec<Segment>,
+    /// Its planned groups as one step (w8-itimed's block step), for [`Block::key`].
+    pub(crate) timing: BlockTiming,
     /// The fall-through successor's index, and the last taken successor (target, index).
     pub(crate) fall_next: u32,
     pub(crate) taken_next: (u64, u32),
@@ -118,6 +120,7 @@ impl Block {
             exits: Vec::new(),
             timed: Vec::new(),
             segments: Vec::new(),
+            timing: BlockTiming::default(),
             fall_next: NONE,
             taken_next: (0, NONE),
         };
@@ -186,8 +189,28 @@ impl Block {
             for s in &mut self.segments {
                 s.resolved = s.group.as_ref().map(|g| g.resolve(|n| gr.res(n)));
             }
+            if !self.segments.is_empty() {
+                let timed = &self.timed;
+                let groups = self.segments.iter().map(|s| block_group(s, timed.get(s.first..s.first + s.len)));
+                self.timing.rebuild(groups, self.ops.len());
+            }
             self.key = key;
         }
+    }
+}
+
+/// A segment as the block step takes it (`slots`: its timed slots).
+fn block_group<'a>(s: &'a Segment, slots: Option<&[TimedSlot]>) -> BlockGroup<'a> {
+    let slots = slots.unwrap_or(&[]);
+    let mut ops = [None; 6];
+    for (out, t) in ops.iter_mut().zip(slots) {
+        *out = u8::try_from(t.op).ok();
+    }
+    BlockGroup {
+        group: s.resolved.as_ref().filter(|_| slots.len() <= 6),
+        bundle: slots.first().map_or(0, |t| t.ip),
+        ops,
+        clock: slots.iter().any(|t| t.clock.is_some()),
     }
 }
 

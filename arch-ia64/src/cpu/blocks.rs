@@ -8,6 +8,11 @@
 //! when the scenario's end label is not one of its inner slots; an operation that changes what
 //! the block depends on (the renaming, a pending interrupt, translation) leaves it after
 //! itself. Everything a slot does is what the per-slot step does for it, in the same order.
+//!
+//! With the model on, a block whose planned groups the model can issue in one step
+//! (`Itanium2::begin_block`, w8-itimed) runs its operations as with the model off, each at its
+//! group's cycle, and the model is told once at the exit which were predicated off; otherwise
+//! group by group, or slot by slot.
 
 use super::{CpuConfig, Ia64Cpu};
 use crate::block::{run_op, run_op_at, Block, Exit, Kind, Out, NONE};
@@ -154,6 +159,56 @@ fn timed_slots(
         }
     }
     None
+}
+
+/// A block's operations after the model began it whole at `start` (the block step): each
+/// operation at its group's cycle, predicated-off ones noted for the model's end of the block.
+#[inline(always)]
+fn block_step(
+    st: &mut State,
+    mem: &mut Memory,
+    t: &mut crate::timing::Itanium2,
+    config: &CpuConfig,
+    b: &crate::block::Block,
+    start: u64,
+    key: u64,
+) -> Leave {
+    let bt = &b.timing;
+    let groups = || b.segments.iter().map(|s| s.resolved.as_ref());
+    let mut skipped = 0u64;
+    for (k, op) in b.ops.iter().enumerate() {
+        if op.qp != 0 && !st.p(op.qp) {
+            skipped |= 1 << k;
+            if op.kind == Kind::Generic {
+                if let Some(e) = b.execs.get(k) {
+                    nullified(st, e);
+                }
+            }
+            continue;
+        }
+        let leave = match run_op(op.kind, st, mem) {
+            Out::Next => continue,
+            Out::Taken(target) => Leave::Taken(k, target),
+            Out::Break(imm) => Leave::Break(k, imm),
+            Out::Generic => {
+                let (Some(e), Some(x)) = (b.execs.get(k), b.exits.get(k)) else { return Leave::End };
+                match generic(st, mem, e, x, start + bt.offset(k), config) {
+                    Ok(Flow::Next) => {
+                        st.gr.set_bank(st.psr.bank());
+                        if !changed(st, key) {
+                            continue;
+                        }
+                        Leave::After(k)
+                    }
+                    flow => Leave::At(k, flow),
+                }
+            }
+        };
+        t.exit_block(bt, k, skipped, groups());
+        return leave;
+    }
+    t.end_block(bt, skipped);
+    Leave::End
 }
 
 impl Ia64Cpu {
@@ -325,14 +380,18 @@ impl Ia64Cpu {
         Leave::End
     }
 
-    /// A block's slots with the model on: group by group, each issued whole when the model
-    /// can (w7-itime's group step: then only its operations run, nops skipped), else slot by
-    /// slot, nops included.
+    /// A block's slots with the model on: the whole block in one step when the model can
+    /// (w8-itimed's block step: only its operations run, nops skipped), else group by group,
+    /// each issued whole when the model can (w7-itime's group step), else slot by slot, nops
+    /// included.
     #[inline(always)]
     fn run_timed(&mut self, index: usize, mem: &mut Memory) -> Leave {
         let Ia64Cpu { state: st, blocks, config, timing, .. } = self;
         let (Some(b), Some(t)) = (blocks.list.get(index), timing.as_mut()) else { return Leave::End };
         let key = st.gr.rename_key();
+        if let Some(start) = t.begin_block(&b.timing) {
+            return block_step(st, mem, t, config, b, start, key);
+        }
         for seg in &b.segments {
             let Some(slots) = b.timed.get(seg.first..seg.first + seg.len) else { return Leave::End };
             let whole = match (&seg.resolved, slots.first()) {

@@ -96,7 +96,7 @@
 //! the group bookkeeping the per-slot path keeps (about 20 stores), about 4.5 per live-in source
 //! and 13 per destination.
 
-use super::group::{Close, Full, Plan};
+use super::group::{Close, Full, Group, Plan};
 use super::prepared::{RegOperand, SlotTiming};
 use super::scoreboard::{flat_index, Lane, Latency, FLAT_LEN, NEVER_WRITTEN};
 use super::{Cause, Itanium2};
@@ -153,12 +153,12 @@ pub struct GroupTiming {
 /// One destination of a resolved group: the resource, its latencies, and the bit of the slot
 /// that writes it.
 #[derive(Debug, Clone, Copy)]
-struct ResolvedDst {
+pub(super) struct ResolvedDst {
     /// Its latencies through the data, address and branch lanes (32 bytes an entry, so the
     /// write loop steps by a power of two).
-    lanes: [u64; 3],
-    res: Res,
-    bit: u8,
+    pub(super) lanes: [u64; 3],
+    pub(super) res: Res,
+    pub(super) bit: u8,
 }
 
 impl ResolvedDst {
@@ -171,22 +171,22 @@ impl ResolvedDst {
 /// The same with every register resolved to its physical `Res` for one renaming (frame+bank).
 #[derive(Debug, Clone)]
 pub struct ResolvedGroup {
-    plan: Plan,
+    pub(super) plan: Plan,
     /// False when two of the group's names resolved to one register with an intra-group read
     /// through a latency (see the module doc): the group then never begins.
-    ok: bool,
+    pub(super) ok: bool,
     /// The distinct (resource, lane) pairs the group's slots read, as scoreboard positions
     /// ([`flat_index`]); the unused entries name a resource that is never written, so the
     /// first few can be checked without looking at `n_live`.
-    live: [u16; MAX_SRCS],
-    n_live: u8,
-    dsts: [ResolvedDst; MAX_DSTS],
-    n_dsts: u8,
+    pub(super) live: [u16; MAX_SRCS],
+    pub(super) n_live: u8,
+    pub(super) dsts: [ResolvedDst; MAX_DSTS],
+    pub(super) n_dsts: u8,
     nop_mask: u8,
-    always_mask: u8,
+    pub(super) always_mask: u8,
     /// Bit i: slot i has destinations it writes only when its predicate is true.
     cond_mask: u8,
-    n_nops: u8,
+    pub(super) n_nops: u8,
     /// The first slot's sources in order (resource, lane, logical GR), for a group whose only
     /// wait is the first slot's (see [`Itanium2::begin_group`]); empty when the first slot has a
     /// qualifying predicate (whether it waits for its other sources is known only once the
@@ -319,26 +319,43 @@ impl Itanium2 {
             return None;
         }
         let start = self.now();
-        // One max-plus step: the latest ready cycle over the group's live-ins, a load and a
-        // maximum each (the first few unconditionally: the list is padded).
-        let board = self.board.flat();
-        let at = |i: u16| board.get(usize::from(i) & (FLAT_LEN - 1)).copied().unwrap_or(0);
-        let [a, b, c, d, ..] = g.live;
-        let mut latest = at(a).max(at(b)).max(at(c)).max(at(d));
-        if usize::from(g.n_live) > FIXED_LIVE {
-            let rest = g.live.get(FIXED_LIVE..usize::from(g.n_live)).unwrap_or(&[]);
-            latest = rest.iter().fold(latest, |m, &i| m.max(at(i)));
+        // Issue 17 (w8-itimed): nothing on the board is ready later than the horizon, so a
+        // group opening at or after it need not look at its sources.
+        if self.board.horizon() > start {
+            // One max-plus step: the latest ready cycle over the group's live-ins, a load and a
+            // maximum each (the first few unconditionally: the list is padded).
+            let board = self.board.flat();
+            let at = |i: u16| board.get(usize::from(i) & (FLAT_LEN - 1)).copied().unwrap_or(0);
+            let [a, b, c, d, ..] = g.live;
+            let mut latest = at(a).max(at(b)).max(at(c)).max(at(d));
+            if usize::from(g.n_live) > FIXED_LIVE {
+                let rest = g.live.get(FIXED_LIVE..usize::from(g.n_live)).unwrap_or(&[]);
+                latest = rest.iter().fold(latest, |m, &i| m.max(at(i)));
+            }
+            if latest > start {
+                return self.begin_held(g, bundle, start, latest);
+            }
         }
-        if latest > start {
-            return self.begin_held(g, bundle, start, latest);
-        }
+        self.open_planned(g, bundle, start);
+        Some(start)
+    }
+
+    /// Opens `g` at `start` (`now()`) with nothing to wait for: `open_group`'s work and the
+    /// planned group's state once every slot issued (`end_group` corrects it for a group
+    /// stopped early).
+    #[inline(always)]
+    pub(super) fn open_planned(&mut self, g: &ResolvedGroup, bundle: u64, start: u64) {
         self.open_untimed(bundle, start);
+        self.planned(g, bundle);
+    }
+
+    /// The open group's state once every slot of `g` (opened at `bundle`) issued.
+    #[inline(always)]
+    pub(super) fn planned(&mut self, g: &ResolvedGroup, bundle: u64) {
         self.group.start_planned(bundle, &g.plan);
-        // The state once every slot issued; `end_group` corrects it for a group stopped early.
         self.group.closed = Some(g.plan.end);
         self.remaining = 0;
         self.plan_end = g.plan.end;
-        Some(start)
     }
 
     /// `begin_group` for a group that waits: it still takes the step when the wait is the first
@@ -366,10 +383,7 @@ impl Itanium2 {
         self.open_untimed(bundle, start);
         self.cycle = held;
         self.charge(Cause::Dep(res, logical.filter(|_| res.is_gr())), held - start, true);
-        self.group.start_planned(bundle, &g.plan);
-        self.group.closed = Some(g.plan.end);
-        self.remaining = 0;
-        self.plan_end = g.plan.end;
+        self.planned(g, bundle);
         Some(held)
     }
 
@@ -377,16 +391,8 @@ impl Itanium2 {
     /// (`now()`), inline: the split or port charge of the rule that closed the last group, the
     /// group count, and the group's writes and clock uses forgotten.
     #[inline(always)]
-    fn open_untimed(&mut self, bundle: u64, start: u64) {
-        // Most groups end at a stop or a taken branch: nothing to charge.
-        let cause = match self.group.closed {
-            Some(Close::Stop | Close::Branch) => None,
-            _ if !self.group.open => None,
-            Some(Close::Full(Full::Pair(s))) => Some(Cause::Split(s)),
-            Some(Close::Full(Full::Port(p))) => Some(Cause::Port(p)),
-            Some(Close::Split(s)) if self.group.in_window(bundle) => Some(Cause::Split(s)),
-            _ => None,
-        };
+    pub(super) fn open_untimed(&mut self, bundle: u64, start: u64) {
+        let cause = open_cause(&self.group, bundle);
         self.cycle = start;
         self.groups += 1;
         self.written.len = 0;
@@ -447,5 +453,20 @@ impl Itanium2 {
             self.remaining = len - issued;
             self.group.closed = None;
         }
+    }
+}
+
+/// The split or port rule `open_group` charges when a planned group opens at `bundle` after
+/// `group` (one cycle, or none).
+#[inline(always)]
+pub(super) fn open_cause(group: &Group, bundle: u64) -> Option<Cause> {
+    // Most groups end at a stop or a taken branch: nothing to charge.
+    match group.closed {
+        Some(Close::Stop | Close::Branch) => None,
+        _ if !group.open => None,
+        Some(Close::Full(Full::Pair(s))) => Some(Cause::Split(s)),
+        Some(Close::Full(Full::Port(p))) => Some(Cause::Port(p)),
+        Some(Close::Split(s)) if group.in_window(bundle) => Some(Cause::Split(s)),
+        _ => None,
     }
 }

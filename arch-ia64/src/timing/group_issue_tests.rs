@@ -17,16 +17,16 @@ use scoreboard::is_branch;
 /// One slot of a generated program: its shape and prepared timing, and whether it has a
 /// qualifying predicate (so may be predicated off).
 #[derive(Debug, Clone)]
-struct Slot {
-    shape: SlotShape,
-    timing: SlotTiming,
-    predicated: bool,
-    reads_itc: bool,
+pub(super) struct Slot {
+    pub(super) shape: SlotShape,
+    pub(super) timing: SlotTiming,
+    pub(super) predicated: bool,
+    pub(super) reads_itc: bool,
 }
 
 /// A generated program: bundles of slots (an MLX bundle holds two).
-struct Program {
-    bundles: Vec<Vec<Slot>>,
+pub(super) struct Program {
+    pub(super) bundles: Vec<Vec<Slot>>,
 }
 
 const BASE: u64 = 0x4000;
@@ -158,7 +158,7 @@ fn template(rng: &mut Xorshift64) -> Template {
     t.with_end_stop(rng.below(3) == 0)
 }
 
-fn program(rng: &mut Xorshift64, model: &Itanium2, class_lists: &[(SlotUnit, Vec<T>)]) -> Program {
+pub(super) fn program(rng: &mut Xorshift64, model: &Itanium2, class_lists: &[(SlotUnit, Vec<T>)]) -> Program {
     let n = 4 + rng.index(12);
     let mut bundles = Vec::new();
     for i in 0..n {
@@ -186,11 +186,11 @@ fn program(rng: &mut Xorshift64, model: &Itanium2, class_lists: &[(SlotUnit, Vec
 }
 
 impl Program {
-    fn at(&self, (i, s): (usize, u8)) -> &Slot {
+    pub(super) fn at(&self, (i, s): (usize, u8)) -> &Slot {
         &self.bundles[i][usize::from(s)]
     }
 
-    fn next(&self, (i, s): (usize, u8)) -> (usize, u8) {
+    pub(super) fn next(&self, (i, s): (usize, u8)) -> (usize, u8) {
         if usize::from(s) + 1 < self.bundles.get(i).map_or(3, Vec::len) {
             (i, s + 1)
         } else {
@@ -199,20 +199,20 @@ impl Program {
     }
 
     /// The slots from `at` on in fall-through order, to the end of the program.
-    fn walk(&self, at: (usize, u8)) -> impl Iterator<Item = (usize, u8)> + '_ {
+    pub(super) fn walk(&self, at: (usize, u8)) -> impl Iterator<Item = (usize, u8)> + '_ {
         std::iter::successors(Some(at), move |&p| Some(self.next(p))).take_while(move |&(i, _)| i < self.bundles.len())
     }
 }
 
 /// A renaming: the bank r16-r31 use and the physical register r32 is at.
 #[derive(Debug, Clone, Copy)]
-struct Renaming {
-    bank: u8,
-    bof: u16,
+pub(super) struct Renaming {
+    pub(super) bank: u8,
+    pub(super) bof: u16,
 }
 
 impl Renaming {
-    fn res(self, n: u8) -> Res {
+    pub(super) fn res(self, n: u8) -> Res {
         match n {
             0..=15 => Res::gr_static(n),
             16..=31 => Res::gr_banked(n, self.bank),
@@ -222,14 +222,14 @@ impl Renaming {
 }
 
 /// One side of the comparison: its model and what it handed out.
-struct Side {
-    m: Itanium2,
+pub(super) struct Side {
+    pub(super) m: Itanium2,
     /// The value each noted ar.itc read ends up with (its cycle plus the fixes reported).
-    itc: Vec<u64>,
+    pub(super) itc: Vec<u64>,
 }
 
 impl Side {
-    fn settle(&mut self) {
+    pub(super) fn settle(&mut self) {
         let itc = &mut self.itc;
         self.m.settle_clock_uses(|what, held| {
             if let ClockUse::Read(n) = what {
@@ -240,7 +240,7 @@ impl Side {
         });
     }
 
-    fn note_itc(&mut self, cycle: u64) {
+    pub(super) fn note_itc(&mut self, cycle: u64) {
         let id = self.itc.len() as u8;
         self.m.note_clock_use(ClockUse::Read(id));
         self.itc.push(cycle);
@@ -249,7 +249,7 @@ impl Side {
 
 /// What the walk does after a slot issued and ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum After {
+pub(super) enum After {
     Next,
     /// A taken branch, to bundle n.
     Taken(usize),
@@ -275,7 +275,7 @@ struct Tally {
     waits: u64,
 }
 
-fn after(rng: &mut Xorshift64, s: &Slot, executes: bool, n_bundles: usize) -> After {
+pub(super) fn after(rng: &mut Xorshift64, s: &Slot, executes: bool, n_bundles: usize) -> After {
     let target = rng.index(n_bundles);
     let real_branch = is_branch(s.shape.class) || s.shape.class == T::Chk;
     match rng.below(40) {
@@ -289,7 +289,7 @@ fn after(rng: &mut Xorshift64, s: &Slot, executes: bool, n_bundles: usize) -> Af
 }
 
 /// Events between slots, done to both models alike.
-fn between(rng: &mut Xorshift64, a: &mut Side, b: &mut Side) -> bool {
+pub(super) fn between(rng: &mut Xorshift64, a: &mut Side, b: &mut Side) -> bool {
     match rng.below(60) {
         0 => {
             let c = rng.below(4);
@@ -313,7 +313,7 @@ fn between(rng: &mut Xorshift64, a: &mut Side, b: &mut Side) -> bool {
 
 /// A random scoreboard state: some resources of the pool get a producer in the recent past or
 /// near future.
-fn perturb(rng: &mut Xorshift64, a: &mut Side, b: &mut Side) {
+pub(super) fn perturb(rng: &mut Xorshift64, a: &mut Side, b: &mut Side) {
     let now = a.m.now();
     for _ in 0..1 + rng.index(4) {
         let res = match rng.below(4) {
@@ -434,12 +434,12 @@ fn run_case(rng: &mut Xorshift64, tally: &mut Tally, class_lists: &[(SlotUnit, V
     tally.cases += 1;
 }
 
-fn changes_renaming_class(class: T) -> bool {
+pub(super) fn changes_renaming_class(class: T) -> bool {
     super::prepared::changes_renaming(class)
 }
 
 /// Applies what followed the slot at `last` to both models and gives the next slot.
-fn finish(a: &mut Side, b: &mut Side, end: After, prog: &Program, last: (usize, u8)) -> (usize, u8) {
+pub(super) fn finish(a: &mut Side, b: &mut Side, end: After, prog: &Program, last: (usize, u8)) -> (usize, u8) {
     match end {
         After::Next | After::Exit => prog.next(last),
         After::Taken(to) => {
@@ -455,7 +455,7 @@ fn finish(a: &mut Side, b: &mut Side, end: After, prog: &Program, last: (usize, 
     }
 }
 
-fn class_lists() -> Vec<(SlotUnit, Vec<T>)> {
+pub(super) fn class_lists() -> Vec<(SlotUnit, Vec<T>)> {
     [SlotUnit::M, SlotUnit::I, SlotUnit::F, SlotUnit::B, SlotUnit::L].into_iter().map(|u| (u, classes(u))).collect()
 }
 

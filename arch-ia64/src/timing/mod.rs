@@ -115,6 +115,8 @@
 //! into getf/stf, the "first in group" rule of flushrs/loadrs/alloc (the assembler enforces it),
 //! and PSR as a scoreboard resource (`Res` has none, so rsm/ssm latencies apply only to listed dsts).
 
+// timing once per block (issue 17, w8-itimed)
+mod block_issue;
 mod group;
 // timing once per issue group (issue 17, w7-itime)
 mod group_issue;
@@ -136,6 +138,12 @@ mod lockstep_tests;
 #[cfg(test)]
 mod group_issue_tests;
 
+// timing once per block (issue 17, w8-itimed)
+#[cfg(test)]
+mod block_issue_tests;
+
+// timing once per block (issue 17, w8-itimed)
+pub use block_issue::{BlockGroup, BlockTiming};
 pub use group::{plan, Plan, SlotShape};
 // timing once per issue group (issue 17, w7-itime)
 pub use group_issue::{GroupTiming, ResolvedGroup};

@@ -63,10 +63,23 @@ pub(crate) fn lane(class: T, role: Role) -> Lane {
 /// Issue 17 (w7-itime): a power-of-two table of four lanes per resource (the fourth, and every
 /// resource past [`RES_COUNT`], is padding that stays 0), so that a masked index needs no bounds
 /// check and a group's live-in check is one load per source ([`Scoreboard::flat`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Scoreboard {
     ready: Box<[[u64; 4]; BOARD_LEN]>,
+    /// Issue 17 (w8-itimed): no ready cycle is later than this (every write raises it), so a
+    /// group or block that opens at or after it waits for nothing and need not look at its
+    /// sources. An upper bound only: paths that write the same final board may leave different
+    /// horizons, so it is not part of the board's equality.
+    horizon: u64,
 }
+
+impl PartialEq for Scoreboard {
+    fn eq(&self, other: &Scoreboard) -> bool {
+        self.ready == other.ready
+    }
+}
+
+impl Eq for Scoreboard {}
 
 /// Resources the table has room for (at least [`RES_COUNT`]).
 const BOARD_LEN: usize = 1024;
@@ -81,7 +94,7 @@ pub(crate) const NEVER_WRITTEN: usize = BOARD_LEN - 1;
 impl Scoreboard {
     /// Everything ready at cycle 0.
     pub(crate) fn new() -> Scoreboard {
-        Scoreboard { ready: Box::new([[0; 4]; BOARD_LEN]) }
+        Scoreboard { ready: Box::new([[0; 4]; BOARD_LEN]), horizon: 0 }
     }
 
     /// The cycle `res` can be read through `lane`.
@@ -110,7 +123,42 @@ impl Scoreboard {
     /// ([`Latency::lanes`]).
     #[inline]
     pub(crate) fn write_lanes(&mut self, index: usize, cycle: u64, lanes: [u64; 4]) {
+        self.put_lanes(index, cycle, lanes);
+        let [d, a, b, _] = lanes;
+        self.raise(cycle + d.max(a).max(b));
+    }
+
+    /// [`Scoreboard::write_lanes`] leaving the horizon to the caller ([`Scoreboard::raise`]
+    /// once for many writes whose latest ready cycle it knows).
+    #[inline]
+    pub(crate) fn put_lanes(&mut self, index: usize, cycle: u64, lanes: [u64; 4]) {
         self.ready[index & (BOARD_LEN - 1)] = lanes.map(|l| cycle + l);
+    }
+
+    /// Notes that some entry may now be ready as late as `ready`.
+    #[inline]
+    pub(crate) fn raise(&mut self, ready: u64) {
+        self.horizon = self.horizon.max(ready);
+    }
+
+    /// Whether `other` holds the same ready cycles as far as any wait from cycle `now` on can
+    /// tell (an entry ready by `now` counts as `now`; the block step leaves some out).
+    #[cfg(test)]
+    pub(crate) fn same_from(&self, other: &Scoreboard, now: u64) -> bool {
+        let seen = |r: &[u64; 4]| [r[0].max(now), r[1].max(now), r[2].max(now)];
+        self.ready.iter().zip(other.ready.iter()).all(|(a, b)| seen(a) == seen(b))
+    }
+
+    /// The latest ready cycle on the board (the horizon must be at least this).
+    #[cfg(test)]
+    pub(crate) fn latest(&self) -> u64 {
+        self.ready.iter().flat_map(|r| r.iter().take(3)).copied().max().unwrap_or(0)
+    }
+
+    /// No entry is ready later than this.
+    #[inline]
+    pub(crate) fn horizon(&self) -> u64 {
+        self.horizon
     }
 }
 
