@@ -9,7 +9,7 @@ use emu_core::memory::Memory;
 use super::{Block, Fast, Rec, MAX_BLOCK, NO_BLOCK};
 use crate::cpu::{decode_at, ExecError, S390Cpu};
 use crate::decode::Insn;
-use crate::exec::{execute, pgm, Ctx, Flow};
+use crate::exec::{execute, pgm, Ctx, Flow, Trap};
 use crate::state::S390State;
 use crate::timing::{units_of, BlockTiming, S390Model};
 
@@ -131,6 +131,7 @@ impl S390Cpu {
 
     /// Runs block `id` from its start for at most `budget` instructions, up to the first that
     /// does not fall through.
+    #[inline]
     fn run_block(&mut self, id: u32, mem: &mut Memory, budget: u64) -> Exit {
         let S390Cpu { state, config, code, model, instructions, idle, blocks, .. } = self;
         let Some(block) = blocks.list.get_mut(id as usize) else {
@@ -193,14 +194,7 @@ impl S390Cpu {
                         }
                         flow
                     }
-                    Err(trap) => {
-                        state.psw_addr = rec.addr;
-                        let error = match code.insn(rec.insn) {
-                            Some(insn) => ExecError::from_trap(trap, insn),
-                            None => ExecError::Fetch { addr: rec.addr, fault: no_block() },
-                        };
-                        return Exit::Failed { done, error };
-                    }
+                    Err(trap) => return Exit::Failed { done, error: trapped(state, code, rec, trap) },
                 },
             };
             *instructions += 1;
@@ -244,14 +238,7 @@ fn run_plain(
             }
             fast => match fast.run(state, mem) {
                 Ok(flow) => flow,
-                Err(trap) => {
-                    state.psw_addr = rec.addr;
-                    let error = match code.insn(rec.insn) {
-                        Some(insn) => ExecError::from_trap(trap, insn),
-                        None => ExecError::Fetch { addr: rec.addr, fault: no_block() },
-                    };
-                    return Exit::Failed { done, error };
-                }
+                Err(trap) => return Exit::Failed { done, error: trapped(state, code, rec, trap) },
             },
         };
         done += 1;
@@ -262,6 +249,15 @@ fn run_plain(
     match recs.last() {
         Some(rec) => Exit::At { done, flow: Flow::Next, addr: rec.addr, next: rec.next, len: rec.len },
         None => Exit::Failed { done, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } },
+    }
+}
+
+/// The error a handler's trap at `rec` becomes, the PSW left addressing the instruction.
+fn trapped(state: &mut S390State, code: &CodeCache<Insn>, rec: &Rec, trap: Trap) -> ExecError {
+    state.psw_addr = rec.addr;
+    match code.insn(rec.insn) {
+        Some(insn) => ExecError::from_trap(trap, insn),
+        None => ExecError::Fetch { addr: rec.addr, fault: no_block() },
     }
 }
 

@@ -53,14 +53,7 @@ impl Reservations {
             }
             return;
         }
-        let Ok(d) = usize::try_from(cycle - self.base) else { return };
-        if d >= self.ring.len() {
-            self.grow(d + 1);
-        }
-        if d >= self.len {
-            self.len = d + 1;
-        }
-        let at = (self.head + d) & (self.ring.len() - 1);
+        let Some(at) = self.kept_slot(cycle) else { return };
         if let Some(slot) = self.ring.get_mut(at) {
             for (n, add) in slot.iter_mut().zip(units) {
                 *n += add;
@@ -145,18 +138,25 @@ impl Reservations {
             self.extend_front(start);
         }
         for c in start..start.saturating_add(busy) {
-            let Ok(d) = usize::try_from(c - self.base) else { continue };
-            if d >= self.ring.len() {
-                self.grow(d + 1);
-            }
-            if d >= self.len {
-                self.len = d + 1;
-            }
-            let at = (self.head + d) & (self.ring.len() - 1);
+            let Some(at) = self.kept_slot(c) else { continue };
             if let Some(n) = self.ring.get_mut(at).and_then(|u| u.get_mut(k)) {
                 *n += 1;
             }
         }
+    }
+
+    /// The ring index of `cycle` (at or after the first cycle kept), the ring grown and the
+    /// kept length extended to hold it.
+    #[inline(always)]
+    fn kept_slot(&mut self, cycle: u64) -> Option<usize> {
+        let d = usize::try_from(cycle - self.base).ok()?;
+        if d >= self.ring.len() {
+            self.grow(d + 1);
+        }
+        if d >= self.len {
+            self.len = d + 1;
+        }
+        Some((self.head + d) & (self.ring.len() - 1))
     }
 
     /// Forgets the cycles before `cycle` (nothing can issue there any more).
