@@ -64,20 +64,21 @@ fn generic(st: &mut State, mem: &mut Memory, e: &Exec, x: &Exit, cycle: u64, cpu
     execute(st, mem, e, &ctx)
 }
 
-/// Operation `k` of block `b` run by the reference executor, model off (`cycles`: the untimed
-/// cycles before the block): `Some` when execution leaves the block there.
+/// Operation `k` of block `b` run by the reference executor at the cycle `cycle` gives for
+/// its exit: `Some` when execution leaves the block there. (The renaming cannot have changed
+/// since the block began: an operation that changes it leaves the block.)
 #[inline(never)]
-fn untimed_generic(
+fn generic_op(
     st: &mut State,
     mem: &mut Memory,
     b: &Block,
     k: usize,
-    cycles: u64,
+    cycle: impl FnOnce(&Exit) -> u64,
     config: &CpuConfig,
 ) -> Option<Leave> {
     let (Some(e), Some(x)) = (b.execs.get(k), b.exits.get(k)) else { return Some(Leave::After(k)) };
     let key = st.gr.rename_key();
-    match generic(st, mem, e, x, cycles + u64::from(x.groups_before), config) {
+    match generic(st, mem, e, x, cycle(x), config) {
         Ok(Flow::Next) => {
             st.gr.set_bank(st.psr.bank());
             changed(st, key).then_some(Leave::After(k))
@@ -171,7 +172,6 @@ fn block_step(
     config: &CpuConfig,
     b: &crate::block::Block,
     start: u64,
-    key: u64,
 ) -> Leave {
     let bt = &b.timing;
     let groups = || b.segments.iter().map(|s| s.resolved.as_ref());
@@ -180,9 +180,7 @@ fn block_step(
         if op.qp != 0 && !st.p(op.qp) {
             skipped |= 1 << k;
             if op.kind == Kind::Generic {
-                if let Some(e) = b.execs.get(k) {
-                    nullified(st, e);
-                }
+                nullified_at(st, b, k);
             }
             continue;
         }
@@ -190,19 +188,10 @@ fn block_step(
             Out::Next => continue,
             Out::Taken(target) => Leave::Taken(k, target),
             Out::Break(imm) => Leave::Break(k, imm),
-            Out::Generic => {
-                let (Some(e), Some(x)) = (b.execs.get(k), b.exits.get(k)) else { return Leave::End };
-                match generic(st, mem, e, x, start + bt.offset(k), config) {
-                    Ok(Flow::Next) => {
-                        st.gr.set_bank(st.psr.bank());
-                        if !changed(st, key) {
-                            continue;
-                        }
-                        Leave::After(k)
-                    }
-                    flow => Leave::At(k, flow),
-                }
-            }
+            Out::Generic => match generic_op(st, mem, b, k, |_| start + bt.offset(k), config) {
+                None => continue,
+                Some(leave) => leave,
+            },
         };
         t.exit_block(bt, k, skipped, groups());
         return leave;
@@ -371,7 +360,8 @@ impl Ia64Cpu {
                 Out::Taken(target) => return Leave::Taken(k, target),
                 Out::Break(imm) => return Leave::Break(k, imm),
                 Out::Generic => {
-                    if let Some(leave) = untimed_generic(st, mem, b, k, *untimed_cycles, config) {
+                    let cycles = *untimed_cycles;
+                    if let Some(leave) = generic_op(st, mem, b, k, |x| cycles + u64::from(x.groups_before), config) {
                         return leave;
                     }
                 }
@@ -390,7 +380,7 @@ impl Ia64Cpu {
         let (Some(b), Some(t)) = (blocks.list.get(index), timing.as_mut()) else { return Leave::End };
         let key = st.gr.rename_key();
         if let Some(start) = t.begin_block(&b.timing) {
-            return block_step(st, mem, t, config, b, start, key);
+            return block_step(st, mem, t, config, b, start);
         }
         for seg in &b.segments {
             let Some(slots) = b.timed.get(seg.first..seg.first + seg.len) else { return Leave::End };
