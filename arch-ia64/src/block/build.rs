@@ -202,15 +202,16 @@ impl Block {
 /// A segment as the block step takes it (`slots`: its timed slots).
 fn block_group<'a>(s: &'a Segment, slots: Option<&[TimedSlot]>) -> BlockGroup<'a> {
     let slots = slots.unwrap_or(&[]);
-    let mut ops = [None; 6];
-    for (out, t) in ops.iter_mut().zip(slots) {
+    let (mut ops, mut clocks) = ([None; 6], [None; 6]);
+    for ((out, clock), t) in ops.iter_mut().zip(&mut clocks).zip(slots) {
         *out = u8::try_from(t.op).ok();
+        *clock = t.clock;
     }
     BlockGroup {
         group: s.resolved.as_ref().filter(|_| slots.len() <= 6),
         bundle: slots.first().map_or(0, |t| t.ip),
         ops,
-        clock: slots.iter().any(|t| t.clock.is_some()),
+        clocks,
     }
 }
 

@@ -193,7 +193,7 @@ fn block_step(
                 Some(leave) => leave,
             },
         };
-        t.exit_block(bt, k, skipped, groups());
+        t.exit_block(bt, k, skipped, groups(), matches!(leave, Leave::After(_)));
         return leave;
     }
     t.end_block(bt, skipped);

@@ -38,9 +38,17 @@
 //!
 //! # When a block never takes the step (`ok` false)
 //! Any of its groups can never take the group step; a write of an earlier group is not ready
-//! in time for a later group that reads it (that group would always wait); a slot uses the
-//! clock (`ar.itc`: its held-group fix is kept per group, so those blocks go group by group);
-//! more than 64 operations.
+//! in time for a later group that reads it (that group would always wait); more than 64
+//! operations.
+//!
+//! # The clock (issue 17, w9-itimed)
+//! A slot that reads or writes `ar.itc` runs at its group's cycle, as in the group step: no
+//! group of a block step waits, so that is the cycle the per-slot path gives it, and no
+//! held-group fix (issue 15) can move it inside the block. The uses the group steps note
+//! matter only while slots can still join the group they were noted in, which is the group
+//! a block left early stops (`exit_block` notes that group's, `note_block_clocks`); every
+//! other group of the block has closed, and the next slot opens a new one, which forgets
+//! them.
 //!
 //! # Cost (host instructions, callgrind, `scripts/callgrind-per-insn.sh`)
 //! Per slot with the model on, before -> after the block step: the `acctemu bench` ALU loop
@@ -59,7 +67,7 @@
 use super::group::{Close, Full, Group};
 use super::group_issue::{open_cause, ResolvedGroup};
 use super::scoreboard::FLAT_LEN;
-use super::{Cause, Itanium2};
+use super::{Cause, ClockUse, Itanium2};
 
 /// Slots in one planned group at most.
 const GROUP_SLOTS: usize = 6;
@@ -74,8 +82,8 @@ pub struct BlockGroup<'a> {
     pub bundle: u64,
     /// The block's operation index of each of its slots, `None` for a nop.
     pub ops: [Option<u8>; GROUP_SLOTS],
-    /// Whether one of its slots uses the clock (`ar.itc`).
-    pub clock: bool,
+    /// Per slot: how it uses the clock (`ar.itc`), if it does.
+    pub clocks: [Option<ClockUse>; GROUP_SLOTS],
 }
 
 /// A block's planned groups as one step, for one renaming (see the module doc).
@@ -114,6 +122,8 @@ pub struct BlockTiming {
     ops: Vec<(u8, u8)>,
     /// Per group: its first slot's bundle and its first operation's index.
     bundles: Vec<(u64, u8)>,
+    /// The operations that use the clock, in program order, with their use.
+    clocks: Vec<(u8, ClockUse)>,
 }
 
 impl Default for BlockTiming {
@@ -136,6 +146,7 @@ impl Default for BlockTiming {
             last_op: usize::MAX,
             ops: Vec::new(),
             bundles: Vec::new(),
+            clocks: Vec::new(),
         }
     }
 }
@@ -150,6 +161,7 @@ impl BlockTiming {
         self.charges.clear();
         self.ops.clear();
         self.bundles.clear();
+        self.clocks.clear();
         (self.reach, self.cond_ops, self.groups, self.instructions, self.nops) = (0, 0, 0, 0, 0);
         self.last_op = usize::MAX;
         self.ok = n_ops <= 64 && self.gather(groups);
@@ -176,7 +188,7 @@ impl BlockTiming {
     fn gather<'a>(&mut self, groups: impl IntoIterator<Item = BlockGroup<'a>>) -> bool {
         let mut before: Option<Group> = None;
         for (i, bg) in groups.into_iter().enumerate() {
-            let (Some(g), false, Ok(offset)) = (bg.group, bg.clock, u8::try_from(i)) else { return false };
+            let (Some(g), Ok(offset)) = (bg.group, u8::try_from(i)) else { return false };
             if !g.ok {
                 return false;
             }
@@ -219,6 +231,9 @@ impl BlockTiming {
                         return false;
                     }
                     self.ops.push((offset, pos as u8)); // pos < GROUP_SLOTS
+                    if let Some(&Some(clock)) = bg.clocks.get(pos) {
+                        self.clocks.push((*k, clock));
+                    }
                 }
             }
             self.bundles.push((bg.bundle, first_op));
@@ -271,8 +286,23 @@ impl Itanium2 {
                 }
             }
         }
-        self.open_untimed(bt.first_bundle, start);
+        self.open_block(bt, start);
         Some(start)
+    }
+
+    /// `open_untimed` for the block's first group at `start`, less two things the block step
+    /// leaves to its ends: the group count (`end_block` adds the block's, `replay` the first
+    /// group's) and forgetting the open group's writes and clock uses (nothing reads them once
+    /// the block's last group has closed, as `end_block` leaves it: the next slot opens a
+    /// group, which forgets them; `replay` forgets them before a block left early stops a
+    /// group mid-way).
+    #[inline(always)]
+    fn open_block(&mut self, bt: &BlockTiming, start: u64) {
+        let cause = open_cause(&self.group, bt.first_bundle);
+        self.cycle = start;
+        if let Some(cause) = cause {
+            self.charge(cause, 1, true);
+        }
     }
 
     /// Ends a block `begin_block` opened whose slots all issued; `skipped` bit k set when
@@ -282,7 +312,7 @@ impl Itanium2 {
         let start = self.cycle;
         self.instructions += bt.instructions;
         self.nops += bt.nops;
-        self.groups += bt.groups - 1;
+        self.groups += bt.groups;
         for &cause in &bt.charges {
             self.charge(cause, 1, true);
         }
@@ -314,7 +344,8 @@ impl Itanium2 {
 
     /// Ends a block `begin_block` opened that execution left at operation `k` (a branch, a
     /// fault, a change of what the block depends on): as `end_block` when `k` is the block's
-    /// last slot, else the groups up to `k`'s replayed, `k`'s stopped after it.
+    /// last slot, else the groups up to `k`'s replayed, `k`'s stopped after it. `k_ran`: `k`
+    /// completed (it continued to the next slot, as far as its clock use goes).
     #[inline(always)]
     pub fn exit_block<'a>(
         &mut self,
@@ -322,12 +353,33 @@ impl Itanium2 {
         k: usize,
         skipped: u64,
         groups: impl IntoIterator<Item = Option<&'a ResolvedGroup>>,
+        k_ran: bool,
     ) {
         if k == bt.last_op {
             self.end_block(bt, skipped);
         } else {
             let (group, pos) = bt.ops.get(k).copied().unwrap_or((0, 0));
             self.replay(bt, skipped, groups, (usize::from(group), usize::from(pos) + 1));
+            if !bt.clocks.is_empty() {
+                self.note_block_clocks(bt, k, skipped, k_ran);
+            }
+        }
+    }
+
+    /// The clock uses the group steps would have noted in the group a block left early
+    /// stopped (`k`'s; `replay` left the model at its cycle): those of its executed operations
+    /// up to `k`, `k`'s only when it completed. (Those of the groups before it are forgotten
+    /// when the next group opens, so they are never noted; so are those of a block's last
+    /// group, which is closed.)
+    #[inline(never)]
+    fn note_block_clocks(&mut self, bt: &BlockTiming, k: usize, skipped: u64, k_ran: bool) {
+        let group = bt.ops.get(k).map(|&(g, _)| g);
+        for &(j, clock) in &bt.clocks {
+            let j = usize::from(j);
+            let ran = j < k || (j == k && k_ran);
+            if ran && skipped >> j & 1 == 0 && bt.ops.get(j).map(|&(g, _)| g) == group {
+                self.note_clock_use(clock);
+            }
         }
     }
 
@@ -341,6 +393,10 @@ impl Itanium2 {
         groups: impl IntoIterator<Item = Option<&'a ResolvedGroup>>,
         (stop, issued): (usize, usize),
     ) {
+        // What `begin_block` left out of `open_untimed` for the first group.
+        self.groups += 1;
+        self.written.len = 0;
+        self.clock_uses.clear();
         for (i, (g, &(bundle, first_op))) in groups.into_iter().zip(&bt.bundles).enumerate() {
             let Some(g) = g else { return };
             if i == 0 {

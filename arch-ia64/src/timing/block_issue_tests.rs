@@ -32,6 +32,10 @@ struct Tally {
     /// Blocks that can never take the step, and those a late live-in or an open group refused.
     declined_static: u64,
     declined_dynamic: u64,
+    /// Block steps with an executed `ar.itc` read, and those left early in the read's group
+    /// (its use then noted for the slots that still join the group).
+    clock_steps: u64,
+    clock_exits: u64,
 }
 
 fn same(a: &Side, b: &Side, what: &str) {
@@ -42,6 +46,10 @@ fn same(a: &Side, b: &Side, what: &str) {
     assert_eq!(a.m.remaining, b.m.remaining, "{what}: remaining");
     assert_eq!(a.m.group.closed, b.m.group.closed, "{what}: closed");
     assert_eq!(a.m.group.open, b.m.group.open, "{what}: open");
+    // The clock uses matter while later slots can still join the open group.
+    if b.m.group.open && b.m.group.closed.is_none() {
+        assert_eq!(a.m.clock_uses.noted(), b.m.clock_uses.noted(), "{what}: clock uses");
+    }
 }
 
 /// Whether a CPU block ends after a slot of `class` (it can branch).
@@ -91,18 +99,30 @@ fn run_case(rng: &mut Xorshift64, tally: &mut Tally, class_lists: &[(SlotUnit, V
         let resolved: Vec<Option<ResolvedGroup>> =
             groups.iter().map(|(_, g)| g.as_ref().map(|g| g.resolve(|n| renaming.res(n)))).collect();
         let mut n_ops = 0u8;
+        // Each ar.itc read of the block gets its value's index on both sides in advance (the
+        // block step's model notes the uses itself, by these ids).
+        let mut ids = Vec::new();
         let parts = groups.iter().zip(&resolved).map(|((members, _), r)| {
-            let mut ops = [None; 6];
-            for (o, &q) in ops.iter_mut().zip(members) {
+            let (mut ops, mut clocks) = ([None; 6], [None; 6]);
+            for ((o, c), &q) in ops.iter_mut().zip(&mut clocks).zip(members) {
                 if !prog.at(q).timing.nop {
                     *o = Some(n_ops);
                     n_ops += 1;
                 }
+                if prog.at(q).reads_itc {
+                    let id = blk.itc.len() + ids.len();
+                    *c = Some(ClockUse::Read(id as u8));
+                    ids.push(id);
+                }
             }
             let bundle = members.first().map_or(0, |&q| prog.at(q).shape.bundle);
-            BlockGroup { group: r.as_ref(), bundle, ops, clock: members.iter().any(|&q| prog.at(q).reads_itc) }
+            BlockGroup { group: r.as_ref(), bundle, ops, clocks }
         });
         let parts: Vec<BlockGroup> = parts.collect();
+        for side in [&mut blk, &mut slot] {
+            side.itc.resize(side.itc.len() + ids.len(), 0);
+        }
+        let mut reads = ids.iter();
         let mut bt = BlockTiming::default();
         bt.rebuild(parts, usize::from(n_ops));
         let opens = !(slot.m.group.open && slot.m.group.closed.is_none());
@@ -116,6 +136,7 @@ fn run_case(rng: &mut Xorshift64, tally: &mut Tally, class_lists: &[(SlotUnit, V
             tally.below_horizon += u64::from(below);
             tally.checked += u64::from(!below);
             let (mut skipped, mut k, mut exit, mut last, mut end) = (0u64, 0usize, None, at, After::Next);
+            let mut read_group = None;
             'block: for (i, (members, _)) in groups.iter().enumerate() {
                 for &q in members {
                     let s = prog.at(q);
@@ -123,6 +144,14 @@ fn run_case(rng: &mut Xorshift64, tally: &mut Tally, class_lists: &[(SlotUnit, V
                     let c =
                         slot.m.issue_prepared(&s.timing, s.shape.bundle, s.shape.slot, executes, |n| renaming.res(n));
                     assert_eq!(c, start + i as u64, "group {i} of a block step");
+                    let read = if s.reads_itc { reads.next().copied() } else { None };
+                    if let (Some(id), true) = (read, executes) {
+                        // Noted as the CPU notes it, once the slot ran.
+                        slot.m.note_clock_use(ClockUse::Read(id as u8));
+                        slot.itc[id] = c;
+                        blk.itc[id] = c;
+                        read_group = Some(i);
+                    }
                     slot.settle();
                     last = q;
                     if s.timing.nop {
@@ -148,8 +177,11 @@ fn run_case(rng: &mut Xorshift64, tally: &mut Tally, class_lists: &[(SlotUnit, V
             let whole = groups.last().and_then(|g| g.0.last()) == Some(&last);
             tally.exits += u64::from(!whole);
             tally.skipped_whole += u64::from(whole && skipped != 0);
+            tally.clock_steps += u64::from(read_group.is_some());
+            let stopped = exit.and_then(|k| bt_group(&bt, k));
+            tally.clock_exits += u64::from(!whole && read_group.is_some() && read_group == stopped);
             match exit {
-                Some(k) => blk.m.exit_block(&bt, k, skipped, groups_of),
+                Some(k) => blk.m.exit_block(&bt, k, skipped, groups_of, !matches!(end, After::Fault(..))),
                 None => blk.m.end_block(&bt, skipped),
             }
             at = finish(&mut blk, &mut slot, end, &prog, last);
@@ -191,10 +223,28 @@ fn block_step_leaves_the_model_as_slot_by_slot_issue() {
     for case in 0..3000 {
         run_case(&mut rng, &mut tally, &lists, case % 50 == 49);
     }
+    // And programs rich in M-unit `mov =ar`, a third of which read ar.itc, for block steps
+    // that read the clock.
+    let clocked: Vec<(SlotUnit, Vec<T>)> = lists
+        .iter()
+        .map(|(unit, list)| {
+            let extra = if *unit == SlotUnit::M { list.len() } else { 0 };
+            (*unit, list.iter().copied().chain(std::iter::repeat_n(T::MovFromArM, extra)).collect())
+        })
+        .collect();
+    for case in 0..2400 {
+        run_case(&mut rng, &mut tally, &clocked, case % 50 == 49);
+    }
     // The generator must reach every path: whole blocks of several groups, below the horizon
     // and checked, left early, replayed for a predicated-off writer, and declined both ways.
     assert!(tally.steps > 10_000 && tally.multi > 2_000, "{tally:?}");
     assert!(tally.below_horizon > 2_000 && tally.checked > 2_000, "{tally:?}");
     assert!(tally.exits > 1_000 && tally.skipped_whole > 500, "{tally:?}");
     assert!(tally.declined_static > 2_000 && tally.declined_dynamic > 1_000, "{tally:?}");
+    assert!(tally.clock_steps > 1_500 && tally.clock_exits > 200, "{tally:?}");
+}
+
+/// The index of the group operation `k` of `bt` is in.
+fn bt_group(bt: &BlockTiming, k: usize) -> Option<usize> {
+    usize::try_from(bt.offset(k)).ok()
 }

@@ -44,6 +44,12 @@ impl ClockUses {
     pub(crate) fn clear(&mut self) {
         self.len = 0;
     }
+
+    /// The uses noted, each with its cycle.
+    #[cfg(test)]
+    pub(crate) fn noted(&self) -> &[(ClockUse, u64)] {
+        self.uses.get(..self.len).unwrap_or(&[])
+    }
 }
 
 impl Itanium2 {
