@@ -259,6 +259,24 @@ impl Fast {
         }
     }
 
+    /// The target of a branch that always jumps to a static address (J, JG, BRAS, BRASL).
+    pub(crate) fn always_to(&self) -> Option<u64> {
+        match *self {
+            Fast::Brc { mask: 15, target } | Fast::Bras { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// This handler with the jump of [`Fast::always_to`] left out (the block's next record
+    /// is the target): BRAS(L) only links, J does nothing.
+    pub(crate) fn through(self) -> Fast {
+        match self {
+            Fast::Bras { r1, link, .. } => Fast::SetG { r1, v: link },
+            Fast::Brc { mask: 15, .. } => Fast::Nop,
+            other => other,
+        }
+    }
+
     /// The bytes an SS handler processes (timing), else 0.
     #[inline(always)]
     pub(crate) fn ss_len(&self) -> u64 {
@@ -271,8 +289,8 @@ impl Fast {
     /// Runs a specialised handler ([`Fast::Generic`] is the caller's: it answers `Next`
     /// without doing anything here).
     #[inline(always)]
-    pub(crate) fn run(self, st: &mut S390State, mem: &mut Memory) -> Result<Flow, Trap> {
-        match self {
+    pub(crate) fn run(&self, st: &mut S390State, mem: &mut Memory) -> Result<Flow, Trap> {
+        match *self {
             Fast::Generic | Fast::Nop => {}
             Fast::Lgr { r1, r2 } => set(st, r1, reg(st, r2)),
             Fast::SetG { r1, v } => set(st, r1, v),

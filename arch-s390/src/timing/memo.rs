@@ -46,6 +46,9 @@ const FIXED: usize = 5 + 32;
 pub(crate) struct BlockTiming {
     /// The block's issue records (none of them costed per run).
     plans: Vec<IssuePlan>,
+    /// Bit `k`: record `k` is an unconditional branch the block goes on through (it issues
+    /// taken wherever it stands).
+    through: u64,
     /// The registers it writes, each with its last writer (address, latency): the producers
     /// are not part of the interned states (only a timeline names them), so a run from a
     /// remembered state sets them.
@@ -77,7 +80,7 @@ struct Trans {
 impl BlockTiming {
     /// The timing of a block issuing `plans` in order; `None` when one of them is costed per
     /// run (the SS classes other than a block's MVC, whose length is static).
-    pub(crate) fn new(plans: Vec<IssuePlan>) -> Option<BlockTiming> {
+    pub(crate) fn new(plans: Vec<IssuePlan>, through: u64) -> Option<BlockTiming> {
         if plans.is_empty() || plans.iter().any(|p| p.dynamic) {
             return None;
         }
@@ -96,12 +99,18 @@ impl BlockTiming {
             }
         }
         let writes = last_writer.iter().enumerate().filter_map(|(r, w)| w.map(|w| (r, w))).collect();
-        Some(BlockTiming { plans, writes, cc_write, trans: Vec::new(), hits: 0, misses: 0, off: false })
+        Some(BlockTiming { plans, through, writes, cc_write, trans: Vec::new(), hits: 0, misses: 0, off: false })
     }
 
     /// Instructions in the block.
     pub(crate) fn len(&self) -> usize {
         self.plans.len()
+    }
+
+    /// Whether record `k` issues as a taken branch (`last`: it ended the run with a jump).
+    #[inline(always)]
+    fn taken_at(&self, k: usize, last: bool) -> bool {
+        last || (self.through >> (k & 63)) & 1 != 0
     }
 
     /// Block runs timed in one step, and ones timed per instruction.
@@ -218,14 +227,14 @@ impl S390Model {
         if issued < n || bt.off {
             let plans = bt.plans.get(..issued.min(n)).unwrap_or_default();
             for (k, p) in plans.iter().enumerate() {
-                self.issue_untimed(p, taken && k + 1 == plans.len());
+                self.issue_untimed(p, bt.taken_at(k, taken && k + 1 == plans.len()));
             }
             return;
         }
         let from = self.known.map(|k| k.id);
         let (t, groups, stalls) = (self.group_cycle, self.summary.groups, self.stall_counters());
         for (k, p) in bt.plans.iter().enumerate() {
-            self.issue_untimed(p, taken && k + 1 == n);
+            self.issue_untimed(p, bt.taken_at(k, taken && k + 1 == n));
         }
         let to = self.intern();
         self.known = to.map(|id| Known { id, t: self.group_cycle, stale: false });
