@@ -178,42 +178,58 @@ impl S390Model {
     /// Issues the first `issued` instructions of the block `bt` times (`taken`: the last of
     /// them branched), exactly as [`S390Model::issue_untimed`] on each would: in one step
     /// when the whole block issues from a state it was seen issuing from.
+    #[inline]
     pub(crate) fn issue_block(&mut self, bt: &mut BlockTiming, issued: usize, taken: bool) {
-        let n = bt.plans.len();
-        if issued == n && !bt.off {
-            // A state not known yet is looked up (or interned) now: a run from it may be
-            // remembered.
-            if self.known.is_none() {
-                self.known = self.intern().map(|id| Known { id, t: self.group_cycle, stale: false });
+        if issued == bt.plans.len() && !bt.off && self.known.is_some_and(|k| self.remembered(bt, k, taken)) {
+            return;
+        }
+        self.issue_block_slow(bt, issued, taken);
+    }
+
+    /// Takes the transition `bt` remembers from the known state `k` with the last branch
+    /// `taken`, if it remembers one; answers whether it did.
+    #[inline(always)]
+    fn remembered(&mut self, bt: &mut BlockTiming, k: Known, taken: bool) -> bool {
+        let same = |tr: &&Trans| tr.from == k.id && tr.taken == taken;
+        let (a, b) = slots(k.id, taken);
+        let Some(tr) = bt.trans.get(a).filter(same).or_else(|| bt.trans.get(b).filter(same)) else {
+            return false;
+        };
+        self.known = Some(Known { id: tr.to, t: k.t + tr.dt, stale: true });
+        self.summary.instructions += bt.plans.len() as u64;
+        self.summary.groups += tr.groups;
+        for &(r, producer) in &bt.writes {
+            if let Some(slot) = self.reg_producer.get_mut(r) {
+                *slot = producer;
             }
-            if let Some(k) = self.known {
-                let same = |tr: &&Trans| tr.from == k.id && tr.taken == taken;
-                let (a, b) = slots(k.id, taken);
-                if let Some(tr) = bt.trans.get(a).filter(same).or_else(|| bt.trans.get(b).filter(same)) {
-                    bt.hits = bt.hits.saturating_add(1);
-                    self.known = Some(Known { id: tr.to, t: k.t + tr.dt, stale: true });
-                    self.summary.instructions += n as u64;
-                    self.summary.groups += tr.groups;
-                    for &(r, producer) in &bt.writes {
-                        if let Some(slot) = self.reg_producer.get_mut(r) {
-                            *slot = producer;
-                        }
-                    }
-                    if let Some(producer) = bt.cc_write {
-                        self.cc_producer = producer;
-                    }
-                    for &(s, cycles) in &tr.stalls {
-                        let slot = match s.checked_sub(CAUSES.len()) {
-                            None => self.stalls.get_mut(s),
-                            Some(r) => self.operand_stalls.get_mut(r),
-                        };
-                        if let Some((charged, total)) = slot {
-                            *charged = true;
-                            *total += cycles;
-                        }
-                    }
-                    return;
-                }
+        }
+        if let Some(producer) = bt.cc_write {
+            self.cc_producer = producer;
+        }
+        for &(s, cycles) in &tr.stalls {
+            let slot = match s.checked_sub(CAUSES.len()) {
+                None => self.stalls.get_mut(s),
+                Some(r) => self.operand_stalls.get_mut(r),
+            };
+            if let Some((charged, total)) = slot {
+                *charged = true;
+                *total += cycles;
+            }
+        }
+        bt.hits = bt.hits.saturating_add(1);
+        true
+    }
+
+    /// [`S390Model::issue_block`] when the pipeline state is not known or the block does not
+    /// remember a run from it: the state is looked up (or interned) and the block issued per
+    /// instruction, the run remembered.
+    #[inline(never)]
+    fn issue_block_slow(&mut self, bt: &mut BlockTiming, issued: usize, taken: bool) {
+        let n = bt.plans.len();
+        if issued == n && !bt.off && self.known.is_none() {
+            self.known = self.intern().map(|id| Known { id, t: self.group_cycle, stale: false });
+            if self.known.is_some_and(|k| self.remembered(bt, k, taken)) {
+                return;
             }
         }
         self.settle();
