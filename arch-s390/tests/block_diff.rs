@@ -105,7 +105,7 @@ fn snippets() -> Vec<Vec<u8>> {
     out
 }
 
-/// Mostly real instructions, some random bytes, short relative branches (loops).
+/// Mostly real instructions, some random bytes, short relative branches (loops) and calls.
 fn random_code(rng: &mut Xorshift64, snippets: &[Vec<u8>], pieces: usize) -> Vec<u8> {
     let mut code = Vec::new();
     for _ in 0..pieces {
@@ -119,6 +119,12 @@ fn random_code(rng: &mut Xorshift64, snippets: &[Vec<u8>], pieces: usize) -> Vec
                 let mask = (rng.below(16) as u8) << 4;
                 let halfwords = (rng.below(16) as i16 - 8).to_be_bytes();
                 code.extend([0xa7, 0x04 | mask, halfwords[0], halfwords[1]]);
+            }
+            3 => {
+                // bras (a call the block engine follows) or j, a short distance either way.
+                let halfwords = (rng.below(16) as i16 - 8).to_be_bytes();
+                let op = if rng.below(2) == 0 { ((rng.below(14) as u8) << 4) | 0x05 } else { 0xf4 };
+                code.extend([0xa7, op, halfwords[0], halfwords[1]]);
             }
             _ => code.extend_from_slice(&snippets[rng.below(snippets.len() as u64) as usize]),
         }

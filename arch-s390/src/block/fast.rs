@@ -87,7 +87,9 @@ pub(crate) enum Fast {
     CmpI { r1: u8, b: u64, g: bool, logical: bool },
     /// Compare with storage.
     CmpM { r1: u8, m: Ea, w: u8, sx: bool, g: bool, logical: bool },
-    /// Shifts (SLLG, SRLG, SLL, SRL, SRA(G), SLA(G), RLL(G)).
+    /// SLLG, SRLG: r1 = src shifted left (or right) by the address's low six bits, no CC.
+    ShiftLogicG { left: bool, r1: u8, src: u8, m: Ea },
+    /// The other shifts (SLL, SRL, SRA(G), SLA(G), RLL(G)).
     Shift { f: ShiftFn, r1: u8, src: u8, m: Ea, g: bool },
     /// BRC/BRCL/J/JG: branch if the mask selects the CC (15: always).
     Brc { mask: u8, target: u64 },
@@ -209,6 +211,9 @@ impl Fast {
                 Second::Mem => Fast::CmpM { r1, m, w, sx, g, logical },
                 Second::None => Fast::Generic,
             },
+            Op::Shift { f: f @ (ShiftFn::Sll | ShiftFn::Srl), g: true, three } => {
+                Fast::ShiftLogicG { left: f == ShiftFn::Sll, r1, src: if three { r2 } else { r1 }, m }
+            }
             Op::Shift { f, g, three } => Fast::Shift { f, r1, src: if three { r2 } else { r1 }, m, g },
             Op::Brc if i.mask == 0 => Fast::Nop,
             Op::Brc => Fast::Brc { mask: i.mask, target: i.i(0) as u64 },
@@ -259,6 +264,24 @@ impl Fast {
         }
     }
 
+    /// The target of a branch that always jumps to a static address (J, JG, BRAS, BRASL).
+    pub(crate) fn always_to(&self) -> Option<u64> {
+        match *self {
+            Fast::Brc { mask: 15, target } | Fast::Bras { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+
+    /// This handler with the jump of [`Fast::always_to`] left out (the block's next record
+    /// is the target): BRAS(L) only links, J does nothing.
+    pub(crate) fn through(self) -> Fast {
+        match self {
+            Fast::Bras { r1, link, .. } => Fast::SetG { r1, v: link },
+            Fast::Brc { mask: 15, .. } => Fast::Nop,
+            other => other,
+        }
+    }
+
     /// The bytes an SS handler processes (timing), else 0.
     #[inline(always)]
     pub(crate) fn ss_len(&self) -> u64 {
@@ -271,8 +294,8 @@ impl Fast {
     /// Runs a specialised handler ([`Fast::Generic`] is the caller's: it answers `Next`
     /// without doing anything here).
     #[inline(always)]
-    pub(crate) fn run(self, st: &mut S390State, mem: &mut Memory) -> Result<Flow, Trap> {
-        match self {
+    pub(crate) fn run(&self, st: &mut S390State, mem: &mut Memory) -> Result<Flow, Trap> {
+        match *self {
             Fast::Generic | Fast::Nop => {}
             Fast::Lgr { r1, r2 } => set(st, r1, reg(st, r2)),
             Fast::SetG { r1, v } => set(st, r1, v),
@@ -350,6 +373,11 @@ impl Fast {
                 let ow = width(g);
                 let b = ext(read(mem, m.eval(st), w)?, w, sx) & mask(ow);
                 st.cc = compare(reg(st, r1) & mask(ow), b, ow, logical);
+            }
+            Fast::ShiftLogicG { left, r1, src, m } => {
+                let n = (m.eval(st) & 63) as u32;
+                let v = reg(st, src);
+                set(st, r1, if left { v << n } else { v >> n });
             }
             Fast::Shift { f, r1, src, m, g } => {
                 let n = (m.eval(st) & 63) as u32;

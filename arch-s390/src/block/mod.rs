@@ -4,7 +4,8 @@
 //!
 //! A block is built the first time execution reaches its start address: the instructions
 //! from there up to the first one that can leave the straight line (a branch, a call, SVC,
-//! LPSWE, a privileged instruction, one that may raise a program interruption), each with its
+//! LPSWE, a privileged instruction, one that may raise a program interruption) other than an
+//! unconditional relative branch or call, which the block follows (a trace), each with its
 //! specialised handler ([`Fast`]) and its issue record for the timing model
 //! ([`crate::timing::IssuePlan`]). Blocks remember up to two successors by exit address, so
 //! a loop goes from block to block without a map lookup. The code is not self-modifying
@@ -58,6 +59,8 @@ pub(crate) struct Rec {
     next: u64,
     /// Its length in bytes.
     len: u8,
+    /// An unconditional branch the block goes on through ([`Rec::go_through`]).
+    through: bool,
     /// Its issue record, when the core has a timing model.
     plan: Option<IssuePlan>,
 }
@@ -65,10 +68,9 @@ pub(crate) struct Rec {
 /// A straight line of instructions.
 #[derive(Debug, Clone)]
 pub(crate) struct Block {
-    /// Address of the first instruction.
-    start: u64,
-    /// Address of the last instruction.
-    last: u64,
+    /// The lowest and highest addresses of the instructions after the first.
+    lo: u64,
+    hi: u64,
     recs: Vec<Rec>,
     /// The configured sentinel is the address of an instruction after the first: reaching it
     /// ends a run, so the block runs one step at a time.
@@ -83,7 +85,18 @@ pub(crate) struct Block {
 impl Block {
     /// Whether `pc` is the address of an instruction after the first.
     fn inside(&self, pc: u64) -> bool {
-        pc > self.start && pc <= self.last
+        (self.lo..=self.hi).contains(&pc)
+    }
+}
+
+impl Rec {
+    /// Makes this unconditional branch one the block goes on through to `target`, the next
+    /// record: its handler does what the branch does but jump, and a run stopped after it
+    /// goes on at `target`. Its issue record stays the taken branch's.
+    fn go_through(&mut self, target: u64) {
+        self.fast = self.fast.through();
+        self.next = target;
+        self.through = true;
     }
 }
 

@@ -86,6 +86,10 @@ impl S390Cpu {
         // The block's issue records for its timing per block, while every one is static.
         let mut plans = self.model.as_ref().map(|_| Vec::new());
         let mut addr = pc;
+        // The last record is an unconditional branch to `addr`, which the block goes on
+        // through once the instruction there is in it (a trace through calls and jumps).
+        let mut through = false;
+        let mut through_mask = 0u64;
         loop {
             let index = match self.code.find(addr) {
                 Some(i) => i,
@@ -98,6 +102,10 @@ impl S390Cpu {
                 },
             };
             let Some(insn) = self.code.insn(index) else { break };
+            if let Some(branch) = recs.last_mut().filter(|_| through) {
+                branch.go_through(addr);
+                through_mask |= 1 << (recs.len() - 1);
+            }
             let fast = Fast::of(insn);
             let plan = self.model.as_ref().map(|m| m.plan(insn));
             // Clock readers need the model's cycle where they run, and a privileged one may
@@ -112,17 +120,30 @@ impl S390Cpu {
                     }
                 }
             }
-            recs.push(Rec { fast, insn: index, addr, next: insn.next(), len: insn.len, plan });
-            if fast.ends_block(insn) || recs.len() >= MAX_BLOCK {
+            recs.push(Rec { fast, insn: index, addr, next: insn.next(), len: insn.len, through: false, plan });
+            if recs.len() >= MAX_BLOCK {
                 break;
             }
+            if fast.ends_block(insn) {
+                // Not back into the block: a loop stays a loop of blocks.
+                match fast.always_to().filter(|t| *t != pc && !recs.iter().any(|r| r.addr == *t)) {
+                    Some(target) => (addr, through) = (target, true),
+                    None => break,
+                }
+                continue;
+            }
             addr = insn.next();
+            through = false;
         }
-        let last = recs.last().map_or(pc, |r| r.addr);
+        // The addresses of the instructions after the first lie in `lo..=hi` (a trace's are
+        // not one span; a stop address in between but not at one runs the block by steps too,
+        // which is only slower).
+        let later = || recs.iter().skip(1).map(|r| r.addr);
+        let (lo, hi) = (later().min().unwrap_or(1), later().max().unwrap_or(0));
         let sentinel = self.config.sentinel;
         let id = u32::try_from(self.blocks.list.len()).unwrap_or(NO_BLOCK - 1);
-        let timing = plans.and_then(BlockTiming::new).filter(|t| t.len() == recs.len());
-        let block = Block { start: pc, last, recs, sentinel_inside: false, chain: [(0, NO_BLOCK); 2], timing };
+        let timing = plans.and_then(|p| BlockTiming::new(p, through_mask)).filter(|t| t.len() == recs.len());
+        let block = Block { lo, hi, recs, sentinel_inside: false, chain: [(0, NO_BLOCK); 2], timing };
         let block = Block { sentinel_inside: block.inside(sentinel), ..block };
         self.blocks.list.push(block);
         self.blocks.by_start.insert(pc, id);
@@ -130,8 +151,9 @@ impl S390Cpu {
     }
 
     /// Runs block `id` from its start for at most `budget` instructions, up to the first that
-    /// does not fall through.
-    #[inline]
+    /// does not fall through. Inlined into its one caller (the chain walk): the call and the
+    /// exit record it returns showed in the profile when the compiler kept it apart.
+    #[inline(always)]
     fn run_block(&mut self, id: u32, mem: &mut Memory, budget: u64) -> Exit {
         let S390Cpu { state, config, code, model, instructions, idle, blocks, .. } = self;
         let Some(block) = blocks.list.get_mut(id as usize) else {
@@ -158,7 +180,7 @@ impl S390Cpu {
         }
         let mut done = 0u64;
         for rec in recs {
-            let flow = match rec.fast {
+            let flow = match &rec.fast {
                 Fast::Generic => {
                     let Some(insn) = code.insn(rec.insn) else { break };
                     let clock = *instructions + *idle;
@@ -181,7 +203,7 @@ impl S390Cpu {
                 fast => match fast.run(state, mem) {
                     Ok(flow) => {
                         if let (Some(m), Some(p)) = (model.as_mut(), rec.plan.as_ref()) {
-                            let taken = matches!(flow, Flow::Jump(_));
+                            let taken = rec.through || matches!(flow, Flow::Jump(_));
                             let ss_len = fast.ss_len();
                             if untimed && ss_len == 0 {
                                 m.issue_untimed(p, taken);
@@ -199,7 +221,7 @@ impl S390Cpu {
             };
             *instructions += 1;
             done += 1;
-            if flow != Flow::Next || done == limit as u64 {
+            if !matches!(flow, Flow::Next) || done == limit as u64 {
                 return Exit::At { done, flow, addr: rec.addr, next: rec.next, len: rec.len };
             }
         }
@@ -223,7 +245,7 @@ fn run_plain(
 ) -> Exit {
     let mut done = 0u64;
     for rec in recs {
-        let flow = match rec.fast {
+        let flow = match &rec.fast {
             Fast::Generic => {
                 let Some(insn) = code.insn(rec.insn) else {
                     return Exit::Failed { done, error: ExecError::Fetch { addr: state.psw_addr, fault: no_block() } };
@@ -242,7 +264,7 @@ fn run_plain(
             },
         };
         done += 1;
-        if flow != Flow::Next {
+        if !matches!(flow, Flow::Next) {
             return Exit::At { done, flow, addr: rec.addr, next: rec.next, len: rec.len };
         }
     }

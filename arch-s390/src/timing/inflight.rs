@@ -17,14 +17,44 @@ impl Inflight {
         self.len
     }
 
-    /// The completion of the micro-op `k` places after the oldest (0 when there is none).
-    #[inline(always)]
-    pub(super) fn at(&self, k: usize) -> u64 {
-        if k >= self.len {
-            return 0;
-        }
+    /// Appends the completions relative to `t` (one at or before `t` as `t`: it holds back
+    /// nothing dispatched from `t` on), oldest first, as runs: the number of runs, then each
+    /// run's cycle and length (the completions never decrease, and most micro-ops complete
+    /// with others, so this is short).
+    pub(super) fn write_from(&self, t: u64, out: &mut Vec<u64>) {
+        let at = out.len();
+        out.push(0);
         let mask = self.ring.len().wrapping_sub(1);
-        self.ring.get((self.head + k) & mask).copied().unwrap_or(0)
+        let mut runs = 0;
+        let mut k = 0;
+        while k < self.len {
+            let v = self.ring.get((self.head + k) & mask).map_or(0, |&v| v.saturating_sub(t));
+            let mut n = 1;
+            while k + n < self.len && self.ring.get((self.head + k + n) & mask).map_or(0, |&w| w.saturating_sub(t)) == v
+            {
+                n += 1;
+            }
+            out.extend([v, n as u64]);
+            runs += 1;
+            k += n;
+        }
+        if let Some(slot) = out.get_mut(at) {
+            *slot = runs;
+        }
+    }
+
+    /// The completions [`Inflight::write_from`] wrote at the start of `words`, from `t` on;
+    /// answers the words after them.
+    pub(super) fn load<'w>(&mut self, t: u64, words: &'w [u64]) -> &'w [u64] {
+        self.clear();
+        let Some((&runs, rest)) = words.split_first() else { return words };
+        let (these, after) = rest.split_at((2 * runs as usize).min(rest.len()));
+        for run in these.chunks_exact(2) {
+            if let [v, n] = *run {
+                self.push_n(t + v, n);
+            }
+        }
+        after
     }
 
     /// Forgets every micro-op.
@@ -162,6 +192,30 @@ mod tests {
             }
             assert_eq!(ring.pop_to(keep), want);
             assert_eq!(ring.len(), model.len());
+        }
+    }
+
+    #[test]
+    fn written_runs_load_back_as_the_same_queue_from_t() {
+        let mut seed = 99u64;
+        let mut cycle = 0u64;
+        let mut ring = Inflight::default();
+        for _ in 0..2000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            cycle += (seed >> 61) % 3;
+            ring.push_n(cycle, (seed >> 40) % 4);
+            ring.pop_to(((seed >> 20) % 70) as usize);
+            let t = cycle.saturating_sub((seed >> 10) % 5);
+            let mut words = vec![7];
+            ring.write_from(t, &mut words);
+            words.push(42);
+            let mut back = Inflight::default();
+            assert_eq!(back.load(t, &words[1..]), &[42]);
+            assert_eq!(back.len(), ring.len());
+            let (mut a, mut b) = (ring.clone(), back);
+            while let Some(v) = a.pop_front() {
+                assert_eq!(b.pop_front(), Some(v.max(t)));
+            }
         }
     }
 }

@@ -106,8 +106,10 @@ pub struct S390Model {
     operand_stalls: [(bool, u64); CC + 1],
     /// The dispatch groups, when asked for (issue 16: `run --timeline`).
     timeline: Option<Timeline>,
-    /// Scratch for the per-block timing's records (kept to reuse its allocation).
-    memo_units: Reservations,
+    /// Pipeline states the per-block timing has seen ([`memo`]).
+    states: memo::States,
+    /// The interned state the pipeline is in, when known; the pipeline fields may lag it.
+    known: Option<memo::Known>,
 }
 
 impl S390Model {
@@ -131,7 +133,8 @@ impl S390Model {
             stalls: [(false, 0); CAUSES.len()],
             operand_stalls: [(false, 0); CC + 1],
             timeline: None,
-            memo_units: Reservations::default(),
+            states: memo::States::default(),
+            known: None,
         }
     }
 
@@ -142,11 +145,15 @@ impl S390Model {
 
     /// The current cycle: everything issued has completed, or the current group dispatches.
     pub fn now(&self) -> u64 {
+        if let Some(now) = self.known_now() {
+            return now;
+        }
         self.complete.max(self.group_cycle)
     }
 
     /// Lets `cycles` pass with nothing executing: the pipeline drains.
     pub fn advance(&mut self, cycles: u64) {
+        self.leave();
         let t = self.now().saturating_add(cycles);
         self.complete = t;
         self.fetch_ready = t;
@@ -222,6 +229,7 @@ impl S390Model {
 
     /// Issues one instruction; returns the cycle it started executing.
     pub fn issue(&mut self, i: &IssueInfo) -> u64 {
+        self.leave();
         let c = self.costs.cost(&self.params, i.class, i.ss_len, i.deps.storage);
         let uops = match c.grouping {
             Grouping::Normal | Grouping::EndGroup => 1,

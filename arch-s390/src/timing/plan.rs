@@ -35,19 +35,6 @@ pub struct IssuePlan {
     pub(super) branchy: bool,
 }
 
-/// What [`S390Model::issue_probed`] reports of one instruction's unit reservation.
-pub(super) trait Probe {
-    /// The units `needs` (kind, cycles, capacity) were looked for from cycle `from` and held
-    /// from `start`: every reservation cycle read lies in `from..start + cycles`.
-    fn took(&mut self, from: u64, start: u64, needs: &[(usize, u64, u64)]);
-}
-
-/// The plain issue: nothing reported.
-impl Probe for () {
-    #[inline(always)]
-    fn took(&mut self, _: u64, _: u64, _: &[(usize, u64, u64)]) {}
-}
-
 impl S390Model {
     /// The issue record of `insn` under this model's parameters.
     pub fn plan(&self, insn: &Insn) -> IssuePlan {
@@ -117,13 +104,8 @@ impl S390Model {
     /// MVC, through [`S390Model::issue_planned`]).
     #[inline(always)]
     pub fn issue_untimed(&mut self, p: &IssuePlan, taken: bool) -> u64 {
-        self.issue_probed(p, taken, &mut ())
-    }
-
-    /// [`S390Model::issue_untimed`], telling `probe` which reservation cycles it looked at and
-    /// which units it held (the per-block timing records a block's run this way, issue 17).
-    #[inline(always)]
-    pub(super) fn issue_probed<P: Probe>(&mut self, p: &IssuePlan, taken: bool, probe: &mut P) -> u64 {
+        // The pipeline fields first, if the per-block timing left them behind.
+        self.leave();
         let c = &p.cost;
         // The in-flight completions only grow (each is the in-order completion so far), so
         // the latest one removed is the last.
@@ -169,9 +151,7 @@ impl S390Model {
         let operand_wait = start - d;
         let needs = p.needs.get(..p.n_needs).unwrap_or_default();
         self.units.forget_before(self.group_cycle);
-        let from = start;
         start = self.units.take(start, needs);
-        probe.took(from, start, needs);
         let finish = start.saturating_add(c.latency);
         // The wait is charged as far as it delays completion, naming the producer as it was
         // before this instruction's own writes.

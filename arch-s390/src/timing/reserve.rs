@@ -41,26 +41,6 @@ impl Reservations {
         }
     }
 
-    /// Holds `units` more units of each kind in `cycle` (at or after the first cycle kept).
-    #[inline]
-    pub(super) fn add(&mut self, cycle: u64, units: [u64; KINDS]) {
-        if cycle < self.base {
-            // Never: the per-block timing adds only from the open group's cycle on.
-            for (k, &n) in units.iter().enumerate() {
-                for _ in 0..n {
-                    self.hold(cycle, k, 1);
-                }
-            }
-            return;
-        }
-        let Some(at) = self.kept_slot(cycle) else { return };
-        if let Some(slot) = self.ring.get_mut(at) {
-            for (n, add) in slot.iter_mut().zip(units) {
-                *n += add;
-            }
-        }
-    }
-
     /// The first cycle at or after `from` when every unit of `units` (kind index, cycles held,
     /// capacity) is free for its cycles.
     #[inline]
@@ -180,6 +160,43 @@ impl Reservations {
         }
     }
 
+    /// Appends the held counts from `t` on (the cycles before it are never read again), as
+    /// their number of cycles then four counts per cycle, trailing empty cycles left out: two
+    /// tables that answer the same from `t` on write the same words.
+    pub(super) fn write_from(&self, t: u64, out: &mut Vec<u64>) {
+        let end = self.base + self.len as u64;
+        let mut last = t;
+        for c in t..end {
+            if (0..KINDS).any(|k| self.used_at(c, k) != 0) {
+                last = c + 1;
+            }
+        }
+        out.push(last - t);
+        for c in t..last {
+            out.extend((0..KINDS).map(|k| self.used_at(c, k)));
+        }
+    }
+
+    /// The table [`Reservations::write_from`] wrote `words` of, from cycle `t` on.
+    pub(super) fn load(&mut self, t: u64, words: &[u64]) {
+        let mask = self.ring.len().wrapping_sub(1);
+        for d in 0..self.len {
+            if let Some(s) = self.ring.get_mut((self.head + d) & mask) {
+                *s = [0; KINDS];
+            }
+        }
+        let cycles = words.len() / KINDS;
+        if self.ring.len() < cycles {
+            self.ring = vec![[0; KINDS]; cycles.max(64).next_power_of_two()];
+        }
+        for (slot, counts) in self.ring.iter_mut().zip(words.chunks_exact(KINDS)) {
+            for (n, &v) in slot.iter_mut().zip(counts) {
+                *n = v;
+            }
+        }
+        (self.base, self.head, self.len) = (t, 0, cycles);
+    }
+
     /// The held slots in cycle order.
     fn in_order(&self) -> Vec<[u64; KINDS]> {
         let mask = self.ring.len().wrapping_sub(1);
@@ -277,6 +294,31 @@ mod tests {
             for c in floor..floor + 320 {
                 for k in 0..KINDS {
                     assert_eq!(r.used_at(c, k), twin.used_at(c, k));
+                }
+            }
+        }
+    }
+
+    /// What `write_from` writes loads back as a table that answers the same from `t` on.
+    #[test]
+    fn written_counts_load_back_the_same_from_t() {
+        let mut r = Reservations::default();
+        let mut seed = 0xfeed_u64;
+        let mut floor = 0u64;
+        for _ in 0..3000 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let pick = seed >> 33;
+            floor += pick % 3;
+            r.forget_before(floor.saturating_sub(pick % 4));
+            r.hold(floor + (pick >> 4) % 40, (pick >> 8) as usize % KINDS, 1 + (pick >> 12) % 5);
+            let mut words = Vec::new();
+            r.write_from(floor, &mut words);
+            let mut back = Reservations::default();
+            back.hold(3, 1, 2);
+            back.load(floor, words.get(1..).unwrap_or_default());
+            for c in floor..floor + 80 {
+                for k in 0..KINDS {
+                    assert_eq!(back.used_at(c, k), r.used_at(c, k), "cycle {c} kind {k}");
                 }
             }
         }
