@@ -97,6 +97,7 @@ impl Memory {
         self.read_word_slow(addr, e)
     }
 
+    #[cold]
     #[inline(never)]
     fn read_word_slow<W: Word>(&self, addr: u64, e: Endian) -> Result<W, MemFault> {
         let mut bytes = W::Bytes::default();
@@ -117,6 +118,7 @@ impl Memory {
         self.write_word_slow(addr, v, e)
     }
 
+    #[cold]
     #[inline(never)]
     fn write_word_slow<W: Word>(&mut self, addr: u64, v: W, e: Endian) -> Result<(), MemFault> {
         self.write_bytes(addr, v.to_bytes(e).as_ref())
@@ -150,6 +152,7 @@ impl Memory {
     }
 
     /// A 0, 3, 5, 6 or 7-byte read in byte order `order`, through the byte path.
+    #[cold]
     #[inline(never)]
     fn read_odd(&self, addr: u64, n: usize, order: Endian) -> Result<u64, MemFault> {
         let mut buf = [0u8; 8];
@@ -189,6 +192,7 @@ impl Memory {
     }
 
     /// A 0, 3, 5, 6 or 7-byte write in byte order `order`, through the byte path.
+    #[cold]
     #[inline(never)]
     fn write_odd(&mut self, addr: u64, n: usize, value: u64, order: Endian) -> Result<(), MemFault> {
         let (buf, start) = match order {
