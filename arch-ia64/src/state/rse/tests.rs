@@ -511,12 +511,12 @@ fn lazy_rename_map_follows_every_frame_change() -> TestResult {
             }
             5 => rf.set_bank((pick >> 8) as u8 & 1),
             _ => {
-                if (pick >> 8) % 8 == 0 {
+                if (pick >> 8).is_multiple_of(8) {
                     pfms.push(rf.cover().to_bits());
                 }
             }
         }
-        if (pick >> 20) % 3 != 0 {
+        if !(pick >> 20).is_multiple_of(3) {
             continue;
         }
         for r in 0..128u8 {
