@@ -6,10 +6,11 @@
 //! stack or a whole per-CPU area cheaply. A region's page table is one `Vec` slot per
 //! page, which is why a single region is limited to [`MAX_REGION_SIZE`].
 //!
-//! The typed accesses (`read_u8` .. `write_u64`, `read_sized`, `write_sized`) take a fast
-//! path ([`typed`]) when the access lies inside one page of the region the previous access
-//! touched: a bounds and permission check against that region, then one fixed-size copy out
-//! of (or into) the page, converted in the memory's byte order. Anything else (another
+//! The typed accesses (`read_u8` .. `write_u64`, `read_sized`, `write_sized`, and the `_in`
+//! forms in a named byte order) take a fast path ([`typed`]) when the access lies inside one
+//! page of the region the previous access touched: a bounds and permission check against
+//! that region, then one fixed-size copy out of (or into) the page, converted in the byte
+//! order (the memory's unless named). Anything else (another
 //! region, a page or region boundary, a fault) falls back to the general byte path: a region
 //! lookup (which moves the hint), then a chunked copy. Neither path allocates, except the
 //! once-per-page allocation on the first write to a page. Faults come from the byte path

@@ -5,7 +5,7 @@
 use super::fast::{Fast, Logic};
 use crate::exec::op::Rel;
 use crate::exec::special::Special;
-use crate::exec::{call, mask, read_plain, relation, ret as exec_ret, return_frame, run_special, write_plain};
+use crate::exec::{call, mask, read_plain, relation, ret_in_file, run_special, write_plain};
 use crate::state::rse::RegFile;
 use crate::state::State;
 use emu_core::memory::Memory;
@@ -369,12 +369,9 @@ pub(crate) fn run_at(k: &Kind, st: &mut State, mem: &mut Memory) -> Out {
             return Out::Taken(target);
         }
         Kind::Ret { via } => {
-            if !st.gr.returns_in_file(return_frame(st)) {
-                return Out::Generic;
-            }
             let target = st.br[usize::from(via & 7)] & !0xF;
-            // Cannot fail now (checked above), so nothing is left half done.
-            if exec_ret(st, mem).is_err() {
+            // Declines (changing nothing) when the return needs memory or could fail.
+            if !ret_in_file(st) {
                 return Out::Generic;
             }
             return Out::Taken(target);

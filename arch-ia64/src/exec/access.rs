@@ -54,15 +54,7 @@ pub(super) fn set_fr(st: &mut State, f: i64, v: Fr) -> Result<(), Trap> {
 pub(super) fn load(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, size: u8) -> Result<u64, Trap> {
     let n = usize::from(size.min(8));
     let addr = data_address(st, ctx, addr, n, Access::Read)?;
-    let v = match n {
-        1 => mem.read_u8(addr).map(u64::from),
-        2 => mem.read_u16(addr).map(u64::from),
-        4 => mem.read_u32(addr).map(u64::from),
-        8 => mem.read_u64(addr),
-        _ => mem.read_sized(addr, n),
-    }
-    .map_err(|f| memory(ctx, f))?;
-    Ok(to_data_order(st, mem, v, n))
+    mem.read_sized_in(addr, n, data_order(st)).map_err(|f| memory(ctx, f))
 }
 
 /// Stores the low `size` bytes of `value` at `addr` in the data endianness of PSR.be, through
@@ -70,51 +62,31 @@ pub(super) fn load(st: &State, mem: &Memory, ctx: &Ctx, addr: u64, size: u8) -> 
 pub(super) fn store(st: &State, mem: &mut Memory, ctx: &Ctx, addr: u64, size: u8, value: u64) -> Result<(), Trap> {
     let n = usize::from(size.min(8));
     let addr = data_address(st, ctx, addr, n, Access::Write)?;
-    let v = to_data_order(st, mem, value, n);
-    match n {
-        1 => mem.write_u8(addr, v as u8),
-        2 => mem.write_u16(addr, v as u16),
-        4 => mem.write_u32(addr, v as u32),
-        8 => mem.write_u64(addr, v),
-        _ => mem.write_sized(addr, n, v),
-    }
-    .map_err(|f| memory(ctx, f))
+    mem.write_sized_in(addr, n, value, data_order(st)).map_err(|f| memory(ctx, f))
 }
 
 /// The fast handlers' common case of a data read (issue 17): `size` bytes (1, 2, 4, 8) at a
 /// naturally aligned, untranslated `addr` that reads, in PSR.be's byte order. `None` when it
 /// does not apply (alignment then cannot fault whatever PSR.ac, and translation is the
-/// identity), having changed nothing: the reference executor then runs the slot.
-#[inline]
+/// identity), having changed nothing: the reference executor then runs the slot. Inlined
+/// whole into the block and per-slot handlers: the memory's fast path is a few compares.
+#[inline(always)]
 pub(crate) fn read_plain(st: &State, mem: &Memory, addr: u64, size: u8) -> Option<u64> {
     if st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
         return None;
     }
-    let v = match size {
-        1 => mem.read_u8(addr).map(u64::from),
-        2 => mem.read_u16(addr).map(u64::from),
-        4 => mem.read_u32(addr).map(u64::from),
-        _ => mem.read_u64(addr),
-    };
-    v.ok().map(|v| to_data_order(st, mem, v, usize::from(size)))
+    mem.read_sized_in(addr, plain_size(size), data_order(st)).ok()
 }
 
 /// The fast handlers' common case of a data write (issue 17): the low `size` bytes of `value`
 /// to a naturally aligned, untranslated, writable `addr`, in PSR.be's byte order; the ALAT
 /// entries it overlaps go. `false` when it does not apply or faults, having changed nothing.
-#[inline]
+#[inline(always)]
 pub(crate) fn write_plain(st: &mut State, mem: &mut Memory, addr: u64, size: u8, value: u64) -> bool {
     if st.tlb.enabled || addr & (u64::from(size) - 1) != 0 {
         return false;
     }
-    let v = to_data_order(st, mem, value, usize::from(size));
-    let written = match size {
-        1 => mem.write_u8(addr, v as u8),
-        2 => mem.write_u16(addr, v as u16),
-        4 => mem.write_u32(addr, v as u32),
-        _ => mem.write_u64(addr, v),
-    };
-    if written.is_err() {
+    if mem.write_sized_in(addr, plain_size(size), value, data_order(st)).is_err() {
         return false;
     }
     // Most paths run with an empty ALAT: nothing to invalidate then.
@@ -124,15 +96,24 @@ pub(crate) fn write_plain(st: &mut State, mem: &mut Memory, addr: u64, size: u8,
     true
 }
 
-/// The `n`-byte value `v` as read in the memory's byte order, moved to (or from) the data byte
-/// order PSR.be selects: the same when they agree, byte-reversed within its `n` bytes when not.
-#[inline]
-pub(crate) fn to_data_order(st: &State, mem: &Memory, v: u64, n: usize) -> u64 {
-    let big = st.psr.contains(Psr::BE);
-    if big == (mem.endian() == Endian::Big) {
-        v
+/// The bytes a plain access of `size` moves: 1, 2 or 4, else 8.
+#[inline(always)]
+fn plain_size(size: u8) -> usize {
+    match size {
+        1 => 1,
+        2 => 2,
+        4 => 4,
+        _ => 8,
+    }
+}
+
+/// The data byte order PSR.be selects (SDM vol. 2 section 3.3.2).
+#[inline(always)]
+fn data_order(st: &State) -> Endian {
+    if st.psr.contains(Psr::BE) {
+        Endian::Big
     } else {
-        v.swap_bytes().checked_shr(8 * (8 - n.min(8)) as u32).unwrap_or(0)
+        Endian::Little
     }
 }
 

@@ -93,24 +93,38 @@ pub(crate) fn call(st: &mut State, b1: u8, ret: u64) {
 
 /// What `br.ret` does besides branching: the frame PFS.pfm names comes back, EC from PFS.pec,
 /// and the privilege level drops to PFS.ppl if that is lower. On an error (a malformed frame,
-/// a fill or spill fault) only the register stack may have moved. The block engine runs it
-/// only when [`crate::state::rse::RegFile::returns_in_file`] says it cannot fail.
+/// a fill or spill fault) only the register stack may have moved.
 #[inline]
-pub(crate) fn ret(st: &mut State, mem: &mut Memory) -> Result<(), RseError> {
+fn ret(st: &mut State, mem: &mut Memory) -> Result<(), RseError> {
     let pfs = st.ar[ar::PFS as usize];
     st.gr.ret(pfs & PFM_MASK, mem)?;
+    returned(st, pfs);
+    Ok(())
+}
+
+/// [`ret`] when the returning frame is in the file (issue 17: the block engine's return, no
+/// memory traffic, nothing to fail): `false`, having changed nothing, when it would need a
+/// fill, a spill or a BSPSTORE move or the frame is malformed; the reference executor then
+/// runs the slot.
+#[inline]
+pub(crate) fn ret_in_file(st: &mut State) -> bool {
+    let pfs = st.ar[ar::PFS as usize];
+    if !st.gr.ret_in_file(pfs & PFM_MASK) {
+        return false;
+    }
+    returned(st, pfs);
+    true
+}
+
+/// The part of a return after the frame came back: EC from PFS.pec, the privilege level
+/// lowered to PFS.ppl.
+#[inline(always)]
+fn returned(st: &mut State, pfs: u64) {
     st.ar[ar::EC as usize] = (pfs >> 52) & 0x3F;
     let ppl = (pfs >> 62) as u8;
     if st.psr.cpl() < ppl {
         st.psr = st.psr.with_cpl(ppl);
     }
-    Ok(())
-}
-
-/// PFS.pfm, the frame a `br.ret` restores, of the current PFS.
-#[inline]
-pub(crate) fn return_frame(st: &State) -> u64 {
-    st.ar[ar::PFS as usize] & PFM_MASK
 }
 
 fn branch(st: &mut State, mem: &mut Memory, e: &Exec, ctx: &Ctx, kind: BrKind, indirect: bool) -> ExecResult {

@@ -27,7 +27,7 @@ mod unaligned; // memory forms (issue 12)
 
 /// The fast engine's loads and stores share the reference executor's byte-order rule (issue 17).
 pub(crate) use access::{read_plain, write_plain};
-pub(crate) use branch::{call, ret, return_frame};
+pub(crate) use branch::{call, ret_in_file};
 // The block engine's compare and field ops share the reference executor's rules.
 pub(crate) use alu::{mask, relation};
 /// The system forms' handlers that need no context run as block operations (w8-iv2).

@@ -20,8 +20,11 @@ use crate::res::{Res, STACKED_PHYS};
 use emu_core::memory::{MemFault, Memory};
 use thiserror::Error;
 
+mod rename;
 #[cfg(test)]
 mod tests;
+
+use rename::RenameMap;
 
 /// Number of physical stacked registers, as an index bound.
 const N: usize = STACKED_PHYS as usize;
@@ -221,14 +224,11 @@ pub struct RegFile {
     /// entries from [`PHYS`] on are never used.
     values: [u64; 256],
     nats: [bool; 256],
-    /// Where each logical register lives now, kept in step with PSR.bn, the CFM and BOF so a
-    /// register access is one lookup (registers are read and written by almost every
-    /// instruction; the frame changes on calls and returns only).
-    map: [u8; 128],
-    /// What `map` depends on (BOF, sof, sor, rrb.gr, PSR.bn) packed into one word, set by
-    /// every remap: the block engine's resolved operands are valid while it is unchanged
-    /// (issue 17).
-    rename_key: u64,
+    /// Where each logical register lives now, following PSR.bn, the CFM and BOF so a register
+    /// access is one lookup (registers are read and written by almost every instruction; the
+    /// frame changes on calls and returns only). Its key, set by every remap, tells the block
+    /// engine whether its resolved operands are still valid (issue 17).
+    map: RenameMap,
     /// PSR.bn as last set by the CPU.
     bank: usize,
     cfm: Cfm,
@@ -261,9 +261,7 @@ impl RegFile {
         let mut file = RegFile {
             values: [0; 256],
             nats: [false; 256],
-            map: [OUTSIDE as u8; 128],
-            // No renaming yet: the first remap writes every moving name.
-            rename_key: u64::MAX,
+            map: RenameMap::new(),
             bank: 0,
             cfm: Cfm::default(),
             bof: 0,
@@ -277,9 +275,6 @@ impl RegFile {
             stores: 0,
             loads: 0,
         };
-        for (r, slot) in (0u8..).zip(&mut file.map[..16]) {
-            *slot = r;
-        }
         file.remap();
         file
     }
@@ -295,54 +290,13 @@ impl RegFile {
         }
     }
 
-    /// Recomputes where every logical register lives (after PSR.bn, the CFM or BOF moved).
-    /// Calls and returns remap (issue 17): only what moved is rewritten (r0-r15 never move; the
-    /// bank's names only when PSR.bn changed; the stacked names of the frame, and the names the
-    /// last frame had beyond this one's).
+    /// Records where every logical register lives now (after PSR.bn, the CFM or BOF moved):
+    /// the map is brought up to date at its next use ([`RenameMap`]), so a call or return
+    /// that the block engine runs costs no table rewrite (issue 17).
+    #[inline(always)]
     fn remap(&mut self) {
         let c = self.cfm;
-        let key = self.bof as u64
-            | u64::from(c.sof) << 8
-            | u64::from(c.sor) << 16
-            | u64::from(c.rrb_gr) << 24
-            | (self.bank as u64) << 32;
-        if key == self.rename_key {
-            return;
-        }
-        if key >> 32 != self.rename_key >> 32 {
-            let banked = if self.bank == 0 { BANK0 } else { BANK1 };
-            for (i, slot) in (0..).zip(&mut self.map[16..32]) {
-                *slot = (banked + i) as u8;
-            }
-        }
-        // Names beyond the frame point at the out-of-frame slot; the frame's at the ring.
-        let sof = usize::from(c.sof).min(96);
-        let old = ((self.rename_key >> 8) & 0x7F) as usize;
-        // (Only when the frame shrank: a call or return that grows it fills nothing.)
-        if old > sof {
-            if let Some(beyond) = self.map.get_mut(32 + sof..32 + old.min(96)) {
-                beyond.fill(OUTSIDE as u8);
-            }
-        }
-        let rotating = usize::from(c.sor) * 8;
-        let rrb = usize::from(c.rrb_gr);
-        for (offset, slot) in self.map[32..32 + sof].iter_mut().enumerate() {
-            let renamed = if offset >= rotating {
-                offset
-            } else if rrb < rotating {
-                let r = offset + rrb;
-                if r >= rotating {
-                    r - rotating
-                } else {
-                    r
-                }
-            } else {
-                (offset + rrb) % rotating
-            };
-            let p = self.bof + renamed;
-            *slot = (STACKED + if p >= N { p - N } else { p }) as u8;
-        }
-        self.rename_key = key;
+        self.map.set(RenameMap::key_of(self.bof, c.sof, c.sor, c.rrb_gr, self.bank));
     }
 
     // block engine (issue 17): physical access with operands resolved once per renaming.
@@ -350,14 +304,14 @@ impl RegFile {
     /// The renaming now in force, as one word: equal keys mean equal logical-to-physical maps.
     #[inline(always)]
     pub(crate) fn rename_key(&self) -> u64 {
-        self.rename_key
+        self.map.key()
     }
 
     /// The physical index logical register `r` (bit 7 ignored) lives at now; a stacked name
     /// outside the frame gives the out-of-frame slot, which reads as zero without NaT.
     #[inline(always)]
     pub(crate) fn physical(&self, r: u8) -> u8 {
-        self.map[usize::from(r & 127)]
+        self.map.at(r) as u8
     }
 
     /// Whether physical index `p` is an ordinary write target (not r0, not outside the frame).
@@ -395,8 +349,8 @@ impl RegFile {
     /// The physical index of logical register `r`.
     #[inline]
     fn locate(&self, r: u8) -> Result<usize, RseError> {
-        match self.map.get(usize::from(r)) {
-            Some(&at) if usize::from(at) != OUTSIDE => Ok(usize::from(at)),
+        match self.map.lookup(r) {
+            Some(at) if at != OUTSIDE => Ok(at),
             Some(_) => Err(RseError::OutsideFrame { reg: r, sof: self.cfm.sof }),
             None => Err(RseError::NoSuchRegister(r)),
         }
@@ -407,7 +361,7 @@ impl RegFile {
     /// out-of-frame slot is never written.
     #[inline]
     pub fn read_or_zero(&self, r: u8) -> (u64, bool) {
-        let at = self.map.get(usize::from(r)).map_or(OUTSIDE, |&at| usize::from(at));
+        let at = self.map.lookup(r).unwrap_or(OUTSIDE);
         (self.values.get(at).copied().unwrap_or(0), self.nats.get(at).copied().unwrap_or(false))
     }
 
@@ -448,7 +402,7 @@ impl RegFile {
     /// fast engine's read (issue 17), one lookup and no bounds checks.
     #[inline(always)]
     pub fn read_fast(&self, r: u8) -> (u64, bool) {
-        let at = usize::from(self.map[usize::from(r & 127)]);
+        let at = self.map.at(r);
         (self.values[at], self.nats[at])
     }
 
@@ -458,8 +412,8 @@ impl RegFile {
     /// errors. The fast engine's hot path (issue 17): no `Result` to build.
     #[inline]
     pub fn try_write(&mut self, r: u8, value: u64, nat: bool) -> bool {
-        let at = match self.map.get(usize::from(r)) {
-            Some(&at) if r != 0 && usize::from(at) != OUTSIDE => usize::from(at),
+        let at = match self.map.lookup(r) {
+            Some(at) if r != 0 && at != OUTSIDE => at,
             _ => return false,
         };
         self.values[at] = value;
@@ -472,10 +426,10 @@ impl RegFile {
     #[inline]
     pub fn res(&self, r: u8) -> Res {
         let r = r & 127;
-        match self.map.get(usize::from(r)).map(|&at| usize::from(at)) {
-            Some(at) if at != OUTSIDE => Res::gr_physical(at as u16),
+        match self.map.at(r) {
             // Outside the frame the name still renames to a ring register.
-            _ => Res::gr_stacked(self.phys(usize::from(r.saturating_sub(32))) as u16),
+            OUTSIDE => Res::gr_stacked(self.phys(usize::from(r.saturating_sub(32))) as u16),
+            at => Res::gr_physical(at as u16),
         }
     }
 
@@ -584,6 +538,7 @@ impl RegFile {
     /// `br.call`: the caller's locals join the dirty partition and its outputs become the
     /// callee's frame. Returns the caller's CFM for PFS.pfm. No memory traffic: the frame
     /// only shrinks.
+    #[inline]
     pub fn call(&mut self) -> Cfm {
         let old = self.cfm;
         self.push_frame(usize::from(old.sol));
@@ -607,19 +562,26 @@ impl RegFile {
     ///
     /// # Errors
     /// A malformed pfm (frame-shape errors), or a fault of a mandatory fill or spill.
+    #[inline]
     pub fn ret(&mut self, pfm_bits: u64, mem: &mut Memory) -> Result<(), RseError> {
         let new = Cfm::from_bits(pfm_bits);
         self.restore_frame(new, usize::from(new.sol), mem)
     }
 
-    /// Whether [`RegFile::ret`] to `pfm_bits` can neither fail nor touch memory (issue 17: the
+    /// [`RegFile::ret`] to `pfm_bits` when it can neither fail nor touch memory (issue 17: the
     /// block engine's return): a well-formed frame whose sol registers are all dirty in the
-    /// file, leaving room for its sof, so no fill, spill or BSPSTORE move happens.
+    /// file, leaving room for its sof, so no fill, spill or BSPSTORE move happens. `false`,
+    /// having changed nothing, otherwise.
     #[inline]
-    pub(crate) fn returns_in_file(&self, pfm_bits: u64) -> bool {
+    pub(crate) fn ret_in_file(&mut self, pfm_bits: u64) -> bool {
         let new = Cfm::from_bits(pfm_bits);
         let n = usize::from(new.sol);
-        new.check().is_ok() && n <= self.ndirty && self.ndirty - n + self.nclean + usize::from(new.sof) <= N
+        if new.check().is_err() || n > self.ndirty || self.ndirty - n + self.nclean + usize::from(new.sof) > N {
+            return false;
+        }
+        self.ndirty -= n;
+        self.enter_popped(new, n, bsp_after_pop(self.bsp, n as u64));
+        true
     }
 
     /// The frame part of `rfi` with IFS.v = 1: restore CFM from IFS.ifm (`ifm_bits`),
@@ -699,40 +661,68 @@ impl RegFile {
 
     /// Move BOF up over `n` frame registers, which become dirty.
     fn push_frame(&mut self, n: usize) {
-        self.bof = (self.bof + n) % N;
+        // n ≤ sof ≤ N (a checked frame) and BOF < N: one wrap at most.
+        let bof = self.bof + n;
+        self.bof = if bof >= N { bof - N } else { bof };
         self.bsp = bsp_after_push(self.bsp, n as u64);
         self.ndirty += n;
     }
 
     /// Pop `n` registers below BOF into the frame `new` (ret: sol, rfi: sof).
+    #[inline]
     fn restore_frame(&mut self, new: Cfm, n: usize, mem: &mut Memory) -> Result<(), RseError> {
         new.check()?;
         let new_bsp = bsp_after_pop(self.bsp, n as u64);
         if n <= self.ndirty {
             self.ndirty -= n;
         } else {
-            // The frame reaches below BSPSTORE: clean registers first, then mandatory loads
-            // into invalid ones (the old frame's registers are dead once the frame goes).
-            while self.ndirty + self.nclean < n {
-                self.fill_one(mem)?;
-            }
-            self.nclean -= n - self.ndirty;
-            self.ndirty = 0;
-            self.lower_store(new_bsp, mem)?;
-            if self.nclean == 0 {
-                self.bspload = self.bspstore;
-            }
+            self.pop_below_store(n, new_bsp, mem)?;
         }
-        self.bof = (self.bof + N - n) % N;
-        self.bsp = new_bsp;
-        self.cfm = new;
-        self.remap();
+        self.enter_popped(new, n, new_bsp);
         self.make_room(usize::from(new.sof), mem)
     }
 
+    /// BOF moves down over the `n` popped registers (their partitions already accounted for),
+    /// BSP to `new_bsp`, and `new` becomes the frame.
+    #[inline(always)]
+    fn enter_popped(&mut self, new: Cfm, n: usize, new_bsp: u64) {
+        // n ≤ sof ≤ N (a checked frame) and BOF < N: one wrap at most.
+        self.bof = if self.bof >= n { self.bof - n } else { self.bof + N - n };
+        self.bsp = new_bsp;
+        self.cfm = new;
+        self.remap();
+    }
+
+    /// The part of popping `n` registers that reaches below BSPSTORE (more than the dirty
+    /// ones): clean registers first, then mandatory loads into invalid ones (the old frame's
+    /// registers are dead once the frame goes); BSPSTORE moves down to `new_bsp`.
+    #[inline(never)]
+    fn pop_below_store(&mut self, n: usize, new_bsp: u64, mem: &Memory) -> Result<(), RseError> {
+        while self.ndirty + self.nclean < n {
+            self.fill_one(mem)?;
+        }
+        self.nclean -= n - self.ndirty;
+        self.ndirty = 0;
+        self.lower_store(new_bsp, mem)?;
+        if self.nclean == 0 {
+            self.bspload = self.bspstore;
+        }
+        Ok(())
+    }
+
     /// Make dirty + clean + `sof` fit the physical file: clean registers are dropped first
-    /// (they match memory), then dirty ones spilled.
+    /// (they match memory), then dirty ones spilled. (Checked inline: it usually fits.)
+    #[inline]
     fn make_room(&mut self, sof: usize, mem: &mut Memory) -> Result<(), RseError> {
+        if self.ndirty + self.nclean + sof > N {
+            return self.evict_for(sof, mem);
+        }
+        Ok(())
+    }
+
+    /// [`RegFile::make_room`]'s loop, when the frame does not fit.
+    #[inline(never)]
+    fn evict_for(&mut self, sof: usize, mem: &mut Memory) -> Result<(), RseError> {
         while self.ndirty + self.nclean + sof > N {
             if self.nclean > 0 {
                 let excess = self.ndirty + self.nclean + sof - N;

@@ -463,3 +463,75 @@ fn linux_syscall_round_trip_preserves_the_user_stack() -> TestResult {
     }
     Ok(())
 }
+
+/// Where logical `r` must live under the file's current BOF, CFM and bank, from the
+/// architecture's rules directly (the lazily rebuilt map must agree after any sequence).
+fn expected_physical(rf: &RegFile, r: u8) -> usize {
+    let c = rf.cfm();
+    match r {
+        0..=15 => usize::from(r),
+        16..=31 => usize::from(r - 16) + if rf.bank() == 0 { BANK0 } else { BANK1 },
+        _ if r - 32 < c.sof => STACKED + rf.phys(usize::from(r - 32)),
+        _ => OUTSIDE,
+    }
+}
+
+/// Random calls, returns, allocs, covers, rename-base and bank changes, with the map read
+/// after some of them only (so rebuilds span several frame changes): every register's
+/// physical index, value and scoreboard resource agree with the direct computation.
+#[test]
+fn lazy_rename_map_follows_every_frame_change() -> TestResult {
+    let mut mem = memory()?;
+    let mut rf = RegFile::new();
+    rf.set_bspstore(USER_RBS);
+    let mut pfms = Vec::new();
+    let mut seed = 0x0123_4567_89ab_cdefu64;
+    for step in 0..4000u32 {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let pick = (seed >> 33) as u32;
+        match pick % 7 {
+            0 | 1 => {
+                let sof = (pick >> 4) % 40;
+                let sol = (pick >> 10) % (sof + 1);
+                let sor = if rf.cfm().rrb_gr == 0 { ((pick >> 16) % (sof / 8 + 1)) as u8 } else { rf.cfm().sor };
+                if rf.alloc(sof as u8, sol as u8, sor, &mut mem).is_ok() {
+                    fill_frame(&mut rf, u64::from(step), 0, sof as usize)?;
+                }
+            }
+            2 => pfms.push(rf.call().to_bits()),
+            3 => {
+                if let Some(pfm) = pfms.pop() {
+                    rf.ret(pfm, &mut mem)?;
+                }
+            }
+            4 => {
+                let rotating = u32::from(rf.cfm().sor) * 8;
+                let rrb = if rotating == 0 { 0 } else { (pick >> 8) % rotating };
+                rf.set_rrb(rrb as u8, 0, 0);
+            }
+            5 => rf.set_bank((pick >> 8) as u8 & 1),
+            _ => {
+                if (pick >> 8).is_multiple_of(8) {
+                    pfms.push(rf.cover().to_bits());
+                }
+            }
+        }
+        if !(pick >> 20).is_multiple_of(3) {
+            continue;
+        }
+        for r in 0..128u8 {
+            let want = expected_physical(&rf, r);
+            assert_eq!(usize::from(rf.physical(r)), want, "step {step} r{r}");
+            let got = rf.read_or_zero(r);
+            let model = if want == OUTSIDE { (0, false) } else { (rf.values[want], rf.nats[want]) };
+            assert_eq!(got, model, "step {step} r{r}");
+            let res = if want == OUTSIDE {
+                Res::gr_stacked(rf.phys(usize::from(r - 32)) as u16)
+            } else {
+                Res::gr_physical(want as u16)
+            };
+            assert_eq!(rf.res(r), res, "step {step} r{r}");
+        }
+    }
+    Ok(())
+}
