@@ -75,9 +75,11 @@ fn diff_image(
             // resumes from, as the scenario engine resumes paths.
             for _ in 0..3 {
                 let r = m.cpu.run_until(&mut m.mem, &stop, until);
+                // The state where each call stopped, too: a stop inside a block must leave
+                // every flag computed (flag liveness, `arch_x86::block`).
                 stops.push(match r {
-                    Ok(r) => format!("{r:?}"),
-                    Err(e) => format!("error: {e}"),
+                    Ok(r) => format!("{r:?} {:?}", m.cpu.state),
+                    Err(e) => format!("error: {e} {:?}", m.cpu.state),
                 });
                 if stops.last().is_some_and(|s| s.starts_with("error") || s.contains("Halt") || s.contains("Sentinel"))
                 {
@@ -477,6 +479,34 @@ fn random_setup(seed: u64) -> impl Fn(&mut Machine<X86Cpu>) {
         for k in 0..64u64 {
             let _ = m.mem.write_u64(DATA + k * 8, rng.next_u64());
         }
+    }
+}
+
+/// A fault inside a block leaves the flags of the records before it computed, even when a
+/// later record of the block would have overwritten them (flag liveness, `arch_x86::block`):
+/// each memory form faults between two flag writers.
+#[test]
+fn a_fault_inside_a_block_sees_every_flag_before_it() {
+    // mov rcx,[rbx]; mov [rbx],rcx; add rcx,[rbx]; add [rbx],rcx; push rcx; pop rcx
+    let forms: [&[u8]; 6] =
+        [&[0x48, 0x8b, 0x0b], &[0x48, 0x89, 0x0b], &[0x48, 0x03, 0x0b], &[0x48, 0x01, 0x0b], &[0x51], &[0x59]];
+    for (k, form) in forms.iter().enumerate() {
+        // add rax,rdx; FORM; sub rax,rdx; ret
+        let mut code = vec![0x48, 0x01, 0xd0];
+        code.extend_from_slice(form);
+        code.extend_from_slice(&[0x48, 0x29, 0xd0, 0xc3]);
+        let image = code_image(CODE_BASE, &code);
+        let setup = move |m: &mut Machine<X86Cpu>| {
+            m.cpu.state.set_reg(0, u64::MAX - 7);
+            m.cpu.state.set_reg(2, 0x18);
+            // An unmapped address for the memory forms (and the stack for push and pop).
+            m.cpu.state.set_reg(3, 0x10);
+            if k >= 4 {
+                m.cpu.state.set_reg(4, 0x10);
+            }
+            m.cpu.state.rflags = 0x202;
+        };
+        diff_image(&format!("fault {k}"), &image, None, &setup, 100, None);
     }
 }
 

@@ -272,7 +272,8 @@ impl Fast {
     }
 
     /// Runs the form against `st` and `mem` and issues it to `t` (never [`Fast::Generic`]: the
-    /// caller runs those).
+    /// caller runs those). `whole`: its whole block runs, so flags marked dead
+    /// ([`Rec::flags_dead`]) are not computed.
     #[inline(always)]
     pub(crate) fn exec<T: Timer>(
         &self,
@@ -280,7 +281,9 @@ impl Fast {
         st: &mut X86State,
         mem: &mut Memory,
         t: &mut T,
+        whole: bool,
     ) -> Result<Flow, Trap> {
+        let flags = !(rec.flags_dead && whole);
         match *self {
             Fast::Generic => return Err(Trap::Unsupported),
             Fast::Nop => t.issue(rec, None, None, false),
@@ -311,10 +314,11 @@ impl Fast {
                 t.issue(rec, None, None, false);
             }
             Fast::Alu { op, w, d, s } => {
-                if w == 8 {
-                    alu::<8>(st, op, d, s)?;
-                } else {
-                    alu::<4>(st, op, d, s)?;
+                match (w == 8, flags) {
+                    (true, true) => alu::<8>(st, op, d, s)?,
+                    (false, true) => alu::<4>(st, op, d, s)?,
+                    (true, false) => alu_value::<8>(st, op, d, s)?,
+                    (false, false) => alu_value::<4>(st, op, d, s)?,
                 }
                 t.issue(rec, None, None, false);
             }
@@ -343,7 +347,10 @@ impl Fast {
                 t.issue(rec, Some((at, w)), store, false);
             }
             Fast::IncDec { inc, w, d } => {
-                if w == 8 {
+                if !flags {
+                    let a = get(st, d);
+                    put(st, d, if inc { a.wrapping_add(1) } else { a.wrapping_sub(1) } & mask(w));
+                } else if w == 8 {
                     inc_dec::<8>(st, inc, d);
                 } else {
                     inc_dec::<4>(st, inc, d);
@@ -358,10 +365,13 @@ impl Fast {
                 t.issue(rec, None, None, false);
             }
             Fast::CmpNarrow { op, w, d, s } => {
-                let a = get(st, d) & mask(w);
-                let b = s.get(st, w);
-                let (_, f) = binary_of(op, w, a, b, false).ok_or(Trap::Unsupported)?;
-                st.set_flags(STATUS, f);
+                // Flags only: nothing to do when they are dead.
+                if flags {
+                    let a = get(st, d) & mask(w);
+                    let b = s.get(st, w);
+                    let (_, f) = binary_of(op, w, a, b, false).ok_or(Trap::Unsupported)?;
+                    st.set_flags(STATUS, f);
+                }
                 t.issue(rec, None, None, false);
             }
             Fast::Extend { signed, w, from, d, s } => {
@@ -445,6 +455,28 @@ fn alu<const W: u8>(st: &mut X86State, op: Op, d: u8, s: Src) -> Result<(), Trap
         put(st, d, res & mask(W));
     }
     st.set_flags(STATUS, f);
+    Ok(())
+}
+
+/// [`alu`] when its flags are dead: the register result only (the low `W` bytes of a sum,
+/// difference or logic result depend on the low `W` bytes of the operands alone, so the
+/// operands need no mask).
+#[inline(always)]
+fn alu_value<const W: u8>(st: &mut X86State, op: Op, d: u8, s: Src) -> Result<(), Trap> {
+    let (a, b) = (get(st, d), s.get(st, W));
+    let carry = st.rflags & 1;
+    let res = match op {
+        Op::Add => a.wrapping_add(b),
+        Op::Adc => a.wrapping_add(b).wrapping_add(carry),
+        Op::Sub => a.wrapping_sub(b),
+        Op::Sbb => a.wrapping_sub(b).wrapping_sub(carry),
+        Op::And => a & b,
+        Op::Or => a | b,
+        Op::Xor => a ^ b,
+        Op::Cmp | Op::Test => return Ok(()),
+        _ => return Err(Trap::Unsupported),
+    };
+    put(st, d, res & mask(W));
     Ok(())
 }
 

@@ -16,6 +16,7 @@
 //! states, cycles, stall tables and timelines.
 
 pub(crate) mod fast;
+mod flags;
 mod run;
 
 use std::collections::HashMap;
@@ -59,6 +60,8 @@ pub(crate) struct Rec {
     pub(crate) class_nop: bool,
     /// rdtsc/rdtscp: issued before it executes (its result is the issue cycle).
     pub(crate) clock: bool,
+    /// Its status flags are dead when its whole block runs ([`flags`]).
+    pub(crate) flags_dead: bool,
 }
 
 impl Rec {
@@ -71,6 +74,7 @@ impl Rec {
             next: i.next(),
             nop: matches!(i.op, Op::Nop | Op::Endbr64 | Op::Pause),
             clock: matches!(i.op, Op::Rdtsc | Op::Rdtscp),
+            flags_dead: false,
         }
     }
 }
@@ -170,6 +174,7 @@ impl Blocks {
         }
         let id = self.blocks.len() as u32;
         let len = self.recs.len() as u32 - first;
+        flags::mark_dead_flags(self.recs.get_mut(first as usize..).unwrap_or(&mut []));
         let recs = self.recs.get(first as usize..).unwrap_or(&[]);
         let nops = recs.iter().filter(|r| r.nop).count() as u32;
         let class_nops = recs.iter().filter(|r| r.class_nop).count() as u32;

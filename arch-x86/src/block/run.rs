@@ -146,28 +146,38 @@ impl X86Cpu {
     fn exec_block<const MODE: u8>(&mut self, mem: &mut Memory, id: u32, first: u32, limit: u32) -> Ended {
         let X86Cpu { state, config, code, model, blocks, instructions, nops, idle, .. } = self;
         let recs = blocks.recs.get(first as usize..(first + limit) as usize).unwrap_or(&[]);
+        let block = blocks.blocks.get(id as usize);
         let untimed = *instructions + *idle;
-        let planned = blocks.blocks.get(id as usize).and_then(|b| b.timing.as_deref());
+        let whole = block.is_some_and(|b| b.len == limit);
+        let planned = block.and_then(|b| b.timing.as_deref());
+        // The block's records through `timer`, as their whole block or not.
+        macro_rules! run {
+            ($timer:expr) => {
+                if whole {
+                    exec_recs::<_, true>(recs, state, mem, code, config, $timer, untimed)
+                } else {
+                    exec_recs::<_, false>(recs, state, mem, code, config, $timer, untimed)
+                }
+            };
+        }
         let ended = match model {
             Some(m) if MODE == FAST => match planned {
                 Some(plan) => {
                     // Register-only records: run untimed, then time the block as a whole.
-                    let ended = exec_recs(recs, state, mem, code, config, &mut Untimed, untimed);
+                    let ended = run!(&mut Untimed);
                     issue_planned(m, plan, recs, &ended);
                     ended
                 }
-                None => exec_recs(recs, state, mem, code, config, &mut Modelled(m), untimed),
+                None => run!(&mut Modelled(m)),
             },
-            Some(_) if MODE == TIMELINE => {
-                exec_recs(recs, state, mem, code, config, &mut Recorded { model, code }, untimed)
-            }
-            _ => exec_recs(recs, state, mem, code, config, &mut Untimed, untimed),
+            Some(_) if MODE == TIMELINE => run!(&mut Recorded { model, code }),
+            _ => run!(&mut Untimed),
         };
         let ran = match &ended {
             Ok((n, _)) | Err((n, _)) => *n,
         };
         // The nops among the records that ran: the block's count when all did.
-        let (cpu_nops, class_nops) = match blocks.blocks.get(id as usize) {
+        let (cpu_nops, class_nops) = match block {
             Some(b) if ran == b.len => (u64::from(b.nops), u64::from(b.class_nops)),
             _ => recs
                 .iter()
@@ -275,9 +285,10 @@ trait Clock: Timer {
 }
 
 /// Runs `recs` in order, stopping early after one that does not fall through; `untimed` is the
-/// untimed clock at the first.
+/// untimed clock at the first. `WHOLE`: they are their whole block, so flags marked dead are
+/// not computed (a constant: a partial run, rare, has its own copy of the loop).
 #[inline(always)]
-fn exec_recs<T: Clock>(
+fn exec_recs<T: Clock, const WHOLE: bool>(
     recs: &[Rec],
     state: &mut X86State,
     mem: &mut Memory,
@@ -297,7 +308,7 @@ fn exec_recs<T: Clock>(
                 }
             }
         } else {
-            match rec.fast.exec(rec, state, mem, t) {
+            match rec.fast.exec(rec, state, mem, t, WHOLE) {
                 Ok(flow) => flow,
                 Err(trap) => {
                     state.rip = rec.issue.addr;

@@ -10,7 +10,7 @@ pub fn sign_bit(size: u8) -> u64 {
 }
 
 /// ZF, SF and PF of a `size`-byte result.
-#[inline]
+#[inline(always)]
 pub fn szp(res: u64, size: u8) -> u64 {
     let res = res & mask(size);
     let mut f = 0;
@@ -38,7 +38,7 @@ static PARITY: [u64; 256] = {
 };
 
 /// `a + b + carry` in `size` bytes: the result and all six status flags.
-#[inline]
+#[inline(always)]
 pub fn add(a: u64, b: u64, carry: bool, size: u8) -> (u64, u64) {
     let m = mask(size);
     let (a, b) = (a & m, b & m);
@@ -60,7 +60,7 @@ pub fn add(a: u64, b: u64, carry: bool, size: u8) -> (u64, u64) {
 }
 
 /// `a - b - borrow` in `size` bytes: the result and all six status flags.
-#[inline]
+#[inline(always)]
 pub fn sub(a: u64, b: u64, borrow: bool, size: u8) -> (u64, u64) {
     let m = mask(size);
     let (a, b) = (a & m, b & m);
@@ -80,7 +80,7 @@ pub fn sub(a: u64, b: u64, borrow: bool, size: u8) -> (u64, u64) {
 }
 
 /// Flags of and/or/xor/test: CF = OF = 0; AF is undefined and cleared, as the host does.
-#[inline]
+#[inline(always)]
 pub fn logic(res: u64, size: u8) -> u64 {
     szp(res, size)
 }

@@ -28,10 +28,6 @@ const MIN_LEN: usize = 4;
 /// The cycles after `BASE` a block may reserve pipes in (under the pipe ring's window).
 const SPAN: u64 = 192;
 
-/// One pipe group's use by a block: the group, the cycles its reservations look at, and the
-/// cycles reserved (relative) with the pipes used in each.
-type GroupUse = (u8, (u64, u64), Vec<(u64, u64)>);
-
 /// A block's timing relative to its first dispatch cycle `c0` (every cycle field is `c0 +`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockTiming {
@@ -43,10 +39,12 @@ pub struct BlockTiming {
     /// and what the latest completion before it was compared with (without the completions
     /// before the block, which the charge takes at run time).
     waits: Vec<(u8, u64, u64, u64)>,
-    /// Per pipe group used: the cycles its reservations look at (from the earliest dispatch of
-    /// a user to the latest cycle reserved), which must hold no reservation yet, and the
-    /// cycles the block reserves with the pipes used in each.
-    pipes: Vec<GroupUse>,
+    /// Per pipe group used: the cycles its reservations look at, `from..to` (from the earliest
+    /// dispatch of a user to past the latest cycle reserved), which must hold no reservation
+    /// yet.
+    pipes: Vec<(u8, u64, u64)>,
+    /// The cycles the block reserves: group, cycle and the pipes used in it.
+    fills: Vec<(u8, u64, u64)>,
     /// Registers written: ready cycle and last writer (address, latency).
     regs: Vec<(u8, u64, (u64, u64))>,
     /// Cycles charged when groups open, by stall slot.
@@ -112,14 +110,15 @@ impl X86Model {
             }
             last = (rel, start - BASE);
         }
-        let mut pipes = Vec::new();
+        let (mut pipes, mut fills) = (Vec::new(), Vec::new());
         for &(g, from) in &first_user {
             let cycles = m.pipes.get(usize::from(g))?.reserved_from(BASE);
             let to = cycles.last().map_or(from, |&(c, _)| c);
             if to >= SPAN {
                 return None;
             }
-            pipes.push((g, (from, to), cycles));
+            pipes.push((g, from, to + 1));
+            fills.extend(cycles.iter().map(|&(c, used)| (g, c, used)));
         }
         if m.fe_cycle > BASE + SPAN || m.max_complete > BASE + SPAN {
             return None;
@@ -134,6 +133,7 @@ impl X86Model {
             live_ins,
             waits,
             pipes,
+            fills,
             regs,
             stalls,
             groups: m.groups - 1,
@@ -196,7 +196,7 @@ impl X86Model {
         t.live_ins.iter().all(|&(k, d)| self.ready[usize::from(k) & 31] <= c0 + d)
             && t.pipes
                 .iter()
-                .all(|(g, (from, to), _)| self.pipes.get(usize::from(*g)).is_some_and(|p| p.free(c0 + from, c0 + to)))
+                .all(|&(g, from, to)| self.pipes.get(usize::from(g)).is_some_and(|p| p.free(c0 + from, c0 + to)))
     }
 
     /// Applies `t` shifted to `c0`.
@@ -217,23 +217,33 @@ impl X86Model {
             self.ready[usize::from(k) & 31] = c0 + ready;
             self.producer[usize::from(k) & 31] = producer;
         }
-        for (g, _, cycles) in &t.pipes {
-            if let Some(p) = self.pipes.get_mut(usize::from(*g)) {
-                p.fill(c0, cycles);
+        for &(g, rel, used) in &t.fills {
+            if let Some(p) = self.pipes.get_mut(usize::from(g)) {
+                p.fill(c0 + rel, used);
             }
         }
-        // The reorder buffer's slots from `rob_pos` on, wrapping once at most.
+        // The reorder buffer's slots from `rob_pos` on, wrapping once at most. Each gets
+        // `before.max(c0 + r)`: the retirements never decrease, so that is the running maximum
+        // from `before`, a scalar loop (the vectorised elementwise one cost twice as much for
+        // the ten records of the bench's loop).
         let (n, pos) = (self.rob.len(), self.rob_pos);
+        let end = pos + t.len;
         let (head, tail) = t.retire.split_at(t.len.min(n - pos));
-        for (slot, &r) in self.rob.iter_mut().skip(pos).zip(head) {
-            *slot = before.max(c0 + r);
+        let mut done = before;
+        if let Some(slots) = self.rob.get_mut(pos..end.min(n)) {
+            for (slot, &r) in slots.iter_mut().zip(head) {
+                done = done.max(c0 + r);
+                *slot = done;
+            }
         }
-        for (slot, &r) in self.rob.iter_mut().zip(tail) {
-            *slot = before.max(c0 + r);
+        if end > n {
+            for (slot, &r) in self.rob.iter_mut().zip(tail) {
+                done = done.max(c0 + r);
+                *slot = done;
+            }
         }
-        self.rob_pos = if pos + t.len >= n { pos + t.len - n } else { pos + t.len };
+        self.rob_pos = if end >= n { end - n } else { end };
         self.seq += t.len as u64;
-        let done = before.max(c0 + t.retire.last().copied().unwrap_or(0));
         self.max_complete = done;
         self.last_retire = done;
         self.fe_cycle = c0 + t.fe_cycle;

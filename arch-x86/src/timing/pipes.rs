@@ -42,21 +42,18 @@ impl Pipes {
         from + WINDOW as u64
     }
 
-    /// Whether no cycle of `from..=to` holds a reservation (what a block timed as a whole
+    /// Whether no cycle of `from..to` holds a reservation (what a block timed as a whole
     /// needs of the cycles its reservations look at, issue 17).
     #[inline]
     pub(crate) fn free(&self, from: u64, to: u64) -> bool {
-        (from..=to).all(|c| self.ring[(c as usize) & (WINDOW - 1)].0 != c)
+        (from..to).all(|c| self.ring[(c as usize) & (WINDOW - 1)].0 != c)
     }
 
-    /// Reserves what `cycles` lists (cycle after `c`, pipes used) in cycles that held none: the
-    /// state reserving them one by one leaves.
+    /// Reserves `used` pipes in cycle `at`, which held none: the state reserving them one by
+    /// one leaves.
     #[inline]
-    pub(crate) fn fill(&mut self, c: u64, cycles: &[(u64, u64)]) {
-        for &(rel, used) in cycles {
-            let at = c + rel;
-            self.ring[(at as usize) & (WINDOW - 1)] = (at, used);
-        }
+    pub(crate) fn fill(&mut self, at: u64, used: u64) {
+        self.ring[(at as usize) & (WINDOW - 1)] = (at, used);
     }
 
     /// The cycles of the window from `base` that hold reservations, relative to `base`, with
