@@ -799,7 +799,7 @@ fn random_loop_source(seed: u64) -> String {
     );
     let regs = ["r8", "r9", "r10", "r11", "r15", "r16", "r17", "r37", "r38", "r39"];
     let pick = |rng: &mut Xorshift64| regs[rng.below(regs.len() as u64) as usize];
-    let predicated = seed % 2 == 0;
+    let predicated = seed.is_multiple_of(2);
     for _ in 0..4 + rng.below(16) {
         let qp = if predicated && rng.below(3) == 0 { format!("(p{}) ", 6 + rng.below(2)) } else { String::new() };
         let (d, a, b) = (pick(&mut rng), pick(&mut rng), pick(&mut rng));
@@ -840,7 +840,7 @@ fn random_loops_run_alike_in_the_model_off_chain() {
         let n = code.len() as u64 / 16;
         let mut rng = Xorshift64::new(seed | 1);
         let what = |how: String| format!("loop, seed {seed}, {how}:\n{src}");
-        diff_run_with(&what("whole".into()), &code, seed % 2 == 0, false, false, BUDGET, None);
+        diff_run_with(&what("whole".into()), &code, seed.is_multiple_of(2), false, false, BUDGET, None);
         for _ in 0..4 {
             let budget = 1 + rng.below(400);
             diff_run_with(&what(format!("budget {budget}")), &code, true, false, false, budget, None);

@@ -99,25 +99,24 @@ impl Ia64Cpu {
         };
         loop {
             let i = index as usize;
-            let done = {
-                let Ia64Cpu { state: st, blocks, config, untimed_cycles, .. } = self;
-                let Some(b) = blocks.list.get_mut(i) else { return idle(self, ran, parked) };
-                if *executed + u64::from(b.slots) > stop.max_insns || (until > b.entry && until <= b.last) {
-                    return idle(self, ran, parked);
-                }
-                ran = true;
-                b.resolve_for(&st.gr);
-                let b = &*b;
-                if b.predicated {
-                    run_ops::<true>(st, mem, b, untimed_cycles, config, &mut slow)
-                } else {
-                    run_ops::<false>(st, mem, b, untimed_cycles, config, &mut slow)
-                }
+            // The block stays borrowed from the run of its operations to its exit's counts
+            // (one lookup a block).
+            let Ia64Cpu { state: st, blocks, config, untimed_cycles, instructions, nops, untimed_groups, .. } = self;
+            let Some(b) = blocks.list.get_mut(i) else { return idle(self, ran, parked) };
+            if *executed + u64::from(b.slots) > stop.max_insns || (until > b.entry && until <= b.last) {
+                return idle(self, ran, parked);
+            }
+            ran = true;
+            b.resolve_for(&st.gr);
+            let b = &*b;
+            let done = if b.predicated {
+                run_ops::<true>(st, mem, b, untimed_cycles, config, &mut slow)
+            } else {
+                run_ops::<false>(st, mem, b, untimed_cycles, config, &mut slow)
             };
-            let Some(b) = self.blocks.list.get(i) else { return idle(self, ran, parked) };
             let (retired, pc, next) = match done {
-                Done::End => (b.through, b.fall.0 | u64::from(b.fall.1), b.fall_next),
-                Done::Taken(target) if target == b.taken_next.0 => (b.branch, target, b.taken_next.1),
+                Done::End => (&b.through, b.fall.0 | u64::from(b.fall.1), b.fall_next),
+                Done::Taken(target) if target == b.taken_next.0 => (&b.branch, target, b.taken_next.1),
                 done => {
                     let leave = match done {
                         Done::Taken(target) => Leave::Taken(b.ops.len().wrapping_sub(1), target),
@@ -135,10 +134,10 @@ impl Ia64Cpu {
                     }
                 }
             };
-            self.instructions += retired.slots;
-            self.nops += retired.nops;
-            self.untimed_cycles += retired.groups;
-            self.untimed_groups += retired.groups;
+            *instructions += retired.slots;
+            *nops += retired.nops;
+            *untimed_cycles += retired.groups;
+            *untimed_groups += retired.groups;
             *executed += retired.slots;
             parked = pc;
             if pc == until {
