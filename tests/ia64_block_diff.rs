@@ -781,3 +781,73 @@ fn random_calls_and_returns_run_alike_on_both_engines() {
         diff_run_timeline(&format!("calls, seed {seed}:\n{src}"), &code, seed % 2 == 0, timing, timeline);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The model-off chain (w9-iuntimed): blocks run one after the other through their cached
+// exits (the fall-through and the last branch taken), retiring per-block constants, with IP
+// and PSR.ri written only when the chain stops; loops that take both exits many times, with
+// and without predicated operations, calls to a leaf, and budgets and end labels anywhere.
+
+/// Source of a counted loop whose body is random ALU work (predicated or not, stops and
+/// nops at random), forward branches taken or not, and calls to a leaf that loads and
+/// stores.
+fn random_loop_source(seed: u64) -> String {
+    let mut rng = Xorshift64::new(seed | 1);
+    let mut src = format!(
+        "\t.text\n\talloc r33=ar.pfs,0,8,0,0\n\tmov r34=b0\n\tmov r36={}\n\t;;\n\tmov ar.lc=r36\n\t;;\nloop:\n",
+        2 + rng.below(10)
+    );
+    let regs = ["r8", "r9", "r10", "r11", "r15", "r16", "r17", "r37", "r38", "r39"];
+    let pick = |rng: &mut Xorshift64| regs[rng.below(regs.len() as u64) as usize];
+    let predicated = seed.is_multiple_of(2);
+    for _ in 0..4 + rng.below(16) {
+        let qp = if predicated && rng.below(3) == 0 { format!("(p{}) ", 6 + rng.below(2)) } else { String::new() };
+        let (d, a, b) = (pick(&mut rng), pick(&mut rng), pick(&mut rng));
+        let line = match rng.below(10) {
+            0 => format!("add {d}={a},{b}"),
+            1 => format!("add {d}={a},{b},1"),
+            2 => format!("sub {d}={a},{b}"),
+            3 => format!("xor {d}={a},{b}"),
+            4 => format!("shladd {d}={a},{},{b}", 1 + rng.below(4)),
+            5 => format!("cmp.ltu p6,p7={a},{b}"),
+            6 => format!("adds {d}={},{a}", rng.below(64) as i64 - 32),
+            7 => format!("mov {d}=ar.lc"),
+            _ => format!("and {d}={a},{b}"),
+        };
+        src.push_str(&format!("\t{qp}{line}\n"));
+        match rng.below(8) {
+            0 | 1 => src.push_str("\t;;\n"),
+            2 => {
+                let label = format!("skip{}", src.len());
+                src.push_str(&format!("\t;;\n\t(p6) br.cond.sptk.few {label}\n\t;;\n\tadds r9=1,r9\n\t;;\n{label}:\n"));
+            }
+            3 => src.push_str("\t;;\n\tbr.call.sptk.many b0=leaf\n\t;;\n"),
+            _ => {}
+        }
+    }
+    src.push_str(
+        "\t;;\n\tbr.cloop.sptk.few loop\n\t;;\n\tmov b0=r34\n\tmov ar.pfs=r33\n\t;;\n\tbr.ret.sptk.many b0\n\t;;\n\
+         leaf:\n\tadd r8=r8,r9\n\tld8 r10=[r2]\n\t;;\n\tst8 [r2]=r10\n\tadds r11=1,r11\n\tbr.ret.sptk.many b0\n\t;;\n",
+    );
+    src
+}
+
+#[test]
+fn random_loops_run_alike_in_the_model_off_chain() {
+    for seed in 0..64u64 {
+        let src = random_loop_source(0x1007_0000 + seed);
+        let code = text_bytes(&src);
+        let n = code.len() as u64 / 16;
+        let mut rng = Xorshift64::new(seed | 1);
+        let what = |how: String| format!("loop, seed {seed}, {how}:\n{src}");
+        diff_run_with(&what("whole".into()), &code, seed.is_multiple_of(2), false, false, BUDGET, None);
+        for _ in 0..4 {
+            let budget = 1 + rng.below(400);
+            diff_run_with(&what(format!("budget {budget}")), &code, true, false, false, budget, None);
+            let at = CODE_BASE + 16 * rng.below(n) + rng.below(3);
+            diff_run_with(&what(format!("until {at:#x}")), &code, true, false, false, BUDGET, Some(at));
+        }
+        // The model on takes the same exits through the general handling.
+        diff_run_timeline(&what("model on".into()), &code, true, true, false);
+    }
+}

@@ -35,6 +35,17 @@ pub(crate) struct Exit {
     pub(crate) stop_after: bool,
 }
 
+/// What a run through a block up to one of its two chained exits retires (the fall-through,
+/// the last operation's taken branch), as the model-off chain adds it (w9-iuntimed): the
+/// exit's constants, widened once at build time.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Retired {
+    pub(crate) slots: u64,
+    pub(crate) nops: u64,
+    /// Instruction groups ended (each taken branch ends one).
+    pub(crate) groups: u64,
+}
+
 /// One slot of a block as the timing model is fed it (every slot, nops included).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct TimedSlot {
@@ -86,9 +97,18 @@ pub(crate) struct Block {
     pub(crate) segments: Vec<Segment>,
     /// Its planned groups as one step (w8-itimed's block step), for [`Block::key`].
     pub(crate) timing: BlockTiming,
-    /// The fall-through successor's index, and the last taken successor (target, index).
+    /// The fall-through successor's index, and the last taken successor (target, index):
+    /// a target is cached only with a block to run there and never for the sentinel, so a
+    /// branch to the cached target goes straight on (the target starts as an address no
+    /// branch reaches).
     pub(crate) fall_next: u32,
     pub(crate) taken_next: (u64, u32),
+    /// What running through the block retires, and up to its last operation's taken branch.
+    pub(crate) through: Retired,
+    pub(crate) branch: Retired,
+    /// Whether any operation has a qualifying predicate (the model-off loop tests none
+    /// otherwise).
+    pub(crate) predicated: bool,
 }
 
 /// Whether `e` can leave the straight line: a block ends after it so its successors chain.
@@ -122,7 +142,10 @@ impl Block {
             segments: Vec::new(),
             timing: BlockTiming::default(),
             fall_next: NONE,
-            taken_next: (0, NONE),
+            taken_next: (u64::MAX, NONE),
+            through: Retired::default(),
+            branch: Retired::default(),
+            predicated: false,
         };
         let (mut ip, mut slot) = b.fall;
         while b.slots < MAX_SLOTS {
@@ -143,7 +166,9 @@ impl Block {
                 NONE
             } else {
                 b.logical.push(Fast::in_block(&e, ip, here.fast));
-                b.ops.push(BlockOp { kind: Kind::Generic, qp, pos: 0, clock: here.clock });
+                // b.ops.len() < MAX_SLOTS ≤ u8::MAX
+                let index = b.ops.len() as u8;
+                b.ops.push(BlockOp { kind: Kind::Generic, qp, pos: 0, clock: here.clock, index });
                 b.execs.push(e);
                 b.exits.push(Exit {
                     ip,
@@ -165,6 +190,11 @@ impl Block {
                 break;
             }
         }
+        b.through = Retired { slots: b.slots.into(), nops: b.nops.into(), groups: b.groups.into() };
+        if let Some(x) = b.exits.last() {
+            b.branch = Retired { slots: x.insns.into(), nops: x.nops.into(), groups: u64::from(x.groups_before) + 1 };
+        }
+        b.predicated = b.ops.iter().any(|op| op.qp != 0);
         if let Some(model) = model {
             b.segments = segments(model, &b.timed);
             for seg in &b.segments {
@@ -181,21 +211,27 @@ impl Block {
     /// Resolves the operations for the renaming `gr` has, unless they already are.
     #[inline]
     pub(crate) fn resolve_for(&mut self, gr: &RegFile) {
-        let key = gr.rename_key();
-        if key != self.key {
-            for (op, &f) in self.ops.iter_mut().zip(&self.logical) {
-                op.kind = resolve(f, gr);
-            }
-            for s in &mut self.segments {
-                s.resolved = s.group.as_ref().map(|g| g.resolve(|n| gr.res(n)));
-            }
-            if !self.segments.is_empty() {
-                let timed = &self.timed;
-                let groups = self.segments.iter().map(|s| block_group(s, timed.get(s.first..s.first + s.len)));
-                self.timing.rebuild(groups, self.ops.len());
-            }
-            self.key = key;
+        if gr.rename_key() != self.key {
+            self.resolve_now(gr);
         }
+    }
+
+    /// Resolves the operations for the renaming `gr` has (off the hot path: a block is
+    /// mostly entered under the renaming it last ran with).
+    #[inline(never)]
+    fn resolve_now(&mut self, gr: &RegFile) {
+        for (op, &f) in self.ops.iter_mut().zip(&self.logical) {
+            op.kind = resolve(f, gr);
+        }
+        for s in &mut self.segments {
+            s.resolved = s.group.as_ref().map(|g| g.resolve(|n| gr.res(n)));
+        }
+        if !self.segments.is_empty() {
+            let timed = &self.timed;
+            let groups = self.segments.iter().map(|s| block_group(s, timed.get(s.first..s.first + s.len)));
+            self.timing.rebuild(groups, self.ops.len());
+        }
+        self.key = gr.rename_key();
     }
 }
 

@@ -18,11 +18,17 @@ use emu_core::memory::Memory;
 pub(crate) enum Kind {
     /// The reference executor runs the slot.
     Generic,
+    /// `add r1=r2,r3` (the common form gets its own arm: no carry to add).
     Add {
         d: u8,
         a: u8,
         b: u8,
-        carry: u8,
+    },
+    /// `add r1=r2,r3,1`.
+    AddOne {
+        d: u8,
+        a: u8,
+        b: u8,
     },
     Sub {
         d: u8,
@@ -166,6 +172,9 @@ pub(crate) struct BlockOp {
     pub(crate) pos: u8,
     /// Held-group ITC (issue 15): how it uses ar.itc, if it does.
     pub(crate) clock: Option<crate::timing::ClockUse>,
+    /// Its index in its block's operations (fewer than `MAX_SLOTS`), so the model-off
+    /// loop names an exit's operation without counting.
+    pub(crate) index: u8,
 }
 
 /// What running an operation's common case did.
@@ -188,7 +197,8 @@ pub(crate) fn resolve(f: Fast, gr: &RegFile) -> Kind {
     let with = |d: u8, make: &dyn Fn(u8) -> Kind| dst(d).map_or(Kind::Generic, make);
     match f {
         Fast::Generic | Fast::Nop => Kind::Generic,
-        Fast::Add { d, a, b, carry } => with(d, &|d| Kind::Add { d, a: p(a), b: p(b), carry }),
+        Fast::Add { d, a, b, carry: 0 } => with(d, &|d| Kind::Add { d, a: p(a), b: p(b) }),
+        Fast::Add { d, a, b, .. } => with(d, &|d| Kind::AddOne { d, a: p(a), b: p(b) }),
         Fast::Sub { d, a, b, borrow } => with(d, &|d| Kind::Sub { d, a: p(a), b: p(b), borrow }),
         Fast::Logic { d, a, b, op } => with(d, &|d| {
             let (a, b) = (p(a), p(b));
@@ -253,9 +263,13 @@ pub(crate) fn run_at(k: &Kind, st: &mut State, mem: &mut Memory) -> Out {
     };
     match *k {
         Kind::Generic => return Out::Generic,
-        Kind::Add { d, a, b, carry } => {
+        Kind::Add { d, a, b } => {
             let (a, b, nat) = two(gr, a, b);
-            gr.set_physical(d, a.wrapping_add(b).wrapping_add(u64::from(carry)), nat);
+            gr.set_physical(d, a.wrapping_add(b), nat);
+        }
+        Kind::AddOne { d, a, b } => {
+            let (a, b, nat) = two(gr, a, b);
+            gr.set_physical(d, a.wrapping_add(b).wrapping_add(1), nat);
         }
         Kind::Sub { d, a, b, borrow } => {
             let (a, b, nat) = two(gr, a, b);

@@ -14,8 +14,10 @@
 //! group's cycle, and the model is told once at the exit which were predicated off; otherwise
 //! group by group, or slot by slot.
 
+mod untimed;
+
 use super::{CpuConfig, Ia64Cpu};
-use crate::block::{run_op, run_op_at, Block, Exit, Kind, Out, NONE};
+use crate::block::{run_op, Block, Exit, Kind, Out, NONE};
 use crate::exec::interrupt::Interruption;
 use crate::exec::predecode::Exec;
 use crate::exec::{execute, nullified, Ctx, ExecError, ExecResult, Flow};
@@ -231,6 +233,9 @@ impl Ia64Cpu {
             index =
                 self.blocks.at(&mut self.code, pc, |ip| stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)), model);
         }
+        if self.timing.is_none() {
+            return self.run_untimed(index, mem, stop, until_pc, executed, hint);
+        }
         // Once a block has run, the caller's loop must check the budget before a per-slot step.
         let mut idle = BlockRun::PerSlot;
         loop {
@@ -241,16 +246,8 @@ impl Ia64Cpu {
             idle = BlockRun::Continue;
             b.resolve_for(&self.state.gr);
             let i = index as usize;
-            // One copy of the exit handling per engine, so each runner's exits jump straight
-            // to their handling (no exit record in between).
-            let next = if self.timing.is_none() {
-                let leave = self.run_untimed(i, mem);
-                self.next_block(i, leave, stop, until_pc, executed, hint)
-            } else {
-                let leave = self.run_timed(i, mem);
-                self.next_block(i, leave, stop, until_pc, executed, hint)
-            };
-            match next {
+            let leave = self.run_timed(i, mem);
+            match self.next_block(i, leave, stop, until_pc, executed, hint) {
                 Ok(next) => index = next,
                 Err(BlockRun::PerSlot) => return idle,
                 Err(run) => return run,
@@ -340,34 +337,6 @@ impl Ia64Cpu {
             return Err(BlockRun::PerSlot);
         }
         Ok(index)
-    }
-
-    /// A block's operations with the model off. The loop touches only the operations; what
-    /// the reference executor needs (records, exits) is read off the hot path.
-    #[inline(always)]
-    fn run_untimed(&mut self, index: usize, mem: &mut Memory) -> Leave {
-        let Ia64Cpu { state: st, blocks, config, untimed_cycles, .. } = self;
-        let Some(b) = blocks.list.get(index) else { return Leave::End };
-        for (k, op) in b.ops.iter().enumerate() {
-            if op.qp != 0 && !st.p(op.qp) {
-                if op.kind == Kind::Generic {
-                    nullified_at(st, b, k);
-                }
-                continue;
-            }
-            match run_op_at(&op.kind, st, mem) {
-                Out::Next => {}
-                Out::Taken(target) => return Leave::Taken(k, target),
-                Out::Break(imm) => return Leave::Break(k, imm),
-                Out::Generic => {
-                    let cycles = *untimed_cycles;
-                    if let Some(leave) = generic_op(st, mem, b, k, |x| cycles + u64::from(x.groups_before), config) {
-                        return leave;
-                    }
-                }
-            }
-        }
-        Leave::End
     }
 
     /// A block's slots with the model on: the whole block in one step when the model can
@@ -542,7 +511,10 @@ impl Ia64Cpu {
             self.blocks.at(&mut self.code, pc, |ip| stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)), model);
         if let Some(b) = self.blocks.list.get_mut(index) {
             if taken {
-                b.taken_next = (pc, next);
+                // Only a target with a block, and never the sentinel (see `Block::taken_next`).
+                if next != NONE && pc != self.config.sentinel {
+                    b.taken_next = (pc, next);
+                }
             } else {
                 b.fall_next = next;
             }
