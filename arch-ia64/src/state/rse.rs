@@ -314,6 +314,11 @@ impl RegFile {
             for (i, slot) in (0..).zip(&mut self.map[16..32]) {
                 *slot = (banked + i) as u8;
             }
+            // Only PSR.bn moved (bsw, an interruption, rfi: w9-iv2): the frame's names stand.
+            if (key ^ self.rename_key) & 0xFFFF_FFFF == 0 {
+                self.rename_key = key;
+                return;
+            }
         }
         // Names beyond the frame point at the out-of-frame slot; the frame's at the ring.
         let sof = usize::from(c.sof).min(96);
@@ -326,6 +331,22 @@ impl RegFile {
         }
         let rotating = usize::from(c.sor) * 8;
         let rrb = usize::from(c.rrb_gr);
+        if rotating == 0 {
+            // No rotating region (w9-iv2): the frame's names are a run of the ring from BOF,
+            // wrapping at most once, written as two ascending runs (what the loop below
+            // computes with `renamed == offset`; an alloc's remap was ~165 host instructions).
+            let bof = self.bof;
+            let frame = &mut self.map[32..32 + sof];
+            let (low, high) = frame.split_at_mut(N.saturating_sub(bof).min(sof));
+            for (i, slot) in low.iter_mut().enumerate() {
+                *slot = (STACKED + bof + i) as u8;
+            }
+            for (i, slot) in high.iter_mut().enumerate() {
+                *slot = (STACKED + i) as u8;
+            }
+            self.rename_key = key;
+            return;
+        }
         for (offset, slot) in self.map[32..32 + sof].iter_mut().enumerate() {
             let renamed = if offset >= rotating {
                 offset
