@@ -68,6 +68,7 @@ impl Blocks {
 
     /// The index of the block at `entry`, building it on first use; [`NONE`] when none can
     /// start there. `model`: the timing model, whose group facts a block keeps.
+    #[inline]
     pub(crate) fn at(
         &mut self,
         code: &mut Code,
@@ -91,7 +92,8 @@ impl Blocks {
         index
     }
 
-    /// [`Blocks::at`] through the table.
+    /// [`Blocks::at`] through the table (out of line: a hit above saves no registers).
+    #[inline(never)]
     fn lookup(
         &mut self,
         code: &mut Code,

@@ -28,6 +28,8 @@ pub(super) fn run(s: Special, st: &mut State, mem: &mut Memory, ctx: &Ctx) -> Op
         },
         Special::MovToArImm { ar: ArDst::Itc, imm } => write_itc(st, imm as u64, ctx.itc),
         Special::MovFromIp { d } => st.gr.try_write(d, ctx.ip, false),
+        // No handler (alloc, cover, bsw, rfi, ...): no call to find that out (w9-iv2).
+        Special::None => false,
         s => run_plain(s, st, mem),
     };
     done.then_some(Flow::Next)
