@@ -34,10 +34,21 @@ impl Hasher for EntryHasher {
     }
 }
 
+/// Entries of the direct-mapped cache in front of the table (a power of two).
+const RECENT: usize = 64;
+
+/// No entry: a block entry's low nibble is its slot (0-2), never 0xF.
+const NO_ENTRY: u64 = u64::MAX;
+
 /// Blocks by entry (bundle | slot), and entries where no block can start.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Blocks {
     by_entry: HashMap<u64, u32, BuildHasherDefault<EntryHasher>>,
+    /// The last lookups by entry, direct-mapped (w9-iv2): the entries a system call looks up
+    /// (each path's first block, the slots after a renaming change or an interruption) are a
+    /// few fixed addresses, and a hit here is a load and a compare where the table costs ~60
+    /// host instructions. Filled on first use; what it holds is always the table's answer.
+    recent: Vec<(u64, u32)>,
     pub(crate) list: Vec<Block>,
 }
 
@@ -45,12 +56,45 @@ impl Blocks {
     /// Forgets every block (the code or the stubs changed).
     pub(crate) fn clear(&mut self) {
         self.by_entry.clear();
+        self.recent.clear();
         self.list.clear();
+    }
+
+    /// The slot of the direct-mapped cache `entry` goes to.
+    #[inline]
+    fn recent_slot(entry: u64) -> usize {
+        ((entry >> 4) ^ (entry >> 10) ^ (entry << 2)) as usize & (RECENT - 1)
     }
 
     /// The index of the block at `entry`, building it on first use; [`NONE`] when none can
     /// start there. `model`: the timing model, whose group facts a block keeps.
+    #[inline]
     pub(crate) fn at(
+        &mut self,
+        code: &mut Code,
+        entry: u64,
+        stub: impl Fn(u64) -> bool,
+        model: Option<&crate::timing::Itanium2>,
+    ) -> u32 {
+        let slot = Blocks::recent_slot(entry);
+        if let Some(&(at, i)) = self.recent.get(slot) {
+            if at == entry {
+                return i;
+            }
+        }
+        let index = self.lookup(code, entry, stub, model);
+        if self.recent.is_empty() {
+            self.recent = vec![(NO_ENTRY, NONE); RECENT];
+        }
+        if let Some(r) = self.recent.get_mut(slot) {
+            *r = (entry, index);
+        }
+        index
+    }
+
+    /// [`Blocks::at`] through the table (out of line: a hit above saves no registers).
+    #[inline(never)]
+    fn lookup(
         &mut self,
         code: &mut Code,
         entry: u64,

@@ -228,10 +228,7 @@ impl Ia64Cpu {
         let pc = self.state.ip | u64::from(self.state.psr.ri());
         let mut index = std::mem::replace(hint, NONE);
         if self.blocks.list.get(index as usize).map(|b| b.entry) != Some(pc) {
-            let stubs = &self.stubs;
-            let model = self.timing.as_ref();
-            index =
-                self.blocks.at(&mut self.code, pc, |ip| stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)), model);
+            index = self.block_at(pc);
         }
         if self.timing.is_none() {
             return self.run_untimed(index, mem, stop, until_pc, executed, hint);
@@ -293,7 +290,13 @@ impl Ia64Cpu {
             Leave::At(k, Ok(Flow::Branch(target))) if k == last => {
                 self.taken(i, k, target, true, stop, until_pc, executed, hint)
             }
-            leave => Err(self.leave(i, leave, stop, until_pc, executed, hint)),
+            // Any other exit (a slot that changed the renaming, `break`, a fault, `rfi`): when
+            // the run goes on at a known block and blocks may still run, that block next, as
+            // the run loop would go on (w9-iv2: no return to it, no lookup).
+            leave => match self.leave(i, leave, stop, until_pc, executed, hint) {
+                BlockRun::Continue if *hint != NONE && self.blocks_apply() => Ok(std::mem::replace(hint, NONE)),
+                run => Err(run),
+            },
         }
     }
 
@@ -440,7 +443,11 @@ impl Ia64Cpu {
                 self.state.psr = self.state.psr.with_ri(x.next.1);
                 *executed += u64::from(x.insns);
                 let pc = x.next.0 | u64::from(x.next.1);
-                return if until_pc == Some(pc) { BlockRun::End(RanEnd::Pc) } else { BlockRun::Continue };
+                if until_pc == Some(pc) {
+                    return BlockRun::End(RanEnd::Pc);
+                }
+                *hint = self.block_at(pc);
+                return BlockRun::Continue;
             }
             Leave::At(k, flow) => (k, Some(flow)),
             Leave::Taken(k, target) => (k, Some(Ok(Flow::Branch(target)))),
@@ -478,6 +485,14 @@ impl Ia64Cpu {
         BlockRun::Continue
     }
 
+    /// The block at `pc` (bundle | slot), built on first use; `NONE` when none can start there.
+    #[inline]
+    fn block_at(&mut self, pc: u64) -> u32 {
+        let stubs = &self.stubs;
+        let model = self.timing.as_ref();
+        self.blocks.at(&mut self.code, pc, |ip| stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)), model)
+    }
+
     /// Counts what a block run retired: slots, nops and (model off) ended groups.
     #[inline]
     fn retire(&mut self, slots: u32, nops: u32, groups: u32) {
@@ -505,10 +520,7 @@ impl Ia64Cpu {
                 return next;
             }
         }
-        let stubs = &self.stubs;
-        let model = self.timing.as_ref();
-        let next =
-            self.blocks.at(&mut self.code, pc, |ip| stubs.as_ref().is_some_and(|t| t.borrow().is_entry(ip)), model);
+        let next = self.block_at(pc);
         if let Some(b) = self.blocks.list.get_mut(index) {
             if taken {
                 // Only a target with a block, and never the sentinel (see `Block::taken_next`).

@@ -28,6 +28,8 @@ pub(super) fn run(s: Special, st: &mut State, mem: &mut Memory, ctx: &Ctx) -> Op
         },
         Special::MovToArImm { ar: ArDst::Itc, imm } => write_itc(st, imm as u64, ctx.itc),
         Special::MovFromIp { d } => st.gr.try_write(d, ctx.ip, false),
+        // No handler (alloc, cover, bsw, rfi, ...): no call to find that out (w9-iv2).
+        Special::None => false,
         s => run_plain(s, st, mem),
     };
     done.then_some(Flow::Next)
@@ -126,14 +128,19 @@ pub(crate) fn run_plain(s: Special, st: &mut State, mem: &mut Memory) -> bool {
             let ((a, na), (b, nb)) = (st.gr.read_fast(a), st.gr.read_fast(b));
             st.gr.try_write(d, (b & !mask) | (a.checked_shl(u32::from(pos)).unwrap_or(0) & mask), na | nb)
         }
-        Special::Fmerge { d, a, b, kind, high } => {
-            let r = fmerge(kind, st.fr[usize::from(a)], st.fr[usize::from(b)]);
-            st.fr[usize::from(d)] = r;
-            // PSR.mfl/mfh record that the low or high FR partition was modified.
-            st.psr.insert(if high { Psr::MFH } else { Psr::MFL });
-            true
-        }
+        Special::Fmerge { d, a, b, kind, high } => merge(st, d, a, b, kind, high),
     }
+}
+
+/// `fmerge` to f`d` (out of line with the memory forms, so that the moves, which are most
+/// of a system call's handlers, run with no register saved: w9-iv2).
+#[inline(never)]
+fn merge(st: &mut State, d: u8, a: u8, b: u8, kind: u8, high: bool) -> bool {
+    let r = fmerge(kind, st.fr[usize::from(a)], st.fr[usize::from(b)]);
+    st.fr[usize::from(d)] = r;
+    // PSR.mfl/mfh record that the low or high FR partition was modified.
+    st.psr.insert(if high { Psr::MFH } else { Psr::MFL });
+    true
 }
 
 /// The two predicates of a normal compare: a NaT source clears both; otherwise p1 = result,
@@ -154,8 +161,8 @@ fn unat_bit(addr: u64) -> u64 {
 /// untranslated address that reads, and targets that can be written. The base is checked
 /// writable before anything changes (rewriting it with its own value changes nothing), so a
 /// decline leaves the state as it was. An update's r2 is read after the target is written,
-/// as the generic semantics read it.
-#[inline]
+/// as the generic semantics read it. (Out of line: see [`merge`].)
+#[inline(never)]
 fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8, fill: bool, upd: Upd) -> bool {
     let (addr, nat) = st.gr.read_fast(base);
     if nat || (upd != Upd::None && (d == base || !st.gr.try_write(base, addr, false))) {
@@ -178,8 +185,8 @@ fn load(st: &mut State, mem: &Memory, d: u8, base: u8, size: u8, fill: bool, upd
 
 /// The common case of a store, with its base update: a NaT-free address (and value, but for
 /// a spill), naturally aligned, untranslated and writable; overlapping ALAT entries go, a
-/// spill records the value's NaT in ar.unat.
-#[inline]
+/// spill records the value's NaT in ar.unat. (Out of line: see [`merge`].)
+#[inline(never)]
 fn store(st: &mut State, mem: &mut Memory, base: u8, src: u8, size: u8, spill: bool, upd: Upd) -> bool {
     let (addr, addr_nat) = st.gr.read_fast(base);
     let (value, nat) = st.gr.read_fast(src);

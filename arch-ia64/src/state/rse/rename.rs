@@ -76,6 +76,11 @@ impl RenameMap {
             for (i, slot) in (0..).zip(&self.map[16..32]) {
                 slot.set((banked + i) as u8);
             }
+            // Only PSR.bn moved (bsw, an interruption, rfi): the frame's names stand.
+            if (key ^ old) & 0xFFFF_FFFF == 0 {
+                self.built.set(key);
+                return;
+            }
         }
         let sof = field(key, 8, 0x7F).min(N);
         let old_sof = field(old, 8, 0x7F).min(N);
