@@ -208,6 +208,13 @@ impl Block {
         (b.slots > 0).then_some(b)
     }
 
+    /// Whether the whole block may run now: it fits the run's budget after `executed` slots,
+    /// and the end label `until` (`u64::MAX`: none) is not one of its inner slots.
+    #[inline(always)]
+    pub(crate) fn runs_within(&self, executed: u64, max_insns: u64, until: u64) -> bool {
+        executed + u64::from(self.slots) <= max_insns && !(until > self.entry && until <= self.last)
+    }
+
     /// Resolves the operations for the renaming `gr` has, unless they already are.
     #[inline]
     pub(crate) fn resolve_for(&mut self, gr: &RegFile) {

@@ -237,7 +237,7 @@ impl Ia64Cpu {
         let mut idle = BlockRun::PerSlot;
         loop {
             let Some(b) = self.blocks.list.get_mut(index as usize) else { return idle };
-            if *executed + u64::from(b.slots) > stop.max_insns || until_pc.is_some_and(|u| u > b.entry && u <= b.last) {
+            if !b.runs_within(*executed, stop.max_insns, until_pc.unwrap_or(u64::MAX)) {
                 return idle;
             }
             idle = BlockRun::Continue;

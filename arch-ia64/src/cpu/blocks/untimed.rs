@@ -103,7 +103,7 @@ impl Ia64Cpu {
             // (one lookup a block).
             let Ia64Cpu { state: st, blocks, config, untimed_cycles, instructions, nops, untimed_groups, .. } = self;
             let Some(b) = blocks.list.get_mut(i) else { return idle(self, ran, parked) };
-            if *executed + u64::from(b.slots) > stop.max_insns || (until > b.entry && until <= b.last) {
+            if !b.runs_within(*executed, stop.max_insns, until) {
                 return idle(self, ran, parked);
             }
             ran = true;
